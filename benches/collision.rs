@@ -1,0 +1,85 @@
+//! Collision benchmarks: pixelhit against the literal Flash pipeline, on the same scenes.
+//!
+//! Run with `cargo bench --bench collision`; each group's functions are comparable within
+//! one run.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use pixelhit::{CollisionOptions, NodeId, Stage};
+
+mod flash;
+mod scenes;
+
+fn pair(c: &mut Criterion, group: &str, (stage, a, b): (Stage, NodeId, NodeId), modes: &[(&str, bool)]) {
+    let mut g = c.benchmark_group(group);
+    let root = stage.root();
+    for &(name, anti_alias) in modes {
+        let opts = CollisionOptions::default().anti_alias(anti_alias);
+        g.bench_function(name, |bench| {
+            bench.iter(|| black_box(stage.collision(black_box(a), black_box(b), root, &opts).unwrap()))
+        });
+    }
+    g.bench_function("flash_pipeline", |bench| {
+        bench.iter(|| {
+            black_box(flash::flash_pipeline(
+                &stage,
+                black_box(a),
+                black_box(b),
+                root,
+                255,
+            ))
+        })
+    });
+    g.finish();
+}
+
+fn benches(c: &mut Criterion) {
+    for size in [64, 256, 1024] {
+        pair(
+            c,
+            &format!("aligned_{size}"),
+            scenes::aligned(size),
+            &[("pixelhit", true)],
+        );
+    }
+    pair(
+        c,
+        "rotated_vector_128",
+        scenes::rotated_vector(),
+        &[("pixelhit", true)],
+    );
+    pair(
+        c,
+        "rotated_bitmap_128",
+        scenes::rotated_bitmap(),
+        &[("pixelhit", true), ("pixelhit_no_aa", false)],
+    );
+    pair(c, "near_miss", scenes::near_miss(), &[("pixelhit", true)]);
+    pair(c, "deep_tree", scenes::deep_tree(), &[("pixelhit", true)]);
+
+    let (mut stage, a, b) = scenes::rotated_vector();
+    let root = stage.root();
+    let opts = CollisionOptions::default();
+    let mut g = c.benchmark_group("moving_pair");
+    let mut frame = 0usize;
+    g.bench_function("pixelhit", |bench| {
+        bench.iter(|| {
+            frame = (frame + 1) % 100;
+            scenes::move_pair(&mut stage, a, b, frame);
+            black_box(stage.collision(a, b, root, &opts).unwrap())
+        })
+    });
+    let mut frame = 0usize;
+    g.bench_function("flash_pipeline", |bench| {
+        bench.iter(|| {
+            frame = (frame + 1) % 100;
+            scenes::move_pair(&mut stage, a, b, frame);
+            black_box(flash::flash_pipeline(&stage, a, b, root, 255))
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(collision, benches);
+criterion_main!(collision);

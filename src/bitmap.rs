@@ -1,0 +1,252 @@
+//! Bitmaps: RGBA8 images shared between the nodes that show them.
+//!
+//! A `Bitmap` is a cheap handle (`Arc`) so that a thousand sprites showing one image share one
+//! copy of its pixels. Pixels are kept straight (not premultiplied), as PNG stores them; the
+//! rasterizer derives what it needs from them.
+
+use std::io::Cursor;
+use std::path::Path as FsPath;
+use std::sync::Arc;
+
+use crate::{Error, Result};
+
+/// Size limits for decoding images; anything larger is refused before it is allocated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ImageLimits {
+    /// Largest width accepted, in pixels.
+    pub max_width: u32,
+    /// Largest height accepted, in pixels.
+    pub max_height: u32,
+    /// Largest decoded size accepted, in bytes (the decoder's allocations count too).
+    pub max_bytes: u64,
+}
+
+impl Default for ImageLimits {
+    /// 16384 x 16384 pixels and 256 MiB.
+    fn default() -> Self {
+        ImageLimits {
+            max_width: 16_384,
+            max_height: 16_384,
+            max_bytes: 256 * 1024 * 1024,
+        }
+    }
+}
+
+#[derive(Debug, PartialEq, Eq)]
+struct Pixels {
+    width: u32,
+    height: u32,
+    rgba: Vec<u8>,
+}
+
+/// An RGBA8 image, straight alpha, row-major from the top-left. Texel `(i, j)` covers
+/// `[i, i+1) x [j, j+1)` of the local space of the node that shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bitmap(Arc<Pixels>);
+
+impl Bitmap {
+    /// A bitmap from straight RGBA8 bytes, `4 * width * height` of them.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Image`] when the size is zero, the buffer has the wrong length, or the size
+    /// exceeds the default [`ImageLimits`].
+    ///
+    /// ```
+    /// let b = pixelhit::Bitmap::from_rgba8(2, 1, vec![255, 0, 0, 255, 0, 0, 0, 0]).unwrap();
+    /// assert_eq!((b.width(), b.height()), (2, 1));
+    /// assert_eq!(b.pixel(1, 0), Some([0, 0, 0, 0]));
+    /// ```
+    pub fn from_rgba8(width: u32, height: u32, rgba: Vec<u8>) -> Result<Bitmap> {
+        let bad = |reason: String| Error::Image {
+            source: "RGBA buffer".into(),
+            reason,
+        };
+        if width == 0 || height == 0 {
+            return Err(bad(format!("size {width}x{height} is empty")));
+        }
+        check_limits(width, height, &ImageLimits::default()).map_err(bad)?;
+        let want = 4 * u64::from(width) * u64::from(height);
+        if rgba.len() as u64 != want {
+            return Err(bad(format!(
+                "{} bytes given, {width}x{height} RGBA needs {want}",
+                rgba.len()
+            )));
+        }
+        Ok(Bitmap(Arc::new(Pixels { width, height, rgba })))
+    }
+
+    /// Decodes PNG bytes with the default [`ImageLimits`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Image`] when the bytes are not a PNG, are truncated or corrupt, or the image
+    /// exceeds the limits.
+    pub fn from_png_bytes(bytes: &[u8]) -> Result<Bitmap> {
+        Bitmap::decode_png(bytes, "bytes", &ImageLimits::default())
+    }
+
+    /// Reads and decodes a PNG file with the default [`ImageLimits`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] when the file cannot be read, [`Error::Image`] as for
+    /// [`Bitmap::from_png_bytes`].
+    pub fn from_png_file(path: impl AsRef<FsPath>) -> Result<Bitmap> {
+        Bitmap::from_png_file_with_limits(path, &ImageLimits::default())
+    }
+
+    /// Like [`Bitmap::from_png_file`], with explicit limits.
+    ///
+    /// # Errors
+    ///
+    /// As [`Bitmap::from_png_file`].
+    pub fn from_png_file_with_limits(path: impl AsRef<FsPath>, limits: &ImageLimits) -> Result<Bitmap> {
+        let path = path.as_ref();
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| Error::Io {
+            path: name.clone(),
+            reason: e.to_string(),
+        })?;
+        Bitmap::decode_png(&bytes, &name, limits)
+    }
+
+    /// Decodes PNG bytes, naming them `source` in errors.
+    ///
+    /// # Errors
+    ///
+    /// As [`Bitmap::from_png_bytes`].
+    pub fn decode_png(bytes: &[u8], source: &str, limits: &ImageLimits) -> Result<Bitmap> {
+        let bad = |reason: String| Error::Image {
+            source: source.to_string(),
+            reason,
+        };
+        let mut reader = image::ImageReader::with_format(Cursor::new(bytes), image::ImageFormat::Png);
+        let mut l = image::Limits::default();
+        l.max_image_width = Some(limits.max_width);
+        l.max_image_height = Some(limits.max_height);
+        l.max_alloc = Some(limits.max_bytes);
+        reader.limits(l);
+        let decoded = reader.decode().map_err(|e| bad(e.to_string()))?;
+        let (width, height) = (decoded.width(), decoded.height());
+        check_limits(width, height, limits).map_err(bad)?;
+        let rgba = decoded.into_rgba8().into_raw();
+        if width == 0 || height == 0 {
+            return Err(bad("the image is empty".into()));
+        }
+        Ok(Bitmap(Arc::new(Pixels { width, height, rgba })))
+    }
+
+    /// Encodes the bitmap as PNG.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Image`] if the encoder fails.
+    pub fn to_png_bytes(&self) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        image::write_buffer_with_format(
+            &mut Cursor::new(&mut out),
+            &self.0.rgba,
+            self.0.width,
+            self.0.height,
+            image::ExtendedColorType::Rgba8,
+            image::ImageFormat::Png,
+        )
+        .map_err(|e| Error::Image {
+            source: "bitmap".into(),
+            reason: e.to_string(),
+        })?;
+        Ok(out)
+    }
+
+    /// Width in texels.
+    pub fn width(&self) -> u32 {
+        self.0.width
+    }
+
+    /// Height in texels.
+    pub fn height(&self) -> u32 {
+        self.0.height
+    }
+
+    /// The straight RGBA bytes, row-major.
+    pub fn rgba(&self) -> &[u8] {
+        &self.0.rgba
+    }
+
+    /// The texel at `(x, y)`, or `None` outside the image.
+    pub fn pixel(&self, x: u32, y: u32) -> Option<[u8; 4]> {
+        if x >= self.0.width || y >= self.0.height {
+            return None;
+        }
+        let i = 4 * (y as usize * self.0.width as usize + x as usize);
+        let p = self.0.rgba.get(i..i + 4)?;
+        Some([p[0], p[1], p[2], p[3]])
+    }
+
+    /// Whether two handles share the same pixels (a cheap identity for caches).
+    pub fn ptr_eq(&self, other: &Bitmap) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+
+    pub(crate) fn id(&self) -> usize {
+        Arc::as_ptr(&self.0) as usize
+    }
+}
+
+fn check_limits(width: u32, height: u32, limits: &ImageLimits) -> std::result::Result<(), String> {
+    let bytes = 4 * u64::from(width) * u64::from(height);
+    if width > limits.max_width || height > limits.max_height || bytes > limits.max_bytes {
+        return Err(format!(
+            "{width}x{height} exceeds the limits of {}x{} pixels and {} bytes",
+            limits.max_width, limits.max_height, limits.max_bytes
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn png_round_trip() {
+        let b = Bitmap::from_rgba8(3, 2, (0..24).map(|v| v as u8 * 10).collect()).unwrap();
+        let again = Bitmap::from_png_bytes(&b.to_png_bytes().unwrap()).unwrap();
+        assert_eq!(again.rgba(), b.rgba());
+    }
+
+    #[test]
+    fn wrong_buffer_length_is_refused() {
+        let e = Bitmap::from_rgba8(2, 2, vec![0; 15]).unwrap_err();
+        assert!(e.to_string().contains("15 bytes"), "{e}");
+        assert!(Bitmap::from_rgba8(0, 2, vec![]).is_err());
+    }
+
+    #[test]
+    fn garbage_and_truncated_png_are_refused() {
+        assert!(matches!(
+            Bitmap::from_png_bytes(b"not a png"),
+            Err(Error::Image { .. })
+        ));
+        let png = Bitmap::from_rgba8(8, 8, vec![7; 256])
+            .unwrap()
+            .to_png_bytes()
+            .unwrap();
+        assert!(Bitmap::from_png_bytes(&png[..png.len() / 2]).is_err());
+    }
+
+    #[test]
+    fn oversized_png_is_refused() {
+        let png = Bitmap::from_rgba8(40, 2, vec![7; 320])
+            .unwrap()
+            .to_png_bytes()
+            .unwrap();
+        let limits = ImageLimits {
+            max_width: 32,
+            ..ImageLimits::default()
+        };
+        let e = Bitmap::decode_png(&png, "x.png", &limits).unwrap_err();
+        assert!(e.to_string().contains("x.png"), "{e}");
+    }
+}

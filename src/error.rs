@@ -1,0 +1,145 @@
+//! The one error type of the crate.
+//!
+//! Every fallible call returns [`Error`]. Each variant carries enough to say what went wrong
+//! and where: node errors name the node (its name, or `#index` when it has none), scene
+//! errors give the file and the JSON path of the bad field, path data errors the byte offset.
+
+use std::fmt;
+
+/// What went wrong, and where.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The id belongs to a node that was removed (or to another stage).
+    StaleNode {
+        /// The id as printed by `{:?}`.
+        node: String,
+    },
+    /// A query needs `node` to be `ancestor` itself or one of its descendants.
+    NotDescendant {
+        /// The node that is not inside `ancestor`.
+        node: String,
+        /// The node that was given as the common parent.
+        ancestor: String,
+    },
+    /// Moving `node` under `parent` would put it inside itself.
+    Cycle {
+        /// The node being moved.
+        node: String,
+        /// The new parent, which is `node` or one of its descendants.
+        parent: String,
+    },
+    /// The root of a stage cannot be removed or moved.
+    Root,
+    /// Only containers have children and graphics.
+    NotContainer {
+        /// The bitmap node that was given.
+        node: String,
+    },
+    /// Only bitmap nodes have a bitmap.
+    NotBitmap {
+        /// The container that was given.
+        node: String,
+    },
+    /// A number that must be finite is not (set directly, or produced by multiplying
+    /// matrices down the tree).
+    NonFinite {
+        /// What the number is, e.g. `matrix of "ship"`.
+        what: String,
+    },
+    /// A matrix that must be inverted has no inverse.
+    Singular {
+        /// What the matrix is, e.g. `matrix of "ship" to the root`.
+        what: String,
+    },
+    /// A value outside the range its argument allows.
+    OutOfRange {
+        /// What the value is, e.g. `alpha of "ship"`.
+        what: String,
+        /// The value that was given.
+        value: f64,
+        /// The allowed range, e.g. `0..=1`.
+        range: &'static str,
+    },
+    /// SVG path data that cannot be parsed.
+    PathData {
+        /// Byte offset of the problem in the path string.
+        offset: usize,
+        /// What is wrong there.
+        reason: String,
+    },
+    /// An image that cannot be decoded, or that exceeds the size limits.
+    Image {
+        /// Where the image came from (a file name, or `bytes`).
+        source: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A file that cannot be read or written.
+    Io {
+        /// The file.
+        path: String,
+        /// The operating system's message.
+        reason: String,
+    },
+    /// A scene file that is not valid JSON or not a valid scene.
+    Scene {
+        /// The scene file.
+        file: String,
+        /// Where in it: `line 3, column 7` for JSON syntax, or a field path such as
+        /// `root.children[1].matrix`.
+        location: String,
+        /// What is wrong there.
+        reason: String,
+    },
+    /// A precise query would have to rasterize more pixels than its budget allows.
+    PixelBudget {
+        /// Pixels the query would rasterize.
+        pixels: u128,
+        /// The budget it was given.
+        budget: u64,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::StaleNode { node } => write!(f, "node {node} was removed"),
+            Error::NotDescendant { node, ancestor } => {
+                write!(f, "{node} is not {ancestor} or one of its descendants")
+            }
+            Error::Cycle { node, parent } => {
+                write!(f, "cannot move {node} under {parent}: {parent} is inside {node}")
+            }
+            Error::Root => write!(f, "the root cannot be removed or moved"),
+            Error::NotContainer { node } => {
+                write!(f, "{node} is a bitmap: it has no children or graphics")
+            }
+            Error::NotBitmap { node } => write!(f, "{node} is a container, not a bitmap"),
+            Error::NonFinite { what } => write!(f, "{what} is not finite"),
+            Error::Singular { what } => write!(f, "{what} is singular (it has no inverse)"),
+            Error::OutOfRange { what, value, range } => {
+                write!(f, "{what} is {value}, outside {range}")
+            }
+            Error::PathData { offset, reason } => {
+                write!(f, "path data at byte {offset}: {reason}")
+            }
+            Error::Image { source, reason } => write!(f, "image {source}: {reason}"),
+            Error::Io { path, reason } => write!(f, "{path}: {reason}"),
+            Error::Scene {
+                file,
+                location,
+                reason,
+            } => write!(f, "{file}: {location}: {reason}"),
+            Error::PixelBudget { pixels, budget } => write!(
+                f,
+                "the query would rasterize {pixels} pixels, over its budget of {budget}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Shorthand for results of this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

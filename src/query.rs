@@ -1,0 +1,436 @@
+//! The questions one asks a stage: bounds, collisions and hit tests (semantics.md, sections
+//! 3 to 5).
+
+use glam::{DAffine2, DVec2};
+
+use crate::polygon::{self, Polylines};
+use crate::raster::{self, Prepared, TILE, TileCanvas};
+use crate::rect::PixelRect;
+use crate::stage::{Leaf, invert};
+use crate::{ColorTransform, Error, Graphic, NodeId, Rect, Result, Stage};
+
+/// Options of a collision query; `CollisionOptions::default()` is a precise query at
+/// tolerance 255 with anti-aliasing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct CollisionOptions {
+    /// Test pixels (`true`) or only the intersection of the bounds (`false`).
+    pub precise: bool,
+    /// A pixel is solid when its alpha is at least `max(1, 255 - tolerance)`.
+    pub tolerance: u8,
+    /// Coverage-weighted edges (`true`) or pixel-centre sampling (`false`).
+    pub anti_alias: bool,
+    /// The most pixels a precise query may rasterize; larger windows give
+    /// [`Error::PixelBudget`] instead of an answer.
+    pub max_pixels: u64,
+}
+
+/// The default pixel budget of a precise query: 2^28 pixels (16384 x 16384).
+pub const DEFAULT_MAX_PIXELS: u64 = 1 << 28;
+
+impl Default for CollisionOptions {
+    fn default() -> Self {
+        CollisionOptions {
+            precise: true,
+            tolerance: 255,
+            anti_alias: true,
+            max_pixels: DEFAULT_MAX_PIXELS,
+        }
+    }
+}
+
+impl CollisionOptions {
+    /// Sets `precise`.
+    pub fn precise(mut self, precise: bool) -> Self {
+        self.precise = precise;
+        self
+    }
+    /// Sets `tolerance`.
+    pub fn tolerance(mut self, tolerance: u8) -> Self {
+        self.tolerance = tolerance;
+        self
+    }
+    /// Sets `anti_alias`.
+    pub fn anti_alias(mut self, anti_alias: bool) -> Self {
+        self.anti_alias = anti_alias;
+        self
+    }
+    /// Sets `max_pixels`.
+    pub fn max_pixels(mut self, max_pixels: u64) -> Self {
+        self.max_pixels = max_pixels;
+        self
+    }
+
+    /// The lowest alpha that counts as solid.
+    pub fn threshold(&self) -> u8 {
+        (255 - self.tolerance).max(1)
+    }
+}
+
+/// The answer of [`Stage::collision`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Collision {
+    /// Where the two targets overlap, in the parent's space; `None` when they do not.
+    pub rect: Option<Rect>,
+    /// How many pixels are solid in both (only for precise queries).
+    pub overlap_pixels: Option<u64>,
+}
+
+/// Which box of each leaf [`Stage::local_box`] collects.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum BoxKind {
+    WithStrokes,
+    WithoutStrokes,
+}
+
+impl Stage {
+    /// Flash's `getBounds`: the box of `obj` and its descendants in `space`'s coordinates,
+    /// strokes included, or `None` when `obj` draws nothing. `space` may be any node.
+    ///
+    /// Like Flash, this is a loose box: each node's own graphics box is mapped into `obj`'s
+    /// space by its 4 corners, and the union is mapped into `space` by its 4 corners again.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`], [`Error::NonFinite`] when a matrix overflows,
+    /// [`Error::Singular`] when `space` is not an ancestor of `obj` and cannot be inverted.
+    ///
+    /// ```
+    /// use pixelhit::{FillRule, Graphic, Path, Stage};
+    /// let mut stage = Stage::new();
+    /// let box_ = stage.add_container(stage.root())?;
+    /// stage.add_graphic(box_, Graphic::fill(Path::rect(0.0, 0.0, 10.0, 10.0), FillRule::NonZero, 1.0)?)?;
+    /// stage.set_rotation(box_, 45.0)?;
+    /// let b = stage.bounds(box_, stage.root())?.unwrap();
+    /// assert!((b.width() - 2f64.sqrt() * 10.0).abs() < 1e-9);
+    /// # Ok::<(), pixelhit::Error>(())
+    /// ```
+    pub fn bounds(&self, obj: NodeId, space: NodeId) -> Result<Option<Rect>> {
+        self.flash_box(obj, space, BoxKind::WithStrokes)
+    }
+
+    /// Flash's `getRect`: like [`Stage::bounds`] but strokes count by their centreline only.
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::bounds`].
+    pub fn rect(&self, obj: NodeId, space: NodeId) -> Result<Option<Rect>> {
+        self.flash_box(obj, space, BoxKind::WithoutStrokes)
+    }
+
+    fn flash_box(&self, obj: NodeId, space: NodeId, kind: BoxKind) -> Result<Option<Rect>> {
+        let Some(local) = self.local_box(obj, kind)? else {
+            return Ok(None);
+        };
+        let m = self.matrix_between(obj, space)?;
+        local.transform(&m).map(Some).ok_or_else(|| Error::NonFinite {
+            what: format!("bounds of {} in {}", self.describe(obj), self.describe(space)),
+        })
+    }
+
+    /// The union, in `obj`'s space, of each node's own graphics box mapped by its corners.
+    fn local_box(&self, obj: NodeId, kind: BoxKind) -> Result<Option<Rect>> {
+        // A node's leaves come one after another, so its own box is the run of equal ids.
+        let mut own: Vec<(NodeId, Rect, DAffine2)> = Vec::new();
+        self.for_each_leaf(
+            obj,
+            DAffine2::IDENTITY,
+            ColorTransform::IDENTITY,
+            false,
+            |id, leaf, m, _| {
+                let r = match leaf {
+                    Leaf::Graphic(g) => {
+                        let b = g.path().bounds(&DAffine2::IDENTITY);
+                        match (g, kind) {
+                            (Graphic::Stroke(s), BoxKind::WithStrokes) => {
+                                b.and_then(|b| b.outset(s.width() / 2.0))
+                            }
+                            _ => b,
+                        }
+                    }
+                    Leaf::Bitmap(bm, _) => {
+                        Rect::from_ltrb(0.0, 0.0, f64::from(bm.width()), f64::from(bm.height()))
+                    }
+                };
+                match (r, own.last_mut()) {
+                    (Some(r), Some((last, lr, _))) if *last == id => *lr = lr.union(&r),
+                    (Some(r), _) => own.push((id, r, *m)),
+                    (None, _) => {}
+                }
+                Ok(())
+            },
+        )?;
+        let mut acc: Option<Rect> = None;
+        for (id, r, m) in own {
+            let mapped = r.transform(&m).ok_or_else(|| Error::NonFinite {
+                what: format!("bounds of {}", self.describe(id)),
+            })?;
+            acc = Some(acc.map_or(mapped, |a| a.union(&mapped)));
+        }
+        Ok(acc)
+    }
+
+    /// The exact box of `obj`'s geometry in `space`: every leaf mapped straight into `space`
+    /// (curve extrema, stroke ends and joins included). Never larger than [`Stage::bounds`].
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::bounds`].
+    pub fn tight_bounds(&self, obj: NodeId, space: NodeId) -> Result<Option<Rect>> {
+        let base = self.matrix_between(obj, space)?;
+        let mut acc: Option<Rect> = None;
+        self.for_each_leaf(obj, base, ColorTransform::IDENTITY, false, |_, leaf, m, _| {
+            let r = match leaf {
+                Leaf::Graphic(Graphic::Fill(f)) => f.path().bounds(m),
+                Leaf::Graphic(Graphic::Stroke(s)) => {
+                    let r = s.width() / 2.0;
+                    let (a, b) = (m.matrix2.x_axis.x, m.matrix2.x_axis.y);
+                    let (c, d) = (m.matrix2.y_axis.x, m.matrix2.y_axis.y);
+                    let (ex, ey) = (r * a.hypot(c), r * b.hypot(d));
+                    s.path().bounds(m).and_then(|bx| {
+                        Rect::from_ltrb(bx.left() - ex, bx.top() - ey, bx.right() + ex, bx.bottom() + ey)
+                    })
+                }
+                Leaf::Bitmap(bm, _) => {
+                    Rect::from_ltrb(0.0, 0.0, f64::from(bm.width()), f64::from(bm.height()))
+                        .and_then(|r| r.transform(m))
+                }
+            };
+            if let Some(r) = r {
+                acc = Some(acc.map_or(r, |a| a.union(&r)));
+            }
+            Ok(())
+        })?;
+        Ok(acc)
+    }
+
+    /// Where `a` and `b` overlap in `parent`'s space (semantics.md, section 4).
+    ///
+    /// With `precise = false` the answer is the intersection of their [`Stage::bounds`];
+    /// with `precise = true` it is the smallest whole-pixel rectangle holding every pixel
+    /// solid in both (alpha at least `max(1, 255 - tolerance)`), anti-aliased. See
+    /// [`Stage::collision`] for the other options and the overlap count.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotDescendant`] when `a` or `b` is not inside `parent`, [`Error::StaleNode`]
+    /// for a removed id, [`Error::NonFinite`] when a matrix overflows, and
+    /// [`Error::PixelBudget`] when the window is larger than [`DEFAULT_MAX_PIXELS`].
+    ///
+    /// ```
+    /// use pixelhit::{FillRule, Graphic, Path, Rect, Stage};
+    /// let mut stage = Stage::new();
+    /// let root = stage.root();
+    /// let a = stage.add_container(root)?;
+    /// stage.add_graphic(a, Graphic::fill(Path::rect(0.0, 0.0, 10.0, 10.0), FillRule::NonZero, 1.0)?)?;
+    /// let b = stage.add_container(root)?;
+    /// stage.add_graphic(b, Graphic::fill(Path::circle(0.0, 0.0, 5.0), FillRule::NonZero, 1.0)?)?;
+    /// stage.set_x(b, 12.0)?;
+    /// stage.set_y(b, 5.0)?;
+    /// let hit = stage.collision_rect(a, b, root, true, 255)?;
+    /// assert_eq!(hit, Rect::from_ltrb(7.0, 0.0, 10.0, 10.0));
+    /// # Ok::<(), pixelhit::Error>(())
+    /// ```
+    pub fn collision_rect(
+        &self,
+        a: NodeId,
+        b: NodeId,
+        parent: NodeId,
+        precise: bool,
+        tolerance: u8,
+    ) -> Result<Option<Rect>> {
+        let opts = CollisionOptions::default().precise(precise).tolerance(tolerance);
+        Ok(self.collision(a, b, parent, &opts)?.rect)
+    }
+
+    /// [`Stage::collision_rect`] with every option, also counting the overlapping pixels.
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::collision_rect`], with the budget of `opts.max_pixels`.
+    pub fn collision(
+        &self,
+        a: NodeId,
+        b: NodeId,
+        parent: NodeId,
+        opts: &CollisionOptions,
+    ) -> Result<Collision> {
+        let mut count = 0u64;
+        let mut hit: Option<PixelRect> = None;
+        let r = self.scan_overlap(a, b, parent, opts, |x, y| {
+            count += 1;
+            let h = hit.get_or_insert(PixelRect {
+                x0: x,
+                y0: y,
+                x1: x + 1,
+                y1: y + 1,
+            });
+            h.x0 = h.x0.min(x);
+            h.y0 = h.y0.min(y);
+            h.x1 = h.x1.max(x + 1);
+            h.y1 = h.y1.max(y + 1);
+        })?;
+        Ok(match r {
+            Some(r) => Collision {
+                rect: Some(r),
+                overlap_pixels: None,
+            },
+            None => Collision {
+                rect: hit.and_then(PixelRect::to_rect),
+                overlap_pixels: opts.precise.then_some(count),
+            },
+        })
+    }
+
+    /// Calls `on_pixel(x, y)` for every pixel solid in both targets, row by row within each
+    /// tile. For a query that is not precise, returns the bounds' intersection instead.
+    pub(crate) fn scan_overlap(
+        &self,
+        a: NodeId,
+        b: NodeId,
+        parent: NodeId,
+        opts: &CollisionOptions,
+        mut on_pixel: impl FnMut(i64, i64),
+    ) -> Result<Option<Rect>> {
+        for t in [a, b] {
+            if !self.is_ancestor(parent, t)? {
+                return Err(Error::NotDescendant {
+                    node: self.describe(t),
+                    ancestor: self.describe(parent),
+                });
+            }
+        }
+        let (Some(ba), Some(bb)) = (self.bounds(a, parent)?, self.bounds(b, parent)?) else {
+            return Ok(None);
+        };
+        let Some(r) = ba.intersect(&bb) else {
+            return Ok(None);
+        };
+        if !opts.precise {
+            return Ok(Some(r));
+        }
+        let window = PixelRect::covering(&r);
+        let pa = Prepared::new(self, a, parent)?;
+        let pb = Prepared::new(self, b, parent)?;
+        let (Some(da), Some(db)) = (pa.bounds(), pb.bounds()) else {
+            return Ok(None);
+        };
+        // Outside the box of what each target draws its plane is empty, so the window can
+        // shrink to it without changing the answer (tiles are canonical).
+        let window = window
+            .intersect(&PixelRect::covering(&da))
+            .intersect(&PixelRect::covering(&db));
+        if window.is_empty() {
+            return Ok(None);
+        }
+        if window.area() > u128::from(opts.max_pixels) {
+            return Err(Error::PixelBudget {
+                pixels: window.area(),
+                budget: opts.max_pixels,
+            });
+        }
+        let threshold = opts.threshold();
+        let mut canvas = TileCanvas::new();
+        let n = (TILE * TILE) as usize;
+        let (mut plane_a, mut plane_b) = (vec![0u8; n], vec![0u8; n]);
+        for tile in raster::tiles(window) {
+            let sub = tile.intersect(&window);
+            let Some(sub_rect) = sub.to_rect() else { continue };
+            if !da.touches(&sub_rect) || !db.touches(&sub_rect) {
+                continue;
+            }
+            if !canvas.draw(&pa, tile, opts.anti_alias, &mut plane_a) {
+                continue;
+            }
+            let cols = (sub.x0 - tile.x0) as usize..(sub.x1 - tile.x0) as usize;
+            let row_of = |y: i64| ((y - tile.y0) * TILE) as usize;
+            let any_a = (sub.y0..sub.y1).any(|y| {
+                let row = row_of(y);
+                plane_a[row + cols.start..row + cols.end]
+                    .iter()
+                    .any(|&v| v >= threshold)
+            });
+            if !any_a || !canvas.draw(&pb, tile, opts.anti_alias, &mut plane_b) {
+                continue;
+            }
+            for y in sub.y0..sub.y1 {
+                let row = row_of(y);
+                for x in cols.clone() {
+                    if plane_a[row + x] >= threshold && plane_b[row + x] >= threshold {
+                        on_pixel(tile.x0 + x as i64, y);
+                    }
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether the point `(x, y)` of the root's space hits `obj`.
+    ///
+    /// Without `shape_flag`: inside `obj`'s bounds in the root's space, edges included.
+    /// With it: inside a fill by its fill rule (a point on a shape's top or left edge is
+    /// inside, on its bottom or right edge outside... as Flash: x in (left, right], y in
+    /// [top, bottom)), within half a stroke's width of a stroke (at least 0.5 px), or on a
+    /// bitmap texel whose alpha is not 0. Hidden descendants do not count; colour transforms
+    /// and alpha do not matter (as in Flash).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`], [`Error::NonFinite`] for a non-finite point or matrix.
+    pub fn hit_test_point(&self, obj: NodeId, x: f64, y: f64, shape_flag: bool) -> Result<bool> {
+        let p = DVec2::new(x, y);
+        if !p.is_finite() {
+            return Err(Error::NonFinite {
+                what: format!("point ({x}, {y}) tested against {}", self.describe(obj)),
+            });
+        }
+        if !shape_flag {
+            return Ok(self.bounds(obj, self.root())?.is_some_and(|b| b.contains(p)));
+        }
+        let base = self.matrix_to(obj, self.root())?;
+        let mut hit = false;
+        let mut polys = Polylines::default();
+        self.for_each_leaf(obj, base, ColorTransform::IDENTITY, true, |_, leaf, m, _| {
+            if hit || m.matrix2.determinant() == 0.0 {
+                return Ok(());
+            }
+            polys.clear();
+            hit = match leaf {
+                Leaf::Graphic(Graphic::Fill(f)) => {
+                    f.path().flatten(m, HIT_TOLERANCE, &mut polys);
+                    polygon::contains(&polys, p, f.rule())
+                }
+                Leaf::Graphic(Graphic::Stroke(s)) => {
+                    polygon::stroke_outline(s.path(), s.width(), m, HIT_TOLERANCE, &mut polys);
+                    let inside = polygon::contains(&polys, p, crate::FillRule::NonZero);
+                    polys.clear();
+                    s.path().flatten(m, HIT_TOLERANCE, &mut polys);
+                    inside || polygon::distance(&polys, p).is_some_and(|d| d <= 0.5)
+                }
+                Leaf::Bitmap(bm, _) => invert(m).is_some_and(|inv| {
+                    let t = inv.transform_point2(p).floor();
+                    t.x >= 0.0 && t.y >= 0.0 && bm.pixel(t.x as u32, t.y as u32).is_some_and(|px| px[3] > 0)
+                }),
+            };
+            Ok(())
+        })?;
+        Ok(hit)
+    }
+
+    /// Whether the exact boxes ([`Stage::tight_bounds`]) of `a` and `b` in the root's space
+    /// overlap or touch. An object that draws nothing hits nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`], [`Error::NonFinite`].
+    pub fn hit_test_object(&self, a: NodeId, b: NodeId) -> Result<bool> {
+        let root = self.root();
+        Ok(match (self.tight_bounds(a, root)?, self.tight_bounds(b, root)?) {
+            (Some(ra), Some(rb)) => ra.touches(&rb),
+            _ => false,
+        })
+    }
+}
+
+/// Flattening tolerance of point tests, in root pixels.
+const HIT_TOLERANCE: f64 = 1.0 / 1024.0;

@@ -1,0 +1,269 @@
+//! Axis-aligned rectangles in f64.
+//!
+//! Bounds, windows and answers are all `Rect`s. The type keeps one invariant: every
+//! coordinate is finite and `left <= right`, `top <= bottom`, which is why it has no public
+//! fields and its constructors return `Option`. A zero-width rectangle is allowed (a singular
+//! matrix squashes a box to a line); "no box at all" is `Option::None` one level up.
+
+use glam::{DAffine2, DVec2};
+
+/// An axis-aligned rectangle with finite coordinates, `left <= right` and `top <= bottom`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rect {
+    left: f64,
+    top: f64,
+    right: f64,
+    bottom: f64,
+}
+
+impl Rect {
+    /// A rectangle from its edges, or `None` when an edge is not finite or the edges are
+    /// out of order.
+    ///
+    /// ```
+    /// use pixelhit::Rect;
+    /// assert!(Rect::from_ltrb(0.0, 0.0, 10.0, 5.0).is_some());
+    /// assert!(Rect::from_ltrb(10.0, 0.0, 0.0, 5.0).is_none());
+    /// assert!(Rect::from_ltrb(0.0, 0.0, f64::NAN, 5.0).is_none());
+    /// ```
+    pub fn from_ltrb(left: f64, top: f64, right: f64, bottom: f64) -> Option<Rect> {
+        let finite = left.is_finite() && top.is_finite() && right.is_finite() && bottom.is_finite();
+        (finite && left <= right && top <= bottom).then_some(Rect {
+            left: left + 0.0,
+            top: top + 0.0,
+            right: right + 0.0,
+            bottom: bottom + 0.0,
+        })
+    }
+
+    /// A rectangle from its top-left corner and size, or `None` when a value is not finite,
+    /// the size is negative, or `x + width` overflows to infinity.
+    pub fn from_xywh(x: f64, y: f64, width: f64, height: f64) -> Option<Rect> {
+        if width < 0.0 || height < 0.0 {
+            return None;
+        }
+        Rect::from_ltrb(x, y, x + width, y + height)
+    }
+
+    /// The smallest rectangle holding every point, or `None` for no points or a
+    /// non-finite point.
+    pub fn from_points(points: impl IntoIterator<Item = DVec2>) -> Option<Rect> {
+        let mut it = points.into_iter();
+        let first = it.next()?;
+        let (mut min, mut max) = (first, first);
+        let mut nan = first.is_nan();
+        for p in it {
+            min = min.min(p);
+            max = max.max(p);
+            nan |= p.is_nan();
+        }
+        if nan {
+            return None;
+        }
+        Rect::from_ltrb(min.x, min.y, max.x, max.y)
+    }
+
+    /// Left edge.
+    pub fn left(&self) -> f64 {
+        self.left
+    }
+    /// Top edge.
+    pub fn top(&self) -> f64 {
+        self.top
+    }
+    /// Right edge.
+    pub fn right(&self) -> f64 {
+        self.right
+    }
+    /// Bottom edge.
+    pub fn bottom(&self) -> f64 {
+        self.bottom
+    }
+    /// Same as [`Rect::left`].
+    pub fn x(&self) -> f64 {
+        self.left
+    }
+    /// Same as [`Rect::top`].
+    pub fn y(&self) -> f64 {
+        self.top
+    }
+    /// `right - left`.
+    pub fn width(&self) -> f64 {
+        self.right - self.left
+    }
+    /// `bottom - top`.
+    pub fn height(&self) -> f64 {
+        self.bottom - self.top
+    }
+    /// The four corners, clockwise from the top-left.
+    pub fn corners(&self) -> [DVec2; 4] {
+        [
+            DVec2::new(self.left, self.top),
+            DVec2::new(self.right, self.top),
+            DVec2::new(self.right, self.bottom),
+            DVec2::new(self.left, self.bottom),
+        ]
+    }
+
+    /// The smallest rectangle holding both.
+    pub fn union(&self, other: &Rect) -> Rect {
+        Rect {
+            left: self.left.min(other.left),
+            top: self.top.min(other.top),
+            right: self.right.max(other.right),
+            bottom: self.bottom.max(other.bottom),
+        }
+    }
+
+    /// The overlap of two rectangles when it has a positive area; rectangles that only
+    /// touch along an edge or at a corner do not overlap.
+    ///
+    /// ```
+    /// use pixelhit::Rect;
+    /// let a = Rect::from_ltrb(0.0, 0.0, 10.0, 10.0).unwrap();
+    /// let touching = Rect::from_ltrb(10.0, 0.0, 20.0, 10.0).unwrap();
+    /// assert_eq!(a.intersect(&touching), None);
+    /// ```
+    pub fn intersect(&self, other: &Rect) -> Option<Rect> {
+        let r = Rect {
+            left: self.left.max(other.left),
+            top: self.top.max(other.top),
+            right: self.right.min(other.right),
+            bottom: self.bottom.min(other.bottom),
+        };
+        (r.left < r.right && r.top < r.bottom).then_some(r)
+    }
+
+    /// Whether two rectangles overlap or touch (edges included).
+    pub fn touches(&self, other: &Rect) -> bool {
+        self.left <= other.right
+            && other.left <= self.right
+            && self.top <= other.bottom
+            && other.top <= self.bottom
+    }
+
+    /// Whether the point lies inside or on the edge.
+    pub fn contains(&self, p: DVec2) -> bool {
+        p.x >= self.left && p.x <= self.right && p.y >= self.top && p.y <= self.bottom
+    }
+
+    /// Whether `other` lies entirely inside (edges included).
+    pub fn contains_rect(&self, other: &Rect) -> bool {
+        other.left >= self.left
+            && other.right <= self.right
+            && other.top >= self.top
+            && other.bottom <= self.bottom
+    }
+
+    /// The box of the four corners mapped by `m` (Flash's way of moving a box between
+    /// spaces), or `None` when the mapping overflows.
+    pub fn transform(&self, m: &DAffine2) -> Option<Rect> {
+        Rect::from_points(self.corners().map(|p| m.transform_point2(p)))
+    }
+
+    /// The rectangle grown by `d` on every side (shrunk for negative `d`, never past its centre).
+    pub fn outset(&self, d: f64) -> Option<Rect> {
+        let cx = (self.left + self.right) * 0.5;
+        let cy = (self.top + self.bottom) * 0.5;
+        Rect::from_ltrb(
+            (self.left - d).min(cx),
+            (self.top - d).min(cy),
+            (self.right + d).max(cx),
+            (self.bottom + d).max(cy),
+        )
+    }
+
+    /// The rectangle as `[x, y, width, height]`.
+    pub fn to_xywh(&self) -> [f64; 4] {
+        [self.left, self.top, self.width(), self.height()]
+    }
+}
+
+/// A rectangle of whole pixels: pixel `(i, j)` is the square `[i, i+1) x [j, j+1)`, and this
+/// holds the pixels `x0 <= i < x1`, `y0 <= j < y1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct PixelRect {
+    pub x0: i64,
+    pub y0: i64,
+    pub x1: i64,
+    pub y1: i64,
+}
+
+impl PixelRect {
+    /// The pixels a rectangle touches: `floor(left)..ceil(right)`.
+    ///
+    /// Coordinates are clamped to +-2^52 so the arithmetic below stays exact in i64.
+    pub fn covering(r: &Rect) -> PixelRect {
+        const LIM: f64 = 4_503_599_627_370_496.0;
+        let f = |v: f64| v.clamp(-LIM, LIM) as i64;
+        PixelRect {
+            x0: f(r.left.floor()),
+            y0: f(r.top.floor()),
+            x1: f(r.right.ceil()),
+            y1: f(r.bottom.ceil()),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.x0 >= self.x1 || self.y0 >= self.y1
+    }
+
+    pub fn width(&self) -> u64 {
+        (self.x1 - self.x0).max(0) as u64
+    }
+
+    pub fn height(&self) -> u64 {
+        (self.y1 - self.y0).max(0) as u64
+    }
+
+    pub fn area(&self) -> u128 {
+        self.width() as u128 * self.height() as u128
+    }
+
+    pub fn intersect(&self, o: &PixelRect) -> PixelRect {
+        PixelRect {
+            x0: self.x0.max(o.x0),
+            y0: self.y0.max(o.y0),
+            x1: self.x1.min(o.x1),
+            y1: self.y1.min(o.y1),
+        }
+    }
+
+    pub fn to_rect(self) -> Option<Rect> {
+        Rect::from_ltrb(self.x0 as f64, self.y0 as f64, self.x1 as f64, self.y1 as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intersection_is_exclusive() {
+        let a = Rect::from_ltrb(0.0, 0.0, 10.0, 10.0).unwrap();
+        let b = Rect::from_ltrb(5.0, 10.0, 15.0, 20.0).unwrap();
+        assert_eq!(a.intersect(&b), None);
+        assert!(a.touches(&b));
+        let c = Rect::from_ltrb(5.0, 9.5, 15.0, 20.0).unwrap();
+        assert_eq!(a.intersect(&c), Rect::from_ltrb(5.0, 9.5, 10.0, 10.0));
+    }
+
+    #[test]
+    fn covering_pixels_round_outwards() {
+        let r = Rect::from_ltrb(-0.5, 1.0, 2.25, 3.0).unwrap();
+        let p = PixelRect::covering(&r);
+        assert_eq!((p.x0, p.y0, p.x1, p.y1), (-1, 1, 3, 3));
+    }
+
+    #[test]
+    fn nan_points_give_no_box() {
+        assert_eq!(Rect::from_points([DVec2::NAN, DVec2::ONE]), None);
+        assert_eq!(Rect::from_points([DVec2::ONE, DVec2::new(0.0, f64::NAN)]), None);
+    }
+
+    #[test]
+    fn negative_zero_is_normalised() {
+        let r = Rect::from_ltrb(-0.0, -0.0, 0.0, 0.0).unwrap();
+        assert!(r.left().is_sign_positive());
+    }
+}

@@ -1,0 +1,147 @@
+//! Vector graphics of a container: fills and strokes drawn in order below its children.
+
+use std::sync::Arc;
+
+use crate::{Error, FillRule, Path, Result};
+
+/// One entry of a container's graphics: a filled or a stroked path.
+///
+/// Paths are shared (`Arc`), so cloning a graphic is cheap.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Graphic {
+    /// A filled path.
+    Fill(Fill),
+    /// A stroked path.
+    Stroke(Stroke),
+}
+
+/// A filled path with its fill rule and alpha.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fill {
+    path: Arc<Path>,
+    rule: FillRule,
+    alpha: f64,
+}
+
+/// A stroked path: round joins and round caps, `width` in the local space of its node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stroke {
+    path: Arc<Path>,
+    width: f64,
+    alpha: f64,
+}
+
+fn check_path(path: &Path) -> Result<()> {
+    if path.is_finite() {
+        Ok(())
+    } else {
+        Err(Error::NonFinite {
+            what: "a path coordinate".into(),
+        })
+    }
+}
+
+fn check_alpha(alpha: f64) -> Result<()> {
+    if (0.0..=1.0).contains(&alpha) {
+        Ok(())
+    } else {
+        Err(Error::OutOfRange {
+            what: "graphics alpha".into(),
+            value: alpha,
+            range: "0..=1",
+        })
+    }
+}
+
+impl Graphic {
+    /// A fill.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutOfRange`] when `alpha` is outside 0..=1 (or NaN), [`Error::NonFinite`] when
+    /// the path has a non-finite coordinate.
+    ///
+    /// ```
+    /// use pixelhit::{FillRule, Graphic, Path};
+    /// let square = Graphic::fill(Path::rect(0.0, 0.0, 10.0, 10.0), FillRule::NonZero, 1.0)?;
+    /// assert!(Graphic::fill(Path::rect(0.0, 0.0, 1.0, 1.0), FillRule::NonZero, 1.5).is_err());
+    /// # Ok::<(), pixelhit::Error>(())
+    /// ```
+    pub fn fill(path: Path, rule: FillRule, alpha: f64) -> Result<Graphic> {
+        check_path(&path)?;
+        check_alpha(alpha)?;
+        Ok(Graphic::Fill(Fill {
+            path: Arc::new(path),
+            rule,
+            alpha,
+        }))
+    }
+
+    /// A stroke with round joins and caps.
+    ///
+    /// # Errors
+    ///
+    /// As [`Graphic::fill`], and [`Error::OutOfRange`] when `width` is negative or not finite.
+    pub fn stroke(path: Path, width: f64, alpha: f64) -> Result<Graphic> {
+        check_path(&path)?;
+        check_alpha(alpha)?;
+        if !(width.is_finite() && width >= 0.0) {
+            return Err(Error::OutOfRange {
+                what: "stroke width".into(),
+                value: width,
+                range: "0..",
+            });
+        }
+        Ok(Graphic::Stroke(Stroke {
+            path: Arc::new(path),
+            width,
+            alpha,
+        }))
+    }
+
+    /// The path that is filled or stroked.
+    pub fn path(&self) -> &Path {
+        match self {
+            Graphic::Fill(f) => &f.path,
+            Graphic::Stroke(s) => &s.path,
+        }
+    }
+
+    /// The alpha of the fill or stroke, 0..=1.
+    pub fn alpha(&self) -> f64 {
+        match self {
+            Graphic::Fill(f) => f.alpha,
+            Graphic::Stroke(s) => s.alpha,
+        }
+    }
+}
+
+impl Fill {
+    /// The filled path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+    /// Which points the path covers.
+    pub fn rule(&self) -> FillRule {
+        self.rule
+    }
+    /// Alpha, 0..=1.
+    pub fn alpha(&self) -> f64 {
+        self.alpha
+    }
+}
+
+impl Stroke {
+    /// The stroked centreline.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+    /// Stroke width in the local space of the node.
+    pub fn width(&self) -> f64 {
+        self.width
+    }
+    /// Alpha, 0..=1.
+    pub fn alpha(&self) -> f64 {
+        self.alpha
+    }
+}

@@ -1,0 +1,943 @@
+//! The display tree: an arena of nodes with generational ids.
+//!
+//! A [`Stage`] owns every node; callers hold [`NodeId`]s, small `Copy` handles that carry a
+//! generation so that an id of a removed node is detected instead of silently pointing at
+//! whatever reused its slot. There is no `Rc<RefCell>`: the tree is plain data, queries borrow
+//! it immutably, and every walk over it is iterative, so a tree 100,000 levels deep is fine.
+//!
+//! Every node lives under the root. A node is a container (its own graphics, drawn first, then
+//! its children in order) or a bitmap (a leaf).
+
+use glam::{DAffine2, DVec2};
+
+use crate::color::ColorTransform;
+use crate::transform::{self, Props};
+use crate::{Bitmap, Error, Graphic, Result};
+
+/// A handle to a node of a [`Stage`]. Using it after the node was removed gives
+/// [`Error::StaleNode`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId {
+    index: u32,
+    generation: u32,
+}
+
+impl NodeId {
+    /// The slot index, stable while the node lives (useful as a compact key).
+    pub fn index(self) -> u32 {
+        self.index
+    }
+}
+
+/// What a node draws.
+#[derive(Clone, Debug)]
+pub(crate) enum Content {
+    Container(Vec<Graphic>),
+    Bitmap { bitmap: Bitmap, smoothing: bool },
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Node {
+    pub name: Option<String>,
+    pub parent: Option<NodeId>,
+    pub children: Vec<NodeId>,
+    pub matrix: DAffine2,
+    props: Props,
+    pub visible: bool,
+    pub color: ColorTransform,
+    pub content: Content,
+}
+
+impl Node {
+    fn new(content: Content) -> Node {
+        Node {
+            name: None,
+            parent: None,
+            children: Vec::new(),
+            matrix: DAffine2::IDENTITY,
+            props: Props::IDENTITY,
+            visible: true,
+            color: ColorTransform::IDENTITY,
+            content,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Slot {
+    generation: u32,
+    node: Option<Node>,
+}
+
+/// The display tree.
+///
+/// ```
+/// use pixelhit::{FillRule, Graphic, Path, Stage};
+/// let mut stage = Stage::new();
+/// let ship = stage.add_container(stage.root())?;
+/// stage.set_name(ship, "ship")?;
+/// stage.add_graphic(ship, Graphic::fill(Path::rect(0.0, 0.0, 40.0, 20.0), FillRule::NonZero, 1.0)?)?;
+/// stage.set_x(ship, 100.0)?;
+/// stage.set_rotation(ship, 90.0)?;
+/// let p = stage.local_to_global(ship, pixelhit::DVec2::new(10.0, 0.0))?;
+/// assert_eq!((p.x, p.y), (100.0, 10.0));
+/// # Ok::<(), pixelhit::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Stage {
+    slots: Vec<Slot>,
+    free: Vec<u32>,
+    root: NodeId,
+}
+
+impl Default for Stage {
+    fn default() -> Self {
+        Stage::new()
+    }
+}
+
+/// How a node is described in error messages: its name in quotes, or `#index`.
+fn describe_node(node: &Node, id: NodeId) -> String {
+    match &node.name {
+        Some(n) => format!("{n:?}"),
+        None => format!("#{}", id.index),
+    }
+}
+
+impl Stage {
+    /// A stage holding only an empty root container.
+    pub fn new() -> Stage {
+        Stage {
+            slots: vec![Slot {
+                generation: 0,
+                node: Some(Node::new(Content::Container(Vec::new()))),
+            }],
+            free: Vec::new(),
+            root: NodeId {
+                index: 0,
+                generation: 0,
+            },
+        }
+    }
+
+    /// The root container. It cannot be removed or moved.
+    pub fn root(&self) -> NodeId {
+        self.root
+    }
+
+    /// Whether the id refers to a live node of this stage.
+    pub fn contains(&self, id: NodeId) -> bool {
+        self.slot(id).is_some()
+    }
+
+    /// How many nodes live, the root included.
+    pub fn len(&self) -> usize {
+        self.slots.len() - self.free.len()
+    }
+
+    /// Whether only the root lives.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 1
+    }
+
+    fn slot(&self, id: NodeId) -> Option<&Node> {
+        let s = self.slots.get(id.index as usize)?;
+        if s.generation != id.generation {
+            return None;
+        }
+        s.node.as_ref()
+    }
+
+    pub(crate) fn node(&self, id: NodeId) -> Result<&Node> {
+        self.slot(id).ok_or_else(|| Error::StaleNode {
+            node: format!("#{}", id.index),
+        })
+    }
+
+    fn node_mut(&mut self, id: NodeId) -> Result<&mut Node> {
+        let s = self
+            .slots
+            .get_mut(id.index as usize)
+            .filter(|s| s.generation == id.generation)
+            .and_then(|s| s.node.as_mut());
+        s.ok_or_else(|| Error::StaleNode {
+            node: format!("#{}", id.index),
+        })
+    }
+
+    /// The node's name in quotes, or `#index`, as error messages show it.
+    pub fn describe(&self, id: NodeId) -> String {
+        match self.slot(id) {
+            Some(n) => describe_node(n, id),
+            None => format!("#{} (removed)", id.index),
+        }
+    }
+
+    fn insert(&mut self, parent: NodeId, content: Content) -> Result<NodeId> {
+        self.check_container(parent)?;
+        let mut node = Node::new(content);
+        node.parent = Some(parent);
+        let id = match self.free.pop() {
+            Some(index) => {
+                let slot = &mut self.slots[index as usize];
+                slot.node = Some(node);
+                NodeId {
+                    index,
+                    generation: slot.generation,
+                }
+            }
+            None => {
+                let index = u32::try_from(self.slots.len()).map_err(|_| Error::OutOfRange {
+                    what: "number of nodes".into(),
+                    value: self.slots.len() as f64,
+                    range: "0..2^32",
+                })?;
+                self.slots.push(Slot {
+                    generation: 0,
+                    node: Some(node),
+                });
+                NodeId { index, generation: 0 }
+            }
+        };
+        self.node_mut(parent)?.children.push(id);
+        Ok(id)
+    }
+
+    fn check_container(&self, id: NodeId) -> Result<()> {
+        match self.node(id)?.content {
+            Content::Container(_) => Ok(()),
+            Content::Bitmap { .. } => Err(Error::NotContainer {
+                node: self.describe(id),
+            }),
+        }
+    }
+
+    /// Adds an empty container as the last child of `parent`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`] for a removed parent, [`Error::NotContainer`] when the parent is
+    /// a bitmap.
+    pub fn add_container(&mut self, parent: NodeId) -> Result<NodeId> {
+        self.insert(parent, Content::Container(Vec::new()))
+    }
+
+    /// Adds a bitmap as the last child of `parent`; `smoothing` samples it bilinearly instead
+    /// of nearest.
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::add_container`].
+    pub fn add_bitmap(&mut self, parent: NodeId, bitmap: Bitmap, smoothing: bool) -> Result<NodeId> {
+        self.insert(parent, Content::Bitmap { bitmap, smoothing })
+    }
+
+    /// Removes a node and its whole subtree; their ids become stale.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Root`] for the root, [`Error::StaleNode`] for a removed node. Nothing changes
+    /// on error.
+    pub fn remove(&mut self, id: NodeId) -> Result<()> {
+        if id == self.root {
+            return Err(Error::Root);
+        }
+        let parent = self.node(id)?.parent;
+        if let Some(p) = parent {
+            self.node_mut(p)?.children.retain(|c| *c != id);
+        }
+        let mut stack = vec![id];
+        while let Some(n) = stack.pop() {
+            let slot = &mut self.slots[n.index as usize];
+            if let Some(node) = slot.node.take() {
+                stack.extend(node.children);
+            }
+            slot.generation = slot.generation.wrapping_add(1);
+            self.free.push(n.index);
+        }
+        Ok(())
+    }
+
+    /// Moves `id` to be the last child of `new_parent`, keeping its own matrix (so it moves on
+    /// screen if the parents differ).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Cycle`] when `new_parent` is `id` or inside it, [`Error::Root`] for the root,
+    /// [`Error::NotContainer`], [`Error::StaleNode`]. Nothing changes on error.
+    pub fn set_parent(&mut self, id: NodeId, new_parent: NodeId) -> Result<()> {
+        if id == self.root {
+            return Err(Error::Root);
+        }
+        self.node(id)?;
+        self.check_container(new_parent)?;
+        if self.is_ancestor(id, new_parent)? {
+            return Err(Error::Cycle {
+                node: self.describe(id),
+                parent: self.describe(new_parent),
+            });
+        }
+        if let Some(old) = self.node(id)?.parent {
+            self.node_mut(old)?.children.retain(|c| *c != id);
+        }
+        self.node_mut(new_parent)?.children.push(id);
+        self.node_mut(id)?.parent = Some(new_parent);
+        Ok(())
+    }
+
+    /// The parent, or `None` for the root.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`].
+    pub fn parent(&self, id: NodeId) -> Result<Option<NodeId>> {
+        Ok(self.node(id)?.parent)
+    }
+
+    /// The children in paint order (empty for a bitmap).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`].
+    pub fn children(&self, id: NodeId) -> Result<&[NodeId]> {
+        Ok(&self.node(id)?.children)
+    }
+
+    /// Whether `ancestor` is `node` itself or one of its ancestors.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`] for either id.
+    pub fn is_ancestor(&self, ancestor: NodeId, node: NodeId) -> Result<bool> {
+        self.node(ancestor)?;
+        let mut cur = Some(node);
+        while let Some(c) = cur {
+            if c == ancestor {
+                return Ok(true);
+            }
+            cur = self.node(c)?.parent;
+        }
+        Ok(false)
+    }
+
+    /// The first node with this name, in tree order.
+    pub fn find(&self, name: &str) -> Option<NodeId> {
+        let mut found = None;
+        self.walk(self.root, |id, node| {
+            if found.is_none() && node.name.as_deref() == Some(name) {
+                found = Some(id);
+            }
+        });
+        found
+    }
+
+    /// Visits `top` and its subtree in paint order (pre-order), without recursion.
+    pub(crate) fn walk(&self, top: NodeId, mut f: impl FnMut(NodeId, &Node)) {
+        let mut stack = vec![top];
+        while let Some(id) = stack.pop() {
+            if let Some(node) = self.slot(id) {
+                f(id, node);
+                stack.extend(node.children.iter().rev());
+            }
+        }
+    }
+
+    // ----- properties -----
+
+    /// The node's name.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`].
+    pub fn name(&self, id: NodeId) -> Result<Option<&str>> {
+        Ok(self.node(id)?.name.as_deref())
+    }
+
+    /// Names the node (names need not be unique in a stage; scene files require it).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`].
+    pub fn set_name(&mut self, id: NodeId, name: impl Into<String>) -> Result<()> {
+        self.node_mut(id)?.name = Some(name.into());
+        Ok(())
+    }
+
+    /// The matrix `[a, b, c, d, tx, ty]` mapping the node's space into its parent's.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`].
+    pub fn matrix(&self, id: NodeId) -> Result<DAffine2> {
+        Ok(self.node(id)?.matrix)
+    }
+
+    /// Sets the matrix (skew allowed; a singular matrix makes the node cover nothing).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NonFinite`] naming the node when an entry is not finite; [`Error::StaleNode`].
+    pub fn set_matrix(&mut self, id: NodeId, m: DAffine2) -> Result<()> {
+        if !transform::is_finite(&m) {
+            return Err(Error::NonFinite {
+                what: format!("matrix of {}", self.describe(id)),
+            });
+        }
+        let node = self.node_mut(id)?;
+        node.matrix = m;
+        node.props = Props::from_matrix(&m);
+        Ok(())
+    }
+
+    fn set_prop(&mut self, id: NodeId, what: &str, value: f64, f: impl FnOnce(&mut Props)) -> Result<()> {
+        if !value.is_finite() {
+            return Err(Error::NonFinite {
+                what: format!("{what} of {}", self.describe(id)),
+            });
+        }
+        let node = self.node_mut(id)?;
+        let mut props = node.props;
+        f(&mut props);
+        let m = props.to_matrix();
+        if !transform::is_finite(&m) {
+            let what = format!("matrix of {}", describe_node(node, id));
+            return Err(Error::NonFinite { what });
+        }
+        node.props = props;
+        node.matrix = m;
+        Ok(())
+    }
+
+    /// Sets `tx` or `ty` alone: the rest of the matrix stays exactly as it is (recomposing it
+    /// from the properties would move its other entries by rounding).
+    fn set_position(&mut self, id: NodeId, what: &str, value: f64, f: impl FnOnce(&mut DVec2)) -> Result<()> {
+        if !value.is_finite() {
+            return Err(Error::NonFinite {
+                what: format!("{what} of {}", self.describe(id)),
+            });
+        }
+        let node = self.node_mut(id)?;
+        f(&mut node.matrix.translation);
+        node.props.x = node.matrix.translation.x;
+        node.props.y = node.matrix.translation.y;
+        Ok(())
+    }
+
+    /// x position in the parent (`tx`).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`].
+    pub fn x(&self, id: NodeId) -> Result<f64> {
+        Ok(self.node(id)?.matrix.translation.x)
+    }
+    /// y position in the parent (`ty`).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`].
+    pub fn y(&self, id: NodeId) -> Result<f64> {
+        Ok(self.node(id)?.matrix.translation.y)
+    }
+    /// Rotation in degrees, clockwise on screen.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`].
+    pub fn rotation(&self, id: NodeId) -> Result<f64> {
+        Ok(self.node(id)?.props.rotation)
+    }
+    /// Horizontal scale (length of the matrix's x axis).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`].
+    pub fn scale_x(&self, id: NodeId) -> Result<f64> {
+        Ok(self.node(id)?.props.scale_x)
+    }
+    /// Vertical scale (length of the matrix's y axis).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`].
+    pub fn scale_y(&self, id: NodeId) -> Result<f64> {
+        Ok(self.node(id)?.props.scale_y)
+    }
+
+    /// Sets the x position.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NonFinite`] naming the node; [`Error::StaleNode`].
+    pub fn set_x(&mut self, id: NodeId, x: f64) -> Result<()> {
+        self.set_position(id, "x", x, |t| t.x = x)
+    }
+    /// Sets the y position.
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::set_x`].
+    pub fn set_y(&mut self, id: NodeId, y: f64) -> Result<()> {
+        self.set_position(id, "y", y, |t| t.y = y)
+    }
+    /// Sets the rotation in degrees, keeping scale and any skew.
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::set_x`].
+    pub fn set_rotation(&mut self, id: NodeId, degrees: f64) -> Result<()> {
+        self.set_prop(id, "rotation", degrees, |p| p.rotation = degrees)
+    }
+    /// Sets the horizontal scale, keeping rotation.
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::set_x`].
+    pub fn set_scale_x(&mut self, id: NodeId, s: f64) -> Result<()> {
+        self.set_prop(id, "scale_x", s, |p| p.scale_x = s)
+    }
+    /// Sets the vertical scale, keeping rotation.
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::set_x`].
+    pub fn set_scale_y(&mut self, id: NodeId, s: f64) -> Result<()> {
+        self.set_prop(id, "scale_y", s, |p| p.scale_y = s)
+    }
+
+    /// Whether the node is drawn. A hidden descendant has no pixels; the target of a query
+    /// is drawn whatever its own visibility.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`].
+    pub fn visible(&self, id: NodeId) -> Result<bool> {
+        Ok(self.node(id)?.visible)
+    }
+    /// Shows or hides the node.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`].
+    pub fn set_visible(&mut self, id: NodeId, visible: bool) -> Result<()> {
+        self.node_mut(id)?.visible = visible;
+        Ok(())
+    }
+
+    /// The alpha multiplier, 0..=1.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`].
+    pub fn alpha(&self, id: NodeId) -> Result<f64> {
+        Ok(self.node(id)?.color.alpha_multiplier)
+    }
+    /// Sets the alpha multiplier.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutOfRange`] naming the node when `alpha` is outside 0..=1 or NaN;
+    /// [`Error::StaleNode`].
+    pub fn set_alpha(&mut self, id: NodeId, alpha: f64) -> Result<()> {
+        if !(0.0..=1.0).contains(&alpha) {
+            return Err(Error::OutOfRange {
+                what: format!("alpha of {}", self.describe(id)),
+                value: alpha,
+                range: "0..=1",
+            });
+        }
+        self.node_mut(id)?.color.alpha_multiplier = alpha;
+        Ok(())
+    }
+
+    /// The colour transform (its alpha multiplier is the `alpha` property).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`].
+    pub fn color_transform(&self, id: NodeId) -> Result<ColorTransform> {
+        Ok(self.node(id)?.color)
+    }
+    /// Sets the colour transform, alpha included.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NonFinite`] naming the node; [`Error::StaleNode`].
+    pub fn set_color_transform(&mut self, id: NodeId, ct: ColorTransform) -> Result<()> {
+        ct.check_finite(|| format!("colour transform of {}", self.describe(id)))?;
+        self.node_mut(id)?.color = ct;
+        Ok(())
+    }
+
+    /// The container's graphics (empty for a bitmap).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`].
+    pub fn graphics(&self, id: NodeId) -> Result<&[Graphic]> {
+        match &self.node(id)?.content {
+            Content::Container(g) => Ok(g),
+            Content::Bitmap { .. } => Ok(&[]),
+        }
+    }
+
+    /// Appends a fill or stroke to a container's graphics.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotContainer`] for a bitmap; [`Error::StaleNode`].
+    pub fn add_graphic(&mut self, id: NodeId, g: Graphic) -> Result<()> {
+        self.check_container(id)?;
+        if let Content::Container(gs) = &mut self.node_mut(id)?.content {
+            gs.push(g);
+        }
+        Ok(())
+    }
+
+    /// Replaces a container's graphics.
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::add_graphic`].
+    pub fn set_graphics(&mut self, id: NodeId, graphics: Vec<Graphic>) -> Result<()> {
+        self.check_container(id)?;
+        if let Content::Container(gs) = &mut self.node_mut(id)?.content {
+            *gs = graphics;
+        }
+        Ok(())
+    }
+
+    /// The bitmap and its smoothing flag, for a bitmap node.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`].
+    pub fn bitmap(&self, id: NodeId) -> Result<Option<(&Bitmap, bool)>> {
+        match &self.node(id)?.content {
+            Content::Bitmap { bitmap, smoothing } => Ok(Some((bitmap, *smoothing))),
+            Content::Container(_) => Ok(None),
+        }
+    }
+
+    /// Replaces a bitmap node's image and smoothing flag.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotBitmap`] for a container; [`Error::StaleNode`].
+    pub fn set_bitmap(&mut self, id: NodeId, bitmap: Bitmap, smoothing: bool) -> Result<()> {
+        let desc = self.describe(id);
+        let node = self.node_mut(id)?;
+        match node.content {
+            Content::Bitmap { .. } => {
+                node.content = Content::Bitmap { bitmap, smoothing };
+                Ok(())
+            }
+            Content::Container(_) => Err(Error::NotBitmap { node: desc }),
+        }
+    }
+
+    // ----- spaces -----
+
+    /// The path from `id` up to `ancestor` (excluded), or an error when `ancestor` is not
+    /// `id` itself or above it.
+    pub(crate) fn path_to(&self, id: NodeId, ancestor: NodeId) -> Result<Vec<NodeId>> {
+        self.node(ancestor)?;
+        let mut path = Vec::new();
+        let mut cur = id;
+        while cur != ancestor {
+            path.push(cur);
+            match self.node(cur)?.parent {
+                Some(p) => cur = p,
+                None => {
+                    return Err(Error::NotDescendant {
+                        node: self.describe(id),
+                        ancestor: self.describe(ancestor),
+                    });
+                }
+            }
+        }
+        Ok(path)
+    }
+
+    /// The matrix mapping `id`'s space into `ancestor`'s: the product of the matrices on
+    /// the path, `id`'s own applied first. Identity when `id == ancestor`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotDescendant`] when `ancestor` is not above `id`, [`Error::NonFinite`]
+    /// when the product overflows, [`Error::StaleNode`].
+    pub fn matrix_to(&self, id: NodeId, ancestor: NodeId) -> Result<DAffine2> {
+        let mut m = DAffine2::IDENTITY;
+        for n in self.path_to(id, ancestor)? {
+            m = self.node(n)?.matrix * m;
+        }
+        if !transform::is_finite(&m) {
+            return Err(Error::NonFinite {
+                what: format!(
+                    "matrix of {} relative to {}",
+                    self.describe(id),
+                    self.describe(ancestor)
+                ),
+            });
+        }
+        Ok(m)
+    }
+
+    /// The colour transform of `id` relative to `ancestor`: its own, then each ancestor's
+    /// below `ancestor`. Identity when `id == ancestor`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::matrix_to`].
+    pub fn color_transform_to(&self, id: NodeId, ancestor: NodeId) -> Result<ColorTransform> {
+        let mut ct = ColorTransform::IDENTITY;
+        for n in self.path_to(id, ancestor)? {
+            ct = self.node(n)?.color.concat(&ct);
+        }
+        ct.check_finite(|| {
+            format!(
+                "colour transform of {} relative to {}",
+                self.describe(id),
+                self.describe(ancestor)
+            )
+        })?;
+        Ok(ct)
+    }
+
+    /// The matrix mapping `id`'s space into `space`'s, for any two nodes (through the root).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Singular`] when `space` is not `id`'s ancestor and its matrix to the root
+    /// has no inverse, [`Error::NonFinite`], [`Error::StaleNode`].
+    pub fn matrix_between(&self, id: NodeId, space: NodeId) -> Result<DAffine2> {
+        if self.is_ancestor(space, id)? {
+            return self.matrix_to(id, space);
+        }
+        let to_root = self.matrix_to(id, self.root)?;
+        let space_to_root = self.matrix_to(space, self.root)?;
+        let inv = invert(&space_to_root).ok_or_else(|| Error::Singular {
+            what: format!("matrix of {} to the root", self.describe(space)),
+        })?;
+        let m = inv * to_root;
+        if !transform::is_finite(&m) {
+            return Err(Error::NonFinite {
+                what: format!(
+                    "matrix of {} relative to {}",
+                    self.describe(id),
+                    self.describe(space)
+                ),
+            });
+        }
+        Ok(m)
+    }
+
+    /// Maps a point of `id`'s space into the root's.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NonFinite`] when the result overflows, [`Error::StaleNode`].
+    pub fn local_to_global(&self, id: NodeId, p: DVec2) -> Result<DVec2> {
+        let q = self.matrix_to(id, self.root)?.transform_point2(p);
+        if q.is_finite() {
+            Ok(q)
+        } else {
+            Err(Error::NonFinite {
+                what: format!("point mapped from {} to the root", self.describe(id)),
+            })
+        }
+    }
+
+    /// Maps a point of the root's space into `id`'s.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Singular`] when `id`'s matrix to the root has no inverse,
+    /// [`Error::NonFinite`], [`Error::StaleNode`].
+    pub fn global_to_local(&self, id: NodeId, p: DVec2) -> Result<DVec2> {
+        let m = self.matrix_to(id, self.root)?;
+        let inv = invert(&m).ok_or_else(|| Error::Singular {
+            what: format!("matrix of {} to the root", self.describe(id)),
+        })?;
+        let q = inv.transform_point2(p);
+        if q.is_finite() {
+            Ok(q)
+        } else {
+            Err(Error::NonFinite {
+                what: format!("point mapped from the root to {}", self.describe(id)),
+            })
+        }
+    }
+
+    /// Visits the drawable leaves of `target`'s subtree in paint order, with each leaf's
+    /// matrix and colour transform relative to the space that `base` and `base_color` map
+    /// `target` into. Hidden descendants (and their subtrees) are skipped when
+    /// `skip_hidden`; the target's own visibility never matters.
+    pub(crate) fn for_each_leaf(
+        &self,
+        target: NodeId,
+        base: DAffine2,
+        base_color: ColorTransform,
+        skip_hidden: bool,
+        mut f: impl FnMut(NodeId, Leaf<'_>, &DAffine2, &ColorTransform) -> Result<()>,
+    ) -> Result<()> {
+        let mut stack = vec![(target, base, base_color)];
+        while let Some((id, m, ct)) = stack.pop() {
+            let node = self.node(id)?;
+            if !transform::is_finite(&m) {
+                return Err(Error::NonFinite {
+                    what: format!("matrix of {} relative to the query's space", self.describe(id)),
+                });
+            }
+            match &node.content {
+                Content::Container(graphics) => {
+                    for g in graphics {
+                        f(id, Leaf::Graphic(g), &m, &ct)?;
+                    }
+                }
+                Content::Bitmap { bitmap, smoothing } => {
+                    f(id, Leaf::Bitmap(bitmap, *smoothing), &m, &ct)?;
+                }
+            }
+            for &c in node.children.iter().rev() {
+                let child = self.node(c)?;
+                if skip_hidden && !child.visible {
+                    continue;
+                }
+                stack.push((c, m * child.matrix, ct.concat(&child.color)));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One drawable thing of a node.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Leaf<'a> {
+    Graphic(&'a Graphic),
+    Bitmap(&'a Bitmap, bool),
+}
+
+/// The inverse of an affine matrix, or `None` when it is singular or the inverse overflows.
+pub(crate) fn invert(m: &DAffine2) -> Option<DAffine2> {
+    let det = m.matrix2.determinant();
+    if det == 0.0 || !det.is_finite() {
+        return None;
+    }
+    let inv = m.inverse();
+    transform::is_finite(&inv).then_some(inv)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn removed_ids_are_detected_even_after_reuse() {
+        let mut s = Stage::new();
+        let a = s.add_container(s.root()).unwrap();
+        s.remove(a).unwrap();
+        let b = s.add_container(s.root()).unwrap();
+        assert_eq!(a.index(), b.index());
+        assert!(matches!(s.x(a), Err(Error::StaleNode { .. })));
+        assert!(s.x(b).is_ok());
+    }
+
+    #[test]
+    fn removing_a_subtree_frees_every_node() {
+        let mut s = Stage::new();
+        let a = s.add_container(s.root()).unwrap();
+        let b = s.add_container(a).unwrap();
+        let c = s.add_container(b).unwrap();
+        s.remove(a).unwrap();
+        assert!(!s.contains(c));
+        assert_eq!(s.len(), 1);
+        assert_eq!(s.children(s.root()).unwrap(), &[]);
+        assert_eq!(s.remove(s.root()), Err(Error::Root));
+    }
+
+    #[test]
+    fn cycles_are_refused_and_the_tree_is_unchanged() {
+        let mut s = Stage::new();
+        let a = s.add_container(s.root()).unwrap();
+        let b = s.add_container(a).unwrap();
+        assert!(matches!(s.set_parent(a, b), Err(Error::Cycle { .. })));
+        assert!(matches!(s.set_parent(a, a), Err(Error::Cycle { .. })));
+        assert_eq!(s.parent(b).unwrap(), Some(a));
+        assert_eq!(s.parent(a).unwrap(), Some(s.root()));
+        s.set_parent(b, s.root()).unwrap();
+        assert_eq!(s.children(s.root()).unwrap(), &[a, b]);
+        assert_eq!(s.children(a).unwrap(), &[]);
+    }
+
+    #[test]
+    fn concatenated_matrix_matches_flash() {
+        let mut s = Stage::new();
+        let p = s.add_container(s.root()).unwrap();
+        let c = s.add_container(p).unwrap();
+        s.set_matrix(p, DAffine2::from_cols_array(&[1.3, 0.2, 0.1, 1.2, 40.0, 50.0]))
+            .unwrap();
+        s.set_matrix(c, DAffine2::from_cols_array(&[1.3, 0.2, 0.2, 1.2, 60.0, 70.0]))
+            .unwrap();
+        let m = s.matrix_to(c, s.root()).unwrap().to_cols_array();
+        let want = [1.71, 0.5, 0.38, 1.48, 125.0, 146.0];
+        for (got, want) in m.iter().zip(want) {
+            assert!((got - want).abs() < 1e-9, "{m:?}");
+        }
+    }
+
+    #[test]
+    fn deep_trees_do_not_recurse() {
+        let mut s = Stage::new();
+        let mut cur = s.root();
+        for _ in 0..100_000 {
+            cur = s.add_container(cur).unwrap();
+            s.set_x(cur, 1.0).unwrap();
+        }
+        assert_eq!(s.local_to_global(cur, DVec2::ZERO).unwrap().x, 100_000.0);
+        let first = s.children(s.root()).unwrap()[0];
+        s.remove(first).unwrap();
+        assert_eq!(s.len(), 1);
+    }
+
+    #[test]
+    fn non_finite_and_out_of_range_values_are_refused_with_the_node_named() {
+        let mut s = Stage::new();
+        let a = s.add_container(s.root()).unwrap();
+        s.set_name(a, "ship").unwrap();
+        let e = s.set_x(a, f64::NAN).unwrap_err();
+        assert!(e.to_string().contains("\"ship\""), "{e}");
+        assert!(s.set_alpha(a, 1.5).is_err());
+        assert!(s.set_alpha(a, f64::NAN).is_err());
+        assert_eq!(s.x(a).unwrap(), 0.0);
+        s.set_scale_x(a, 1e300).unwrap();
+        s.set_scale_y(a, 1e300).unwrap();
+        let b = s.add_container(a).unwrap();
+        s.set_scale_x(b, 1e300).unwrap();
+        assert!(matches!(s.matrix_to(b, s.root()), Err(Error::NonFinite { .. })));
+    }
+
+    #[test]
+    fn rotation_keeps_scale_through_zero() {
+        let mut s = Stage::new();
+        let a = s.add_container(s.root()).unwrap();
+        s.set_rotation(a, 30.0).unwrap();
+        s.set_scale_x(a, 0.0).unwrap();
+        s.set_scale_x(a, 2.0).unwrap();
+        assert!((s.rotation(a).unwrap() - 30.0).abs() < 1e-12);
+        assert_eq!(s.scale_x(a).unwrap(), 2.0);
+    }
+
+    #[test]
+    fn global_to_local_inverts_local_to_global() {
+        let mut s = Stage::new();
+        let a = s.add_container(s.root()).unwrap();
+        s.set_matrix(a, DAffine2::from_cols_array(&[1.0, 2.0, 0.5, 3.0, 3.0, 4.0]))
+            .unwrap();
+        let p = DVec2::new(7.0, -2.0);
+        let back = s.global_to_local(a, s.local_to_global(a, p).unwrap()).unwrap();
+        assert!((back - p).length() < 1e-12);
+        s.set_scale_x(a, 0.0).unwrap();
+        assert!(matches!(s.global_to_local(a, p), Err(Error::Singular { .. })));
+    }
+}
