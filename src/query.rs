@@ -4,7 +4,7 @@
 use glam::{DAffine2, DVec2};
 
 use crate::polygon::{self, Polylines};
-use crate::raster::{self, Prepared, TILE, TileCanvas};
+use crate::raster::{self, Prepared, Rasterizer};
 use crate::rect::PixelRect;
 use crate::stage::{Leaf, invert};
 use crate::{ColorTransform, Error, Graphic, NodeId, Rect, Result, Stage};
@@ -312,14 +312,12 @@ impl Stage {
         let window = PixelRect::covering(&r);
         let pa = Prepared::new(self, a, parent)?;
         let pb = Prepared::new(self, b, parent)?;
-        let (Some(da), Some(db)) = (pa.bounds(), pb.bounds()) else {
+        let (Some(ea), Some(eb)) = (pa.extent(), pb.extent()) else {
             return Ok(None);
         };
-        // Outside the box of what each target draws its plane is empty, so the window can
-        // shrink to it without changing the answer (tiles are canonical).
-        let window = window
-            .intersect(&PixelRect::covering(&da))
-            .intersect(&PixelRect::covering(&db));
+        // Outside the pixels each target can touch its plane is empty, and every pixel's
+        // value is independent of the window, so the window can shrink to them.
+        let window = window.intersect(&ea).intersect(&eb);
         if window.is_empty() {
             return Ok(None);
         }
@@ -330,35 +328,22 @@ impl Stage {
             });
         }
         let threshold = opts.threshold();
-        let mut canvas = TileCanvas::new();
-        let n = (TILE * TILE) as usize;
+        let mut raster = Rasterizer::new(opts.anti_alias);
+        let n = (CHUNK * CHUNK) as usize;
         let (mut plane_a, mut plane_b) = (vec![0u8; n], vec![0u8; n]);
-        for tile in raster::tiles(window) {
-            let sub = tile.intersect(&window);
-            let Some(sub_rect) = sub.to_rect() else { continue };
-            if !da.touches(&sub_rect) || !db.touches(&sub_rect) {
+        for chunk in raster::chunks(window, CHUNK) {
+            let len = (chunk.width() * chunk.height()) as usize;
+            let (pa_buf, pb_buf) = (&mut plane_a[..len], &mut plane_b[..len]);
+            if !raster.plane(0, &pa, chunk, pa_buf) || !pa_buf.iter().any(|&v| v >= threshold) {
                 continue;
             }
-            if !canvas.draw(&pa, tile, opts.anti_alias, &mut plane_a) {
+            if !raster.plane(1, &pb, chunk, pb_buf) {
                 continue;
             }
-            let cols = (sub.x0 - tile.x0) as usize..(sub.x1 - tile.x0) as usize;
-            let row_of = |y: i64| ((y - tile.y0) * TILE) as usize;
-            let any_a = (sub.y0..sub.y1).any(|y| {
-                let row = row_of(y);
-                plane_a[row + cols.start..row + cols.end]
-                    .iter()
-                    .any(|&v| v >= threshold)
-            });
-            if !any_a || !canvas.draw(&pb, tile, opts.anti_alias, &mut plane_b) {
-                continue;
-            }
-            for y in sub.y0..sub.y1 {
-                let row = row_of(y);
-                for x in cols.clone() {
-                    if plane_a[row + x] >= threshold && plane_b[row + x] >= threshold {
-                        on_pixel(tile.x0 + x as i64, y);
-                    }
+            let w = chunk.width() as usize;
+            for (i, (&va, &vb)) in pa_buf.iter().zip(pb_buf.iter()).enumerate() {
+                if va >= threshold && vb >= threshold {
+                    on_pixel(chunk.x0 + (i % w) as i64, chunk.y0 + (i / w) as i64);
                 }
             }
         }
@@ -431,6 +416,9 @@ impl Stage {
         })
     }
 }
+
+/// Side of the pieces a precise query's window is compared in.
+const CHUNK: i64 = 256;
 
 /// Flattening tolerance of point tests, in root pixels.
 const HIT_TOLERANCE: f64 = 1.0 / 1024.0;
