@@ -76,6 +76,31 @@ pub struct Collision {
     pub overlap_pixels: Option<u64>,
 }
 
+/// What a collision query needs, worked out by [`Stage::collision_setup`].
+pub(crate) enum Setup {
+    /// No pixel can overlap.
+    Empty,
+    /// Not precise: the intersection of the bounds is the answer.
+    Loose(Rect),
+    /// Precise: the pixel window to compare in, and both targets ready to rasterize.
+    Precise {
+        window: PixelRect,
+        a: Prepared,
+        b: Prepared,
+    },
+}
+
+/// Two targets' alpha planes over one pixel window.
+#[allow(dead_code)]
+pub(crate) struct Planes {
+    /// The pixels of the planes, in the parent's grid.
+    pub window: PixelRect,
+    /// Target a's alpha, row-major.
+    pub a: Vec<u8>,
+    /// Target b's alpha, row-major.
+    pub b: Vec<u8>,
+}
+
 /// Which box of each leaf [`Stage::local_box`] collects.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum BoxKind {
@@ -282,16 +307,16 @@ impl Stage {
         })
     }
 
-    /// Calls `on_pixel(x, y)` for every pixel solid in both targets, row by row within each
-    /// tile. For a query that is not precise, returns the bounds' intersection instead.
-    pub(crate) fn scan_overlap(
+    /// Checks a collision query and works out what it needs: nothing (no overlap possible),
+    /// the bounds' intersection (not precise), or the pixel window and both targets ready to
+    /// rasterize.
+    pub(crate) fn collision_setup(
         &self,
         a: NodeId,
         b: NodeId,
         parent: NodeId,
         opts: &CollisionOptions,
-        mut on_pixel: impl FnMut(i64, i64),
-    ) -> Result<Option<Rect>> {
+    ) -> Result<Setup> {
         for t in [a, b] {
             if !self.is_ancestor(parent, t)? {
                 return Err(Error::NotDescendant {
@@ -301,25 +326,25 @@ impl Stage {
             }
         }
         let (Some(ba), Some(bb)) = (self.bounds(a, parent)?, self.bounds(b, parent)?) else {
-            return Ok(None);
+            return Ok(Setup::Empty);
         };
         let Some(r) = ba.intersect(&bb) else {
-            return Ok(None);
+            return Ok(Setup::Empty);
         };
         if !opts.precise {
-            return Ok(Some(r));
+            return Ok(Setup::Loose(r));
         }
         let window = PixelRect::covering(&r);
         let pa = Prepared::new(self, a, parent)?;
         let pb = Prepared::new(self, b, parent)?;
         let (Some(ea), Some(eb)) = (pa.extent(), pb.extent()) else {
-            return Ok(None);
+            return Ok(Setup::Empty);
         };
         // Outside the pixels each target can touch its plane is empty, and every pixel's
         // value is independent of the window, so the window can shrink to them.
         let window = window.intersect(&ea).intersect(&eb);
         if window.is_empty() {
-            return Ok(None);
+            return Ok(Setup::Empty);
         }
         if window.area() > u128::from(opts.max_pixels) {
             return Err(Error::PixelBudget {
@@ -327,6 +352,50 @@ impl Stage {
                 budget: opts.max_pixels,
             });
         }
+        Ok(Setup::Precise { window, a: pa, b: pb })
+    }
+
+    /// Both targets' whole alpha planes over the query's pixel window (row-major), for the
+    /// methods that scan two images; `None` when no pixel can overlap. Not for precise =
+    /// false (gives `None`). Memory grows with the window, which `opts.max_pixels` bounds.
+    #[allow(dead_code)]
+    pub(crate) fn overlap_planes(
+        &self,
+        a: NodeId,
+        b: NodeId,
+        parent: NodeId,
+        opts: &CollisionOptions,
+    ) -> Result<Option<Planes>> {
+        let Setup::Precise { window, a, b } = self.collision_setup(a, b, parent, opts)? else {
+            return Ok(None);
+        };
+        let n = (window.width() * window.height()) as usize;
+        let mut raster = Rasterizer::new(opts.anti_alias);
+        let (mut plane_a, mut plane_b) = (vec![0u8; n], vec![0u8; n]);
+        raster.plane(0, &a, window, &mut plane_a);
+        raster.plane(1, &b, window, &mut plane_b);
+        Ok(Some(Planes {
+            window,
+            a: plane_a,
+            b: plane_b,
+        }))
+    }
+
+    /// Calls `on_pixel(x, y)` for every pixel solid in both targets, row by row within each
+    /// chunk. For a query that is not precise, returns the bounds' intersection instead.
+    pub(crate) fn scan_overlap(
+        &self,
+        a: NodeId,
+        b: NodeId,
+        parent: NodeId,
+        opts: &CollisionOptions,
+        mut on_pixel: impl FnMut(i64, i64),
+    ) -> Result<Option<Rect>> {
+        let (window, pa, pb) = match self.collision_setup(a, b, parent, opts)? {
+            Setup::Empty => return Ok(None),
+            Setup::Loose(r) => return Ok(Some(r)),
+            Setup::Precise { window, a, b } => (window, a, b),
+        };
         let threshold = opts.threshold();
         let mut raster = Rasterizer::new(opts.anti_alias);
         let n = (CHUNK * CHUNK) as usize;
