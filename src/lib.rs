@@ -47,6 +47,7 @@
 struct ReadmeDoctests;
 
 mod bitmap;
+mod bitmask;
 mod color;
 mod debug;
 mod error;
