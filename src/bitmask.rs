@@ -7,12 +7,17 @@
 
 use crate::rect::PixelRect;
 
-/// Solid pixels of a rectangle of the parent's grid. Bit `i` of word `k` of row `y` is the
-/// pixel `(rect.x0 + 64k + i, rect.y0 + y)`.
+/// Solid pixels of a rectangle of the parent's grid, stored by columns of 64 pixels: bit `i`
+/// of `column(k)[y]` is the pixel `(rect.x0 + 64k + i, rect.y0 + y)`. A zero column before
+/// and after the real ones lets masks be compared at any shift without bounds checks in the
+/// inner loop, and keeping each column's rows together gives that loop long, contiguous runs
+/// that the compiler vectorizes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct BitMask {
     rect: PixelRect,
-    words_per_row: usize,
+    /// Rows per column.
+    height: usize,
+    /// Columns `-1..=n`, `height` words each.
     words: Vec<u64>,
 }
 
@@ -29,120 +34,128 @@ impl BitMask {
     /// The pixels of `plane` (row-major over `rect`) whose alpha is at least `threshold`.
     pub fn from_plane(plane: &[u8], rect: PixelRect, threshold: u8) -> BitMask {
         let w = rect.width() as usize;
-        let words_per_row = w.div_ceil(64);
-        let mut words = vec![0u64; words_per_row * rect.height() as usize];
+        let height = rect.height() as usize;
+        let columns = w.div_ceil(64);
+        let mut words = vec![0u64; (columns + 2) * height];
         if w > 0 {
-            for (row, dst) in plane.chunks_exact(w).zip(words.chunks_exact_mut(words_per_row)) {
-                for (chunk, word) in row.chunks(64).zip(dst.iter_mut()) {
+            for (y, row) in plane.chunks_exact(w).enumerate() {
+                for (k, chunk) in row.chunks(64).enumerate() {
                     let mut bits = 0u64;
                     for (i, &a) in chunk.iter().enumerate() {
                         bits |= u64::from(a >= threshold) << i;
                     }
-                    *word = bits;
+                    words[(k + 1) * height + y] = bits;
                 }
             }
         }
-        BitMask {
-            rect,
-            words_per_row,
-            words,
-        }
+        BitMask { rect, height, words }
     }
 
-    /// The pixels this mask covers.
-    pub fn rect(&self) -> PixelRect {
-        self.rect
-    }
-
-    /// Whether no bit is set.
-    pub fn is_empty(&self) -> bool {
-        self.words.iter().all(|&w| w == 0)
-    }
-
-    /// Bytes of memory held by the words.
-    pub fn bytes(&self) -> usize {
-        self.words.len() * 8
-    }
-
-    fn row(&self, y: i64) -> &[u64] {
-        let start = (y - self.rect.y0) as usize * self.words_per_row;
-        &self.words[start..start + self.words_per_row]
+    /// Column `k` (from -1, the zero column before the first real one).
+    fn column(&self, k: i64) -> &[u64] {
+        let start = (k + 1) as usize * self.height;
+        &self.words[start..start + self.height]
     }
 
     /// The pixels solid in both masks, within `window` (in the parent's grid).
+    #[cfg(test)]
     pub fn overlap(&self, other: &BitMask, window: PixelRect) -> Overlap {
-        let area = self.rect.intersect(&other.rect).intersect(&window);
+        self.overlap_moved((0, 0), other, (0, 0), window)
+    }
+
+    /// The pixels solid in both masks after moving this one by `at` and the other by
+    /// `other_at` whole pixels, within `window`.
+    pub fn overlap_moved(
+        &self,
+        at: (i64, i64),
+        other: &BitMask,
+        other_at: (i64, i64),
+        window: PixelRect,
+    ) -> Overlap {
+        let mine = moved(self.rect, at);
+        let theirs = moved(other.rect, other_at);
+        let area = mine.intersect(&theirs).intersect(&window);
         if area.is_empty() {
             return Overlap::default();
         }
-        // Word k of this mask holds the pixels 64k.. from self.x0; the same pixels start at
-        // bit 64k - dx of the other mask, with dx = other.x0 - self.x0 = 64q + r.
-        let dx = other.rect.x0 - self.rect.x0;
+        // Column k of this mask holds the pixels 64k.. from its x0; the same pixels start at
+        // bit 64k - dx of the other mask, with dx = theirs.x0 - mine.x0 = 64q + r: the high
+        // bits of the other's column k - q - 1 and the low bits of its column k - q. Both
+        // exist (or are the zero columns) because the area lies inside both masks.
+        let dx = theirs.x0 - mine.x0;
         let (q, r) = (dx.div_euclid(64), dx.rem_euclid(64) as u32);
-        let k0 = ((area.x0 - self.rect.x0) / 64) as usize;
-        let k1 = ((area.x1 - 1 - self.rect.x0) / 64) as usize;
-        // Bits of this mask's first and last word that lie inside the window's columns.
-        let first_mask = !0u64 << ((area.x0 - self.rect.x0) % 64);
-        let last_bits = ((area.x1 - 1 - self.rect.x0) % 64) + 1;
+        let k0 = (area.x0 - mine.x0) / 64;
+        let k1 = (area.x1 - 1 - mine.x0) / 64;
+        let first_mask = !0u64 << ((area.x0 - mine.x0) % 64);
+        let last_bits = ((area.x1 - 1 - mine.x0) % 64) + 1;
         let last_mask = if last_bits == 64 {
             !0u64
         } else {
             (1u64 << last_bits) - 1
         };
-        let other_words = other.words_per_row as i64;
+        let rows = (area.y1 - area.y0) as usize;
+        let (ya, yb) = ((area.y0 - mine.y0) as usize, (area.y0 - theirs.y0) as usize);
+        let mut row_bits = vec![0u64; rows];
         let mut count = 0u64;
-        let mut columns = vec![0u64; k1 - k0 + 1];
-        let (mut y_min, mut y_max) = (i64::MAX, i64::MIN);
-        for y in area.y0..area.y1 {
-            let mine = self.row(y);
-            let theirs = other.row(y);
-            let word_of = |j: i64| -> u64 {
-                if (0..other_words).contains(&j) {
-                    theirs[j as usize]
-                } else {
-                    0
-                }
-            };
-            let mut row_any = 0u64;
-            for (k, col) in (k0..=k1).zip(columns.iter_mut()) {
-                let j = k as i64 - q;
-                let aligned = if r == 0 {
-                    word_of(j)
-                } else {
-                    (word_of(j) << r) | (word_of(j - 1) >> (64 - r))
-                };
-                let mut both = mine[k] & aligned;
-                if k == k0 {
-                    both &= first_mask;
-                }
-                if k == k1 {
-                    both &= last_mask;
-                }
-                count += u64::from(both.count_ones());
-                *col |= both;
-                row_any |= both;
+        let (mut x_min, mut x_max) = (i64::MAX, i64::MIN);
+        for k in k0..=k1 {
+            let mut keep = !0u64;
+            if k == k0 {
+                keep &= first_mask;
             }
-            if row_any != 0 {
-                y_min = y_min.min(y);
-                y_max = y;
+            if k == k1 {
+                keep &= last_mask;
             }
+            let a = &self.column(k)[ya..ya + rows];
+            let hi = &other.column(k - q)[yb..yb + rows];
+            let lo = &other.column(k - q - 1)[yb..yb + rows];
+            let (mut n, mut col) = (0u64, 0u64);
+            if r == 0 {
+                for ((&a, &h), acc) in a.iter().zip(hi).zip(row_bits.iter_mut()) {
+                    let both = a & h & keep;
+                    n += u64::from(both.count_ones());
+                    col |= both;
+                    *acc |= both;
+                }
+            } else {
+                for (((&a, &h), &l), acc) in a.iter().zip(hi).zip(lo).zip(row_bits.iter_mut()) {
+                    let both = a & ((h << r) | (l >> (64 - r))) & keep;
+                    n += u64::from(both.count_ones());
+                    col |= both;
+                    *acc |= both;
+                }
+            }
+            if col != 0 {
+                let base = mine.x0 + 64 * k;
+                x_min = x_min.min(base + i64::from(col.trailing_zeros()));
+                x_max = x_max.max(base + 63 - i64::from(col.leading_zeros()));
+            }
+            count += n;
         }
-        if count == 0 {
+        let (Some(top), Some(bottom)) = (
+            row_bits.iter().position(|&b| b != 0),
+            row_bits.iter().rposition(|&b| b != 0),
+        ) else {
             return Overlap::default();
-        }
-        let first = columns.iter().position(|&c| c != 0).unwrap_or(0);
-        let last = columns.iter().rposition(|&c| c != 0).unwrap_or(0);
-        let x_min = self.rect.x0 + 64 * (k0 + first) as i64 + i64::from(columns[first].trailing_zeros());
-        let x_max = self.rect.x0 + 64 * (k0 + last) as i64 + 63 - i64::from(columns[last].leading_zeros());
+        };
         Overlap {
             count,
             rect: Some(PixelRect {
                 x0: x_min,
-                y0: y_min,
+                y0: area.y0 + top as i64,
                 x1: x_max + 1,
-                y1: y_max + 1,
+                y1: area.y0 + bottom as i64 + 1,
             }),
         }
+    }
+}
+
+fn moved(r: PixelRect, (dx, dy): (i64, i64)) -> PixelRect {
+    PixelRect {
+        x0: r.x0 + dx,
+        y0: r.y0 + dy,
+        x1: r.x1 + dx,
+        y1: r.y1 + dy,
     }
 }
 

@@ -3,6 +3,7 @@
 
 use glam::{DAffine2, DVec2};
 
+use crate::bitmask::Overlap;
 use crate::polygon::{self, Polylines};
 use crate::raster::{self, Prepared, Rasterizer};
 use crate::rect::PixelRect;
@@ -280,30 +281,49 @@ impl Stage {
         parent: NodeId,
         opts: &CollisionOptions,
     ) -> Result<Collision> {
-        let mut count = 0u64;
-        let mut hit: Option<PixelRect> = None;
-        let r = self.scan_overlap(a, b, parent, opts, |x, y| {
-            count += 1;
-            let h = hit.get_or_insert(PixelRect {
-                x0: x,
-                y0: y,
-                x1: x + 1,
-                y1: y + 1,
-            });
-            h.x0 = h.x0.min(x);
-            h.y0 = h.y0.min(y);
-            h.x1 = h.x1.max(x + 1);
-            h.y1 = h.y1.max(y + 1);
-        })?;
-        Ok(match r {
-            Some(r) => Collision {
-                rect: Some(r),
-                overlap_pixels: None,
-            },
-            None => Collision {
-                rect: hit.and_then(PixelRect::to_rect),
-                overlap_pixels: opts.precise.then_some(count),
-            },
+        let (window, pa, pb) = match self.collision_setup(a, b, parent, opts)? {
+            Setup::Empty => {
+                return Ok(Collision {
+                    rect: None,
+                    overlap_pixels: opts.precise.then_some(0),
+                });
+            }
+            Setup::Loose(r) => {
+                return Ok(Collision {
+                    rect: Some(r),
+                    overlap_pixels: None,
+                });
+            }
+            Setup::Precise { window, a, b } => (window, a, b),
+        };
+        let threshold = opts.threshold();
+        // Two targets that are one cached raster each (a sprite, a bitmap, a shape) compare
+        // their cached bit masks a word at a time; anything else is composited plane by plane.
+        let overlap = match (pa.single_mask(threshold), pb.single_mask(threshold)) {
+            (Some((ma, at_a)), Some((mb, at_b))) => ma.overlap_moved(at_a, &mb, at_b, window),
+            _ => {
+                let mut o = Overlap::default();
+                scan_prepared(window, &pa, &pb, opts, |x, y| {
+                    o.count += 1;
+                    let p = PixelRect {
+                        x0: x,
+                        y0: y,
+                        x1: x + 1,
+                        y1: y + 1,
+                    };
+                    o.rect = Some(o.rect.map_or(p, |h| PixelRect {
+                        x0: h.x0.min(x),
+                        y0: h.y0.min(y),
+                        x1: h.x1.max(x + 1),
+                        y1: h.y1.max(y + 1),
+                    }));
+                });
+                o
+            }
+        };
+        Ok(Collision {
+            rect: overlap.rect.and_then(PixelRect::to_rect),
+            overlap_pixels: Some(overlap.count),
         })
     }
 
@@ -335,8 +355,8 @@ impl Stage {
             return Ok(Setup::Loose(r));
         }
         let window = PixelRect::covering(&r);
-        let pa = Prepared::new(self, a, parent)?;
-        let pb = Prepared::new(self, b, parent)?;
+        let pa = Prepared::new(self, a, parent, opts.anti_alias)?;
+        let pb = Prepared::new(self, b, parent, opts.anti_alias)?;
         let (Some(ea), Some(eb)) = (pa.extent(), pb.extent()) else {
             return Ok(Setup::Empty);
         };
@@ -389,33 +409,14 @@ impl Stage {
         b: NodeId,
         parent: NodeId,
         opts: &CollisionOptions,
-        mut on_pixel: impl FnMut(i64, i64),
+        on_pixel: impl FnMut(i64, i64),
     ) -> Result<Option<Rect>> {
         let (window, pa, pb) = match self.collision_setup(a, b, parent, opts)? {
             Setup::Empty => return Ok(None),
             Setup::Loose(r) => return Ok(Some(r)),
             Setup::Precise { window, a, b } => (window, a, b),
         };
-        let threshold = opts.threshold();
-        let mut raster = Rasterizer::new(opts.anti_alias);
-        let n = (CHUNK * CHUNK) as usize;
-        let (mut plane_a, mut plane_b) = (vec![0u8; n], vec![0u8; n]);
-        for chunk in raster::chunks(window, CHUNK) {
-            let len = (chunk.width() * chunk.height()) as usize;
-            let (pa_buf, pb_buf) = (&mut plane_a[..len], &mut plane_b[..len]);
-            if !raster.plane(0, &pa, chunk, pa_buf) || !pa_buf.iter().any(|&v| v >= threshold) {
-                continue;
-            }
-            if !raster.plane(1, &pb, chunk, pb_buf) {
-                continue;
-            }
-            let w = chunk.width() as usize;
-            for (i, (&va, &vb)) in pa_buf.iter().zip(pb_buf.iter()).enumerate() {
-                if va >= threshold && vb >= threshold {
-                    on_pixel(chunk.x0 + (i % w) as i64, chunk.y0 + (i / w) as i64);
-                }
-            }
-        }
+        scan_prepared(window, &pa, &pb, opts, on_pixel);
         Ok(None)
     }
 
@@ -491,3 +492,34 @@ const CHUNK: i64 = 256;
 
 /// Flattening tolerance of point tests, in root pixels.
 const HIT_TOLERANCE: f64 = 1.0 / 1024.0;
+
+/// Calls `on_pixel(x, y)` for every pixel of `window` solid in both targets, chunk by chunk,
+/// skipping chunks where the first target has no solid pixel.
+fn scan_prepared(
+    window: PixelRect,
+    pa: &Prepared,
+    pb: &Prepared,
+    opts: &CollisionOptions,
+    mut on_pixel: impl FnMut(i64, i64),
+) {
+    let threshold = opts.threshold();
+    let mut raster = Rasterizer::new(opts.anti_alias);
+    let n = (CHUNK * CHUNK) as usize;
+    let (mut plane_a, mut plane_b) = (vec![0u8; n], vec![0u8; n]);
+    for chunk in raster::chunks(window, CHUNK) {
+        let len = (chunk.width() * chunk.height()) as usize;
+        let (pa_buf, pb_buf) = (&mut plane_a[..len], &mut plane_b[..len]);
+        if !raster.plane(0, pa, chunk, pa_buf) || !pa_buf.iter().any(|&v| v >= threshold) {
+            continue;
+        }
+        if !raster.plane(1, pb, chunk, pb_buf) {
+            continue;
+        }
+        let w = chunk.width() as usize;
+        for (i, (&va, &vb)) in pa_buf.iter().zip(pb_buf.iter()).enumerate() {
+            if va >= threshold && vb >= threshold {
+                on_pixel(chunk.x0 + (i % w) as i64, chunk.y0 + (i / w) as i64);
+            }
+        }
+    }
+}

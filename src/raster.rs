@@ -1,24 +1,28 @@
 //! Drawing targets into alpha planes: the one place that rasterizes.
 //!
 //! A target is a list of *items* (a fill, a stroke turned into a fill, or a bitmap), each
-//! already mapped into the query parent's space in f64. Each item is rasterized on its own,
-//! into tiles anchored at its own integer corner, and the target's alpha at a pixel is the
-//! source-over of its items' alphas there, in paint order. Three choices make the answers
-//! exact in the sense semantics.md needs:
+//! mapped into the query parent's space in f64. Each item is rasterized on its own, and the
+//! target's alpha at a pixel is the source-over of its items' alphas there, in paint order.
+//! Four choices make the answers exact in the sense semantics.md needs, and fast:
 //!
-//! - **An item's raster depends only on the item.** Its tiles sit at fixed offsets from its own
-//!   anchor (the pixel holding its box's top-left corner, less a margin), so which pixels a
-//!   query window happens to cover never changes a value: a tighter window is a valid
-//!   optimization, and a raster can be reused by later queries.
-//! - **Integer moves are exact.** Coordinates handed to tiny-skia are measured from the anchor
-//!   and snapped in f64 to 1/1024 px, which f32 then holds exactly; moving an item by whole
-//!   pixels moves its anchor by the same amount and hands tiny-skia the very same path.
-//! - **Bounded memory.** An item larger than one tile is cut into tiles (clipped in f64, in the
-//!   item's own frame), rendered only where a window needs them and dropped when the cache
-//!   grows past a fixed size.
+//! - **An item's raster depends only on the item.** It is drawn relative to its *anchor*, the
+//!   whole-pixel part of its matrix's translation, from geometry mapped by the matrix with
+//!   only the fractional part of the translation. Which pixels a query window happens to
+//!   cover never changes a value, so a tighter window is a valid optimization.
+//! - **Integer moves are exact.** Coordinates handed to tiny-skia are snapped in f64 to
+//!   1/1024 px, which f32 then holds exactly; moving an item by whole pixels moves its
+//!   anchor and hands tiny-skia the very same path.
+//! - **Rasters are cached.** The key is everything the raster depends on (the shared path or
+//!   bitmap, the linear part and fractional translation of the matrix, alpha, fill rule,
+//!   anti-aliasing), so a sprite that did not change, or only moved by whole pixels, is not
+//!   drawn again, and its solid pixels are kept as a bit mask per tolerance.
+//! - **Bounded memory.** An item larger than one tile is not cached: it is cut into tiles
+//!   (clipped in f64, in its own frame), drawn only where a window needs them and dropped when
+//!   the query's tile store grows past a fixed size. The cache itself is emptied when it grows
+//!   past its own limit.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use glam::{DAffine2, DVec2};
 use tiny_skia::{
@@ -26,16 +30,17 @@ use tiny_skia::{
     Shader, SpreadMode, Transform,
 };
 
+use crate::bitmask::BitMask;
 use crate::color::{ColorTransform, round_channel};
 use crate::polygon::{self, Polylines};
 use crate::rect::PixelRect;
 use crate::stage::{Leaf, invert};
-use crate::{Bitmap, FillRule, Graphic, NodeId, Rect, Result, Stage};
+use crate::{Bitmap, FillRule, Graphic, NodeId, Path, Rect, Result, Stage};
 
 /// Curves and circles are flattened to within this distance, in the parent's pixels.
 pub(crate) const FLATTEN_TOLERANCE: f64 = 1.0 / 128.0;
-/// Side of an item tile, in pixels. An item up to this size is one tile and is handed to
-/// tiny-skia whole.
+/// Side of an item tile, in pixels. An item up to this size is one tile, handed to tiny-skia
+/// whole, and cached.
 const ITEM_TILE: i64 = 1024;
 /// Vertices are snapped to multiples of 1/QUANTUM px relative to their tile; with tiles of
 /// at most ITEM_TILE + 2 * CLIP_MARGIN px that needs 11 + 10 bits, which f32 holds exactly.
@@ -43,10 +48,119 @@ const QUANTUM: f64 = 1024.0;
 /// Geometry of a cut tile is clipped this far outside it, so tiny-skia's own clipping only
 /// ever cuts edges it draws straight.
 const CLIP_MARGIN: f64 = 2.0;
-/// Item tiles kept during one query before the oldest are dropped (in bytes of alpha).
-const TILE_CACHE_BYTES: usize = 64 << 20;
+/// Item tiles kept during one query before they are dropped (in bytes of alpha).
+const TILE_STORE_BYTES: usize = 64 << 20;
+/// Bytes of cached rasters and masks a stage keeps before it starts over.
+const CACHE_BYTES: usize = 128 << 20;
+/// Anchors are clamped here so that pixel arithmetic stays exact in i64.
+const ANCHOR_LIMIT: f64 = 4_503_599_627_370_496.0;
 
-/// What an item draws.
+/// What a raster depends on, besides the shared path or bitmap it was made from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct RasterKey {
+    /// Address of the shared path or bitmap (kept alive by the cache entry).
+    source: usize,
+    /// Fill rule, or stroke, or bitmap sampling.
+    kind: u8,
+    /// Stroke width, or the bitmap's colour transform (alpha multiplier, offset), as bits.
+    extra: [u64; 2],
+    /// Linear part of the matrix and fractional translation, as bits.
+    matrix: [u64; 6],
+    alpha: u8,
+    anti_alias: bool,
+}
+
+/// Keeps a cached raster's source alive, so that its address cannot be reused by another
+/// path or bitmap while the key holds it.
+#[allow(dead_code)]
+enum Source {
+    Path(Arc<Path>),
+    Bitmap(Bitmap),
+}
+
+/// A whole item raster, relative to the item's anchor, with its bit masks.
+pub(crate) struct CachedRaster {
+    rect: PixelRect,
+    alpha: Vec<u8>,
+    masks: Mutex<Vec<(u8, Arc<BitMask>)>>,
+    _source: Source,
+}
+
+impl CachedRaster {
+    /// The solid pixels at `threshold`, made once per threshold.
+    pub fn mask(&self, threshold: u8) -> Arc<BitMask> {
+        let mut masks = self.masks.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, m)) = masks.iter().find(|(t, _)| *t == threshold) {
+            return m.clone();
+        }
+        let m = Arc::new(BitMask::from_plane(&self.alpha, self.rect, threshold));
+        masks.push((threshold, m.clone()));
+        m
+    }
+}
+
+#[derive(Default)]
+struct CacheState {
+    rasters: HashMap<RasterKey, Arc<CachedRaster>>,
+    /// Transformed alpha of bitmaps, by (bitmap, alpha multiplier, alpha offset).
+    pixmaps: HashMap<(usize, u64, u64), (Bitmap, Arc<Pixmap>)>,
+    bytes: usize,
+}
+
+/// Rasters and bitmap alphas kept between queries. Each stage has its own; a clone of a stage
+/// starts with an empty one.
+#[derive(Default)]
+pub(crate) struct RasterCache {
+    state: Mutex<CacheState>,
+}
+
+impl Clone for RasterCache {
+    fn clone(&self) -> Self {
+        RasterCache::default()
+    }
+}
+
+impl std::fmt::Debug for RasterCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        write!(f, "RasterCache({} rasters, {} bytes)", s.rasters.len(), s.bytes)
+    }
+}
+
+impl RasterCache {
+    fn lock(&self) -> std::sync::MutexGuard<'_, CacheState> {
+        // A panic while holding the lock cannot leave the maps inconsistent (every update
+        // is a single insert), so a poisoned lock is still usable.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn make_room(state: &mut CacheState, bytes: usize) {
+        if state.bytes + bytes > CACHE_BYTES {
+            state.rasters.clear();
+            state.pixmaps.clear();
+            state.bytes = 0;
+        }
+        state.bytes += bytes;
+    }
+
+    fn alpha_pixmap(&self, bitmap: &Bitmap, ct: &ColorTransform) -> Option<Arc<Pixmap>> {
+        let key = (
+            bitmap.id(),
+            ct.alpha_multiplier.to_bits(),
+            ct.alpha_offset.to_bits(),
+        );
+        if let Some((_, pm)) = self.lock().pixmaps.get(&key) {
+            return Some(pm.clone());
+        }
+        let pm = Arc::new(alpha_pixmap(bitmap, ct)?);
+        let mut state = self.lock();
+        Self::make_room(&mut state, pm.data().len());
+        state.pixmaps.insert(key, (bitmap.clone(), pm.clone()));
+        Some(pm)
+    }
+}
+
+/// What an item draws, in its anchor's frame.
 enum Shape {
     Fill {
         polys: Polylines,
@@ -54,19 +168,45 @@ enum Shape {
     },
     Bitmap {
         alpha: Arc<Pixmap>,
-        texel_to_parent: DAffine2,
+        texel_to_anchor: DAffine2,
         quality: FilterQuality,
     },
 }
 
-/// One drawable piece of a target, in the parent's space.
-struct Item {
-    shape: Shape,
-    /// Alpha of a fill after the colour transform (bitmaps carry theirs per texel).
-    alpha: u8,
-    /// The pixels the item may touch, with a one-pixel margin; its raster's anchor is the
-    /// top-left corner.
-    extent: PixelRect,
+/// One drawable piece of a target.
+enum Item {
+    /// A whole raster from the cache, placed at `anchor`.
+    Cached {
+        raster: Arc<CachedRaster>,
+        anchor: (i64, i64),
+    },
+    /// An item too large to cache, drawn tile by tile.
+    Tiled {
+        shape: Shape,
+        alpha: u8,
+        anchor: (i64, i64),
+        /// Pixels it may touch, relative to the anchor.
+        rect: PixelRect,
+    },
+}
+
+fn shift(r: PixelRect, (dx, dy): (i64, i64)) -> PixelRect {
+    PixelRect {
+        x0: r.x0 + dx,
+        y0: r.y0 + dy,
+        x1: r.x1 + dx,
+        y1: r.y1 + dy,
+    }
+}
+
+impl Item {
+    /// The pixels it may touch in the parent's grid.
+    fn extent(&self) -> PixelRect {
+        match self {
+            Item::Cached { raster, anchor } => shift(raster.rect, *anchor),
+            Item::Tiled { rect, anchor, .. } => shift(*rect, *anchor),
+        }
+    }
 }
 
 /// A target made ready to rasterize against one parent.
@@ -99,70 +239,138 @@ fn extent_of(bounds: &Rect) -> PixelRect {
     }
 }
 
+/// Splits a matrix into its anchor (the whole-pixel part of the translation) and the matrix
+/// relative to it.
+fn anchored(m: &DAffine2) -> ((i64, i64), DAffine2) {
+    let t = m
+        .translation
+        .floor()
+        .clamp(DVec2::splat(-ANCHOR_LIMIT), DVec2::splat(ANCHOR_LIMIT));
+    let rel = DAffine2 {
+        matrix2: m.matrix2,
+        translation: m.translation - t,
+    };
+    ((t.x as i64, t.y as i64), rel)
+}
+
+fn matrix_bits(m: &DAffine2) -> [u64; 6] {
+    m.to_cols_array().map(f64::to_bits)
+}
+
 impl Prepared {
-    /// Collects the visible leaves of `target` with their matrices and colour transforms
-    /// relative to `parent` (the caller has checked that `parent` is an ancestor).
-    pub fn new(stage: &Stage, target: NodeId, parent: NodeId) -> Result<Prepared> {
+    /// Collects the visible leaves of `target` relative to `parent` (the caller has checked
+    /// that `parent` is an ancestor), taking rasters from the stage's cache where it has them.
+    pub fn new(stage: &Stage, target: NodeId, parent: NodeId, anti_alias: bool) -> Result<Prepared> {
         let base = stage.matrix_to(target, parent)?;
         let base_color = stage.color_transform_to(target, parent)?;
+        let cache = &stage.cache;
         let mut items = Vec::new();
         stage.for_each_leaf(target, base, base_color, true, |_, leaf, m, ct| {
             if m.matrix2.determinant() == 0.0 {
                 return Ok(());
             }
-            match leaf {
+            let (anchor, rel) = anchored(m);
+            let (key, source) = match leaf {
                 Leaf::Graphic(g) => {
                     let alpha = round_channel(ct.apply_alpha(g.alpha() * 255.0));
                     if alpha == 0 {
                         return Ok(());
                     }
+                    let (kind, width) = match g {
+                        Graphic::Fill(f) => (f.rule() as u8, 0.0),
+                        Graphic::Stroke(s) => (2, s.width()),
+                    };
+                    let key = RasterKey {
+                        source: Arc::as_ptr(g.shared_path()) as usize,
+                        kind,
+                        extra: [width.to_bits(), 0],
+                        matrix: matrix_bits(&rel),
+                        alpha,
+                        anti_alias,
+                    };
+                    (key, Source::Path(g.shared_path().clone()))
+                }
+                Leaf::Bitmap(bitmap, smoothing) => {
+                    let key = RasterKey {
+                        source: bitmap.id(),
+                        kind: 3 + u8::from(smoothing),
+                        extra: [ct.alpha_multiplier.to_bits(), ct.alpha_offset.to_bits()],
+                        matrix: matrix_bits(&rel),
+                        alpha: 255,
+                        anti_alias,
+                    };
+                    (key, Source::Bitmap(bitmap.clone()))
+                }
+            };
+            if let Some(raster) = cache.lock().rasters.get(&key) {
+                items.push(Item::Cached {
+                    raster: raster.clone(),
+                    anchor,
+                });
+                return Ok(());
+            }
+            let shape = match leaf {
+                Leaf::Graphic(g) => {
                     let mut polys = Polylines::default();
                     let rule = match g {
                         Graphic::Fill(f) => {
-                            f.path().flatten(m, FLATTEN_TOLERANCE, &mut polys);
+                            f.path().flatten(&rel, FLATTEN_TOLERANCE, &mut polys);
                             f.rule()
                         }
                         Graphic::Stroke(s) => {
-                            polygon::stroke_outline(s.path(), s.width(), m, FLATTEN_TOLERANCE, &mut polys);
+                            polygon::stroke_outline(s.path(), s.width(), &rel, FLATTEN_TOLERANCE, &mut polys);
                             FillRule::NonZero
                         }
                     };
-                    if let Some(bounds) = polys.bounds() {
-                        items.push(Item {
-                            shape: Shape::Fill { polys, rule },
-                            alpha,
-                            extent: extent_of(&bounds),
-                        });
-                    }
+                    Shape::Fill { polys, rule }
                 }
                 Leaf::Bitmap(bitmap, smoothing) => {
-                    let local =
-                        Rect::from_ltrb(0.0, 0.0, f64::from(bitmap.width()), f64::from(bitmap.height()));
-                    let (Some(bounds), Some(alpha), Some(_)) = (
-                        local.and_then(|r| r.transform(m)),
-                        alpha_pixmap(bitmap, ct),
-                        invert(m),
-                    ) else {
+                    let Some(alpha) = cache.alpha_pixmap(bitmap, ct) else {
                         return Ok(());
                     };
-                    items.push(Item {
-                        shape: Shape::Bitmap {
-                            alpha: Arc::new(alpha),
-                            texel_to_parent: *m,
-                            quality: if smoothing {
-                                FilterQuality::Bilinear
-                            } else {
-                                FilterQuality::Nearest
-                            },
+                    if invert(&rel).is_none() {
+                        return Ok(());
+                    }
+                    Shape::Bitmap {
+                        alpha,
+                        texel_to_anchor: rel,
+                        quality: if smoothing {
+                            FilterQuality::Bilinear
+                        } else {
+                            FilterQuality::Nearest
                         },
-                        alpha: 255,
-                        extent: extent_of(&bounds),
-                    });
+                    }
                 }
+            };
+            let Some(bounds) = shape.bounds() else {
+                return Ok(());
+            };
+            let rect = extent_of(&bounds);
+            if rect.width() as i64 > ITEM_TILE || rect.height() as i64 > ITEM_TILE {
+                items.push(Item::Tiled {
+                    shape,
+                    alpha: key.alpha,
+                    anchor,
+                    rect,
+                });
+                return Ok(());
             }
+            let mut scratch = Scratch::default();
+            let alpha = scratch.render(&shape, key.alpha, rect, true, anti_alias);
+            let raster = Arc::new(CachedRaster {
+                rect,
+                alpha,
+                masks: Mutex::new(Vec::new()),
+                _source: source,
+            });
+            let mut state = cache.lock();
+            RasterCache::make_room(&mut state, raster.alpha.len() + 64);
+            state.rasters.insert(key, raster.clone());
+            drop(state);
+            items.push(Item::Cached { raster, anchor });
             Ok(())
         })?;
-        let extent = items.iter().map(|i| i.extent).reduce(|a, b| PixelRect {
+        let extent = items.iter().map(Item::extent).reduce(|a, b| PixelRect {
             x0: a.x0.min(b.x0),
             y0: a.y0.min(b.y0),
             x1: a.x1.max(b.x1),
@@ -175,9 +383,32 @@ impl Prepared {
     pub fn extent(&self) -> Option<PixelRect> {
         self.extent
     }
+
+    /// For a target that is one cached raster, its solid pixels at `threshold` and where they
+    /// sit: the whole answer of a query can then come from two masks.
+    pub fn single_mask(&self, threshold: u8) -> Option<(Arc<BitMask>, (i64, i64))> {
+        match self.items.as_slice() {
+            [Item::Cached { raster, anchor }] => Some((raster.mask(threshold), *anchor)),
+            _ => None,
+        }
+    }
 }
 
-/// The windows of `TILE x TILE` pixels (at multiples of `TILE`) that cover `window`, row by
+impl Shape {
+    fn bounds(&self) -> Option<Rect> {
+        match self {
+            Shape::Fill { polys, .. } => polys.bounds(),
+            Shape::Bitmap {
+                alpha,
+                texel_to_anchor,
+                ..
+            } => Rect::from_ltrb(0.0, 0.0, f64::from(alpha.width()), f64::from(alpha.height()))
+                .and_then(|r| r.transform(texel_to_anchor)),
+        }
+    }
+}
+
+/// The windows of `tile x tile` pixels (at multiples of `tile`) that cover `window`, row by
 /// row, each cut to `window`.
 pub(crate) fn chunks(window: PixelRect, tile: i64) -> impl Iterator<Item = PixelRect> {
     let t0x = window.x0.div_euclid(tile);
@@ -204,103 +435,42 @@ fn mul255(a: u32, b: u32) -> u32 {
     (v + (v >> 8)) >> 8
 }
 
-/// One rendered tile of an item: its pixels in the parent's grid and their alphas.
-struct ItemTile {
-    rect: PixelRect,
-    alpha: Vec<u8>,
+/// Source-over of the alphas `src` onto `dst`. Returns whether any source pixel was not 0.
+fn composite(dst: &mut [u8], src: &[u8]) -> bool {
+    let mut any = false;
+    for (d, &s) in dst.iter_mut().zip(src) {
+        if s != 0 {
+            let (s32, d32) = (u32::from(s), u32::from(*d));
+            *d = (s32 + d32 - mul255(s32, d32)) as u8;
+            any = true;
+        }
+    }
+    any
 }
 
-/// Draws targets into alpha planes, keeping the item tiles it rendered for the rest of the
-/// query.
-pub(crate) struct Rasterizer {
-    anti_alias: bool,
-    tiles: HashMap<(usize, usize, i64, i64), ItemTile>,
-    bytes: usize,
+/// Reusable buffers for drawing item tiles.
+#[derive(Default)]
+struct Scratch {
     clipped: Polylines,
     quad: Polylines,
 }
 
-impl Rasterizer {
-    pub fn new(anti_alias: bool) -> Rasterizer {
-        Rasterizer {
-            anti_alias,
-            tiles: HashMap::new(),
-            bytes: 0,
-            clipped: Polylines::default(),
-            quad: Polylines::default(),
-        }
-    }
-
-    /// Writes the alpha of `target` over `region` into `out` (row-major, `region.width()`
-    /// per row). `key` tells targets apart in the tile cache. Returns whether any pixel is
-    /// not zero.
-    pub fn plane(&mut self, key: usize, target: &Prepared, region: PixelRect, out: &mut [u8]) -> bool {
-        out.fill(0);
-        let w = region.width() as usize;
-        let mut any = false;
-        for (index, item) in target.items.iter().enumerate() {
-            let part = item.extent.intersect(&region);
-            if part.is_empty() {
-                continue;
-            }
-            // Item tiles overlapping `part`, in the item's own tile grid.
-            let e = item.extent;
-            let (tx0, tx1) = ((part.x0 - e.x0) / ITEM_TILE, (part.x1 - 1 - e.x0) / ITEM_TILE);
-            let (ty0, ty1) = ((part.y0 - e.y0) / ITEM_TILE, (part.y1 - 1 - e.y0) / ITEM_TILE);
-            for ty in ty0..=ty1 {
-                for tx in tx0..=tx1 {
-                    let tile = self.item_tile(key, index, item, tx, ty);
-                    let over = tile.rect.intersect(&part);
-                    let tw = tile.rect.width() as usize;
-                    for y in over.y0..over.y1 {
-                        let src_row = (y - tile.rect.y0) as usize * tw;
-                        let dst_row = (y - region.y0) as usize * w;
-                        let src = &tile.alpha[src_row + (over.x0 - tile.rect.x0) as usize..]
-                            [..over.width() as usize];
-                        let dst =
-                            &mut out[dst_row + (over.x0 - region.x0) as usize..][..over.width() as usize];
-                        for (d, &s) in dst.iter_mut().zip(src) {
-                            if s != 0 {
-                                let (s32, d32) = (u32::from(s), u32::from(*d));
-                                *d = (s32 + d32 - mul255(s32, d32)) as u8;
-                                any = true;
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        any
-    }
-
-    fn item_tile(&mut self, key: usize, index: usize, item: &Item, tx: i64, ty: i64) -> &ItemTile {
-        let k = (key, index, tx, ty);
-        if !self.tiles.contains_key(&k) {
-            if self.bytes > TILE_CACHE_BYTES {
-                self.tiles.clear();
-                self.bytes = 0;
-            }
-            let tile = self.render(item, tx, ty);
-            self.bytes += tile.alpha.len();
-            self.tiles.insert(k, tile);
-        }
-        &self.tiles[&k]
-    }
-
-    fn render(&mut self, item: &Item, tx: i64, ty: i64) -> ItemTile {
-        let e = item.extent;
-        let rect = PixelRect {
-            x0: e.x0 + tx * ITEM_TILE,
-            y0: e.y0 + ty * ITEM_TILE,
-            x1: (e.x0 + (tx + 1) * ITEM_TILE).min(e.x1),
-            y1: (e.y0 + (ty + 1) * ITEM_TILE).min(e.y1),
-        };
+impl Scratch {
+    /// Draws `shape` over `rect` (pixels relative to its anchor). `whole` says that `rect`
+    /// holds all of it, so no clipping is needed.
+    fn render(
+        &mut self,
+        shape: &Shape,
+        alpha: u8,
+        rect: PixelRect,
+        whole: bool,
+        anti_alias: bool,
+    ) -> Vec<u8> {
         let (w, h) = (rect.width() as u32, rect.height() as u32);
-        let mut alpha = vec![0u8; w as usize * h as usize];
-        let whole = e.width() as i64 <= ITEM_TILE && e.height() as i64 <= ITEM_TILE;
+        let mut out = vec![0u8; w as usize * h as usize];
         let origin = DVec2::new(rect.x0 as f64, rect.y0 as f64);
         let clip = rect.to_rect().and_then(|r| r.outset(CLIP_MARGIN));
-        match &item.shape {
+        match shape {
             Shape::Fill { polys, rule } => {
                 let polys = if whole {
                     polys
@@ -316,17 +486,17 @@ impl Rasterizer {
                         FillRule::NonZero => SkFillRule::Winding,
                         FillRule::EvenOdd => SkFillRule::EvenOdd,
                     };
-                    mask.fill_path(&path, rule, self.anti_alias, Transform::identity());
-                    alpha.copy_from_slice(mask.data());
-                    if item.alpha != 255 {
-                        let a = u32::from(item.alpha);
-                        alpha.iter_mut().for_each(|v| *v = mul255(u32::from(*v), a) as u8);
+                    mask.fill_path(&path, rule, anti_alias, Transform::identity());
+                    out.copy_from_slice(mask.data());
+                    if alpha != 255 {
+                        let a = u32::from(alpha);
+                        out.iter_mut().for_each(|v| *v = mul255(u32::from(*v), a) as u8);
                     }
                 }
             }
             Shape::Bitmap {
                 alpha: texels,
-                texel_to_parent,
+                texel_to_anchor,
                 quality,
             } => {
                 let (tw, th) = (f64::from(texels.width()), f64::from(texels.height()));
@@ -338,7 +508,7 @@ impl Rasterizer {
                 ];
                 self.quad.clear();
                 self.quad
-                    .push_contour(corners.iter().map(|c| texel_to_parent.transform_point2(*c)), true);
+                    .push_contour(corners.iter().map(|c| texel_to_anchor.transform_point2(*c)), true);
                 let quad = if whole {
                     &self.quad
                 } else {
@@ -349,8 +519,8 @@ impl Rasterizer {
                     &self.clipped
                 };
                 let rel = DAffine2 {
-                    matrix2: texel_to_parent.matrix2,
-                    translation: snap(texel_to_parent.translation - origin),
+                    matrix2: texel_to_anchor.matrix2,
+                    translation: snap(texel_to_anchor.translation - origin),
                 };
                 let [a, b, c, d, x, y] = rel.to_cols_array().map(|v| v as f32);
                 let paint = Paint {
@@ -361,7 +531,7 @@ impl Rasterizer {
                         1.0,
                         Transform::from_row(a, b, c, d, x, y),
                     ),
-                    anti_alias: self.anti_alias,
+                    anti_alias,
                     blend_mode: BlendMode::Source,
                     ..Paint::default()
                 };
@@ -372,14 +542,114 @@ impl Rasterizer {
                 ) {
                     pm.fill(Color::TRANSPARENT);
                     pm.fill_path(&path, &paint, SkFillRule::Winding, Transform::identity(), None);
-                    for (dst, px) in alpha.iter_mut().zip(pm.data().chunks_exact(4)) {
+                    for (dst, px) in out.iter_mut().zip(pm.data().chunks_exact(4)) {
                         *dst = px[3];
                     }
                 }
             }
         }
-        ItemTile { rect, alpha }
+        out
     }
+}
+
+/// Draws targets into alpha planes, keeping the tiles of large items it drew for the rest of
+/// the query.
+pub(crate) struct Rasterizer {
+    anti_alias: bool,
+    tiles: HashMap<(usize, usize, i64, i64), (PixelRect, Vec<u8>)>,
+    bytes: usize,
+    scratch: Scratch,
+}
+
+impl Rasterizer {
+    pub fn new(anti_alias: bool) -> Rasterizer {
+        Rasterizer {
+            anti_alias,
+            tiles: HashMap::new(),
+            bytes: 0,
+            scratch: Scratch::default(),
+        }
+    }
+
+    /// Writes the alpha of `target` over `region` into `out` (row-major, `region.width()`
+    /// per row). `key` tells targets apart in the tile store. Returns whether any pixel is
+    /// not zero.
+    pub fn plane(&mut self, key: usize, target: &Prepared, region: PixelRect, out: &mut [u8]) -> bool {
+        out.fill(0);
+        let mut any = false;
+        for (index, item) in target.items.iter().enumerate() {
+            let part = item.extent().intersect(&region);
+            if part.is_empty() {
+                continue;
+            }
+            match item {
+                Item::Cached { raster, anchor } => {
+                    any |= blend_rows(out, region, &raster.alpha, shift(raster.rect, *anchor), part);
+                }
+                Item::Tiled {
+                    shape,
+                    alpha,
+                    anchor,
+                    rect,
+                } => {
+                    // Item tiles overlapping `part`, in the item's own tile grid.
+                    let local = shift(part, (-anchor.0, -anchor.1));
+                    let (tx0, tx1) = (
+                        (local.x0 - rect.x0) / ITEM_TILE,
+                        (local.x1 - 1 - rect.x0) / ITEM_TILE,
+                    );
+                    let (ty0, ty1) = (
+                        (local.y0 - rect.y0) / ITEM_TILE,
+                        (local.y1 - 1 - rect.y0) / ITEM_TILE,
+                    );
+                    for ty in ty0..=ty1 {
+                        for tx in tx0..=tx1 {
+                            let k = (key, index, tx, ty);
+                            if !self.tiles.contains_key(&k) {
+                                if self.bytes > TILE_STORE_BYTES {
+                                    self.tiles.clear();
+                                    self.bytes = 0;
+                                }
+                                let tile = PixelRect {
+                                    x0: rect.x0 + tx * ITEM_TILE,
+                                    y0: rect.y0 + ty * ITEM_TILE,
+                                    x1: (rect.x0 + (tx + 1) * ITEM_TILE).min(rect.x1),
+                                    y1: (rect.y0 + (ty + 1) * ITEM_TILE).min(rect.y1),
+                                };
+                                let pixels = self.scratch.render(shape, *alpha, tile, false, self.anti_alias);
+                                self.bytes += pixels.len();
+                                self.tiles.insert(k, (tile, pixels));
+                            }
+                            let (tile, pixels) = &self.tiles[&k];
+                            any |= blend_rows(out, region, pixels, shift(*tile, *anchor), part);
+                        }
+                    }
+                }
+            }
+        }
+        any
+    }
+}
+
+/// Source-over of the part of `src` (pixels over `src_rect`) that lies in `part` onto `out`
+/// (pixels over `region`).
+fn blend_rows(out: &mut [u8], region: PixelRect, src: &[u8], src_rect: PixelRect, part: PixelRect) -> bool {
+    let over = src_rect.intersect(&part);
+    if over.is_empty() {
+        return false;
+    }
+    let (w, sw, n) = (
+        region.width() as usize,
+        src_rect.width() as usize,
+        over.width() as usize,
+    );
+    let mut any = false;
+    for y in over.y0..over.y1 {
+        let s = (y - src_rect.y0) as usize * sw + (over.x0 - src_rect.x0) as usize;
+        let d = (y - region.y0) as usize * w + (over.x0 - region.x0) as usize;
+        any |= composite(&mut out[d..d + n], &src[s..s + n]);
+    }
+    any
 }
 
 /// `v` snapped to the 1/QUANTUM grid.
@@ -436,5 +706,13 @@ mod tests {
         let v = snap(DVec2::new(1023.123456789, -2.000_4));
         assert_eq!(f64::from(v.x as f32), v.x);
         assert_eq!(f64::from(v.y as f32), v.y);
+    }
+
+    #[test]
+    fn anchors_take_the_whole_pixels_of_the_translation() {
+        let m = DAffine2::from_cols_array(&[2.0, 0.0, 0.0, 1.0, -3.25, 7.5]);
+        let (anchor, rel) = anchored(&m);
+        assert_eq!(anchor, (-4, 7));
+        assert_eq!(rel.translation, DVec2::new(0.75, 0.5));
     }
 }

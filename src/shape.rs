@@ -107,6 +107,14 @@ impl Graphic {
         }
     }
 
+    /// The shared path; caches hold a clone so that its address stays a valid key.
+    pub(crate) fn shared_path(&self) -> &Arc<Path> {
+        match self {
+            Graphic::Fill(f) => &f.path,
+            Graphic::Stroke(s) => &s.path,
+        }
+    }
+
     /// The alpha of the fill or stroke, 0..=1.
     pub fn alpha(&self) -> f64 {
         match self {

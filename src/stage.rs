@@ -88,6 +88,8 @@ pub struct Stage {
     slots: Vec<Slot>,
     free: Vec<u32>,
     root: NodeId,
+    /// Rasters kept between queries; keyed by content, so edits never make an entry stale.
+    pub(crate) cache: crate::raster::RasterCache,
 }
 
 impl Default for Stage {
@@ -117,6 +119,7 @@ impl Stage {
                 index: 0,
                 generation: 0,
             },
+            cache: crate::raster::RasterCache::default(),
         }
     }
 
@@ -667,9 +670,18 @@ impl Stage {
     /// [`Error::NotDescendant`] when `ancestor` is not above `id`, [`Error::NonFinite`]
     /// when the product overflows, [`Error::StaleNode`].
     pub fn matrix_to(&self, id: NodeId, ancestor: NodeId) -> Result<DAffine2> {
+        self.node(ancestor)?;
+        // Walking up multiplies each parent's matrix on the left; no path is collected, so
+        // the per-query cost is a few multiplications and no allocation.
         let mut m = DAffine2::IDENTITY;
-        for n in self.path_to(id, ancestor)? {
-            m = self.node(n)?.matrix * m;
+        let mut cur = id;
+        while cur != ancestor {
+            let node = self.node(cur)?;
+            m = node.matrix * m;
+            cur = node.parent.ok_or_else(|| Error::NotDescendant {
+                node: self.describe(id),
+                ancestor: self.describe(ancestor),
+            })?;
         }
         if !transform::is_finite(&m) {
             return Err(Error::NonFinite {
@@ -781,8 +793,11 @@ impl Stage {
         skip_hidden: bool,
         mut f: impl FnMut(NodeId, Leaf<'_>, &DAffine2, &ColorTransform) -> Result<()>,
     ) -> Result<()> {
-        let mut stack = vec![(target, base, base_color)];
-        while let Some((id, m, ct)) = stack.pop() {
+        // The stack only allocates once a node has children, so a query on a leaf sprite
+        // allocates nothing here.
+        let mut stack = Vec::new();
+        let mut next = Some((target, base, base_color));
+        while let Some((id, m, ct)) = next.take().or_else(|| stack.pop()) {
             let node = self.node(id)?;
             if !transform::is_finite(&m) {
                 return Err(Error::NonFinite {
