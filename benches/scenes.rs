@@ -182,9 +182,10 @@ pub fn deep_tree() -> (Stage, NodeId, NodeId) {
     (stage, a, b)
 }
 
-/// Moves the pair of [`rotated_vector`] to frame `f` of a slow fractional drift.
+/// Moves the pair of [`rotated_vector`] to frame `f` of a slow fractional drift that repeats
+/// every 100 frames, shifted by 1e-6 px each time round so that no pose repeats exactly.
 pub fn move_pair(stage: &mut Stage, a: NodeId, b: NodeId, f: usize) {
-    let t = f as f64;
+    let t = (f % 100) as f64 + 1e-6 * (f / 100) as f64;
     stage.set_x(a, 100.0 + 0.37 * t).unwrap();
     stage.set_y(a, 100.0 + 0.11 * t).unwrap();
     stage.set_rotation(a, 33.0 + 0.5 * t).unwrap();

@@ -24,6 +24,10 @@ pub struct CollisionOptions {
     /// The most pixels a precise query may rasterize; larger windows give
     /// [`Error::PixelBudget`] instead of an answer.
     pub max_pixels: u64,
+    /// Use the fast paths (cached bit masks compared a word at a time). They give the same
+    /// answer as the plain path, which composites alpha planes pixel by pixel; turning them
+    /// off is for tests and measurements.
+    pub fast_paths: bool,
 }
 
 /// The default pixel budget of a precise query: 2^28 pixels (16384 x 16384).
@@ -36,6 +40,7 @@ impl Default for CollisionOptions {
             tolerance: 255,
             anti_alias: true,
             max_pixels: DEFAULT_MAX_PIXELS,
+            fast_paths: true,
         }
     }
 }
@@ -59,6 +64,11 @@ impl CollisionOptions {
     /// Sets `max_pixels`.
     pub fn max_pixels(mut self, max_pixels: u64) -> Self {
         self.max_pixels = max_pixels;
+        self
+    }
+    /// Sets `fast_paths`.
+    pub fn fast_paths(mut self, fast_paths: bool) -> Self {
+        self.fast_paths = fast_paths;
         self
     }
 
@@ -156,8 +166,17 @@ impl Stage {
 
     /// The union, in `obj`'s space, of each node's own graphics box mapped by its corners.
     fn local_box(&self, obj: NodeId, kind: BoxKind) -> Result<Option<Rect>> {
-        // A node's leaves come one after another, so its own box is the run of equal ids.
-        let mut own: Vec<(NodeId, Rect, DAffine2)> = Vec::new();
+        // A node's leaves come one after another, so its own box is the run of equal ids;
+        // each run is mapped into obj's space when the next one starts, and at the end.
+        let mut acc: Option<Rect> = None;
+        let mut run: Option<(NodeId, Rect, DAffine2)> = None;
+        let add = |acc: &mut Option<Rect>, (id, r, m): (NodeId, Rect, DAffine2)| -> Result<()> {
+            let mapped = r.transform(&m).ok_or_else(|| Error::NonFinite {
+                what: format!("bounds of {}", self.describe(id)),
+            })?;
+            *acc = Some(acc.map_or(mapped, |a| a.union(&mapped)));
+            Ok(())
+        };
         self.for_each_leaf(
             obj,
             DAffine2::IDENTITY,
@@ -178,20 +197,20 @@ impl Stage {
                         Rect::from_ltrb(0.0, 0.0, f64::from(bm.width()), f64::from(bm.height()))
                     }
                 };
-                match (r, own.last_mut()) {
-                    (Some(r), Some((last, lr, _))) if *last == id => *lr = lr.union(&r),
-                    (Some(r), _) => own.push((id, r, *m)),
-                    (None, _) => {}
+                let Some(r) = r else { return Ok(()) };
+                match &mut run {
+                    Some((last, lr, _)) if *last == id => *lr = lr.union(&r),
+                    _ => {
+                        if let Some(done) = run.replace((id, r, *m)) {
+                            add(&mut acc, done)?;
+                        }
+                    }
                 }
                 Ok(())
             },
         )?;
-        let mut acc: Option<Rect> = None;
-        for (id, r, m) in own {
-            let mapped = r.transform(&m).ok_or_else(|| Error::NonFinite {
-                what: format!("bounds of {}", self.describe(id)),
-            })?;
-            acc = Some(acc.map_or(mapped, |a| a.union(&mapped)));
+        if let Some(done) = run {
+            add(&mut acc, done)?;
         }
         Ok(acc)
     }
@@ -299,7 +318,11 @@ impl Stage {
         let threshold = opts.threshold();
         // Two targets that are one cached raster each (a sprite, a bitmap, a shape) compare
         // their cached bit masks a word at a time; anything else is composited plane by plane.
-        let overlap = match (pa.single_mask(threshold), pb.single_mask(threshold)) {
+        let masks = match opts.fast_paths {
+            true => (pa.single_mask(threshold), pb.single_mask(threshold)),
+            false => (None, None),
+        };
+        let overlap = match masks {
             (Some((ma, at_a)), Some((mb, at_b))) => ma.overlap_moved(at_a, &mb, at_b, window),
             _ => {
                 let mut o = Overlap::default();

@@ -99,11 +99,40 @@ impl CachedRaster {
     }
 }
 
+/// A fast hasher for the cache's keys (multiply and rotate, as rustc's FxHash does): keys
+/// are made by this crate, not by an adversary, and SipHash cost more than the lookup.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.write_u64(u64::from(v));
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
+}
+
+type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<KeyHasher>>;
+
 #[derive(Default)]
 struct CacheState {
-    rasters: HashMap<RasterKey, Arc<CachedRaster>>,
+    rasters: FastMap<RasterKey, Arc<CachedRaster>>,
     /// Transformed alpha of bitmaps, by (bitmap, alpha multiplier, alpha offset).
-    pixmaps: HashMap<(usize, u64, u64), (Bitmap, Arc<Pixmap>)>,
+    pixmaps: FastMap<(usize, u64, u64), (Bitmap, Arc<Pixmap>)>,
     bytes: usize,
 }
 

@@ -641,27 +641,6 @@ impl Stage {
 
     // ----- spaces -----
 
-    /// The path from `id` up to `ancestor` (excluded), or an error when `ancestor` is not
-    /// `id` itself or above it.
-    pub(crate) fn path_to(&self, id: NodeId, ancestor: NodeId) -> Result<Vec<NodeId>> {
-        self.node(ancestor)?;
-        let mut path = Vec::new();
-        let mut cur = id;
-        while cur != ancestor {
-            path.push(cur);
-            match self.node(cur)?.parent {
-                Some(p) => cur = p,
-                None => {
-                    return Err(Error::NotDescendant {
-                        node: self.describe(id),
-                        ancestor: self.describe(ancestor),
-                    });
-                }
-            }
-        }
-        Ok(path)
-    }
-
     /// The matrix mapping `id`'s space into `ancestor`'s: the product of the matrices on
     /// the path, `id`'s own applied first. Identity when `id == ancestor`.
     ///
@@ -702,9 +681,16 @@ impl Stage {
     ///
     /// As [`Stage::matrix_to`].
     pub fn color_transform_to(&self, id: NodeId, ancestor: NodeId) -> Result<ColorTransform> {
+        self.node(ancestor)?;
         let mut ct = ColorTransform::IDENTITY;
-        for n in self.path_to(id, ancestor)? {
-            ct = self.node(n)?.color.concat(&ct);
+        let mut cur = id;
+        while cur != ancestor {
+            let node = self.node(cur)?;
+            ct = node.color.concat(&ct);
+            cur = node.parent.ok_or_else(|| Error::NotDescendant {
+                node: self.describe(id),
+                ancestor: self.describe(ancestor),
+            })?;
         }
         ct.check_finite(|| {
             format!(
