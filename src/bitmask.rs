@@ -40,11 +40,7 @@ impl BitMask {
         if w > 0 {
             for (y, row) in plane.chunks_exact(w).enumerate() {
                 for (k, chunk) in row.chunks(64).enumerate() {
-                    let mut bits = 0u64;
-                    for (i, &a) in chunk.iter().enumerate() {
-                        bits |= u64::from(a >= threshold) << i;
-                    }
-                    words[(k + 1) * height + y] = bits;
+                    words[(k + 1) * height + y] = solid_bits(chunk, threshold);
                 }
             }
         }
@@ -150,6 +146,37 @@ impl BitMask {
     }
 }
 
+/// Bit `i` set where `chunk[i] >= threshold` (at most 64 bytes), eight bytes at a time: a
+/// byte-wise unsigned compare done with carries kept inside each byte, then the eight
+/// comparison bits gathered by one multiplication.
+pub(crate) fn solid_bits(chunk: &[u8], threshold: u8) -> u64 {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let low_t = u64::from(threshold & 0x7f) * 0x0101_0101_0101_0101;
+    let mut bits = 0u64;
+    for (j, group) in chunk.chunks(8).enumerate() {
+        let mut bytes = [0u8; 8];
+        bytes[..group.len()].copy_from_slice(group);
+        let x = u64::from_le_bytes(bytes);
+        // High bit of each byte: whether its low 7 bits are >= those of the threshold (no
+        // borrow crosses bytes, since each minuend byte is at least 0x80).
+        let low_ge = ((x | HIGH) - low_t) & HIGH;
+        let ge = if threshold & 0x80 == 0 {
+            (x & HIGH) | low_ge
+        } else {
+            x & low_ge
+        };
+        // Bytes past the end of the chunk were zero and must not count.
+        let valid = if group.len() == 8 {
+            !0u64
+        } else {
+            (1u64 << (8 * group.len())) - 1
+        };
+        let flags = ((ge & valid) >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        bits |= flags << (8 * j);
+    }
+    bits
+}
+
 fn moved(r: PixelRect, (dx, dy): (i64, i64)) -> PixelRect {
     PixelRect {
         x0: r.x0 + dx,
@@ -193,6 +220,22 @@ mod tests {
             }
         }
         o
+    }
+
+    #[test]
+    fn solid_bits_compare_every_byte() {
+        for t in 0..=255u8 {
+            for len in [1usize, 7, 8, 9, 63, 64] {
+                let chunk: Vec<u8> = (0..len)
+                    .map(|i| (i as u8).wrapping_mul(37).wrapping_add(t))
+                    .collect();
+                let want = chunk
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |b, (i, &a)| b | (u64::from(a >= t) << i));
+                assert_eq!(solid_bits(&chunk, t), want, "threshold {t}, {chunk:?}");
+            }
+        }
     }
 
     #[test]

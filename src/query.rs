@@ -3,7 +3,7 @@
 
 use glam::{DAffine2, DVec2};
 
-use crate::bitmask::Overlap;
+use crate::bitmask::{Overlap, solid_bits};
 use crate::polygon::{self, Polylines};
 use crate::raster::{self, Prepared, Rasterizer};
 use crate::rect::PixelRect;
@@ -324,25 +324,7 @@ impl Stage {
         };
         let overlap = match masks {
             (Some((ma, at_a)), Some((mb, at_b))) => ma.overlap_moved(at_a, &mb, at_b, window),
-            _ => {
-                let mut o = Overlap::default();
-                scan_prepared(window, &pa, &pb, opts, |x, y| {
-                    o.count += 1;
-                    let p = PixelRect {
-                        x0: x,
-                        y0: y,
-                        x1: x + 1,
-                        y1: y + 1,
-                    };
-                    o.rect = Some(o.rect.map_or(p, |h| PixelRect {
-                        x0: h.x0.min(x),
-                        y0: h.y0.min(y),
-                        x1: h.x1.max(x + 1),
-                        y1: h.y1.max(y + 1),
-                    }));
-                });
-                o
-            }
+            _ => scan_prepared(window, &pa, &pb, opts, |_, _| {}),
         };
         Ok(Collision {
             rect: overlap.rect.and_then(PixelRect::to_rect),
@@ -516,19 +498,37 @@ const CHUNK: i64 = 256;
 /// Flattening tolerance of point tests, in root pixels.
 const HIT_TOLERANCE: f64 = 1.0 / 1024.0;
 
-/// Calls `on_pixel(x, y)` for every pixel of `window` solid in both targets, chunk by chunk,
-/// skipping chunks where the first target has no solid pixel.
+/// The pixels of `window` solid in both targets, counted and bounded, chunk by chunk;
+/// `on_pixel(x, y)` is called for each of them, row by row within a chunk. Chunks where the
+/// first target has no solid pixel are skipped before the second is drawn. Each row is
+/// turned into 64-pixel words, so the comparison is a word AND as in the masks.
 fn scan_prepared(
     window: PixelRect,
     pa: &Prepared,
     pb: &Prepared,
     opts: &CollisionOptions,
     mut on_pixel: impl FnMut(i64, i64),
-) {
+) -> Overlap {
     let threshold = opts.threshold();
     let mut raster = Rasterizer::new(opts.anti_alias);
     let n = (CHUNK * CHUNK) as usize;
     let (mut plane_a, mut plane_b) = (vec![0u8; n], vec![0u8; n]);
+    let mut o = Overlap::default();
+    let mut grow = |x0: i64, x1: i64, y: i64| {
+        let r = PixelRect {
+            x0,
+            y0: y,
+            x1,
+            y1: y + 1,
+        };
+        o.rect = Some(o.rect.map_or(r, |h| PixelRect {
+            x0: h.x0.min(r.x0),
+            y0: h.y0.min(r.y0),
+            x1: h.x1.max(r.x1),
+            y1: h.y1.max(r.y1),
+        }));
+    };
+    let mut count = 0u64;
     for chunk in raster::chunks(window, CHUNK) {
         let len = (chunk.width() * chunk.height()) as usize;
         let (pa_buf, pb_buf) = (&mut plane_a[..len], &mut plane_b[..len]);
@@ -539,10 +539,27 @@ fn scan_prepared(
             continue;
         }
         let w = chunk.width() as usize;
-        for (i, (&va, &vb)) in pa_buf.iter().zip(pb_buf.iter()).enumerate() {
-            if va >= threshold && vb >= threshold {
-                on_pixel(chunk.x0 + (i % w) as i64, chunk.y0 + (i / w) as i64);
+        for (y, (row_a, row_b)) in (chunk.y0..).zip(pa_buf.chunks_exact(w).zip(pb_buf.chunks_exact(w))) {
+            for (k, (wa, wb)) in row_a.chunks(64).zip(row_b.chunks(64)).enumerate() {
+                let both = solid_bits(wa, threshold) & solid_bits(wb, threshold);
+                if both == 0 {
+                    continue;
+                }
+                count += u64::from(both.count_ones());
+                let x = chunk.x0 + 64 * k as i64;
+                grow(
+                    x + i64::from(both.trailing_zeros()),
+                    x + 64 - i64::from(both.leading_zeros()),
+                    y,
+                );
+                let mut bits = both;
+                while bits != 0 {
+                    on_pixel(x + i64::from(bits.trailing_zeros()), y);
+                    bits &= bits - 1;
+                }
             }
         }
     }
+    o.count = count;
+    o
 }

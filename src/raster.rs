@@ -83,6 +83,10 @@ pub(crate) struct CachedRaster {
     rect: PixelRect,
     alpha: Vec<u8>,
     masks: Mutex<Vec<(u8, Arc<BitMask>)>>,
+    /// How many queries used this raster. Masks are made from the second use on: a raster
+    /// used once (a sprite that moved by a fraction of a pixel) is cheaper to compare over
+    /// the query's window than to turn into a whole mask.
+    uses: std::sync::atomic::AtomicU32,
     _source: Source,
 }
 
@@ -332,6 +336,7 @@ impl Prepared {
                 }
             };
             if let Some(raster) = cache.lock().rasters.get(&key) {
+                raster.uses.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 items.push(Item::Cached {
                     raster: raster.clone(),
                     anchor,
@@ -390,6 +395,7 @@ impl Prepared {
                 rect,
                 alpha,
                 masks: Mutex::new(Vec::new()),
+                uses: std::sync::atomic::AtomicU32::new(1),
                 _source: source,
             });
             let mut state = cache.lock();
@@ -413,11 +419,15 @@ impl Prepared {
         self.extent
     }
 
-    /// For a target that is one cached raster, its solid pixels at `threshold` and where they
-    /// sit: the whole answer of a query can then come from two masks.
+    /// For a target that is one cached raster used before, its solid pixels at `threshold`
+    /// and where they sit: the whole answer of a query can then come from two masks.
     pub fn single_mask(&self, threshold: u8) -> Option<(Arc<BitMask>, (i64, i64))> {
         match self.items.as_slice() {
-            [Item::Cached { raster, anchor }] => Some((raster.mask(threshold), *anchor)),
+            [Item::Cached { raster, anchor }]
+                if raster.uses.load(std::sync::atomic::Ordering::Relaxed) > 1 =>
+            {
+                Some((raster.mask(threshold), *anchor))
+            }
             _ => None,
         }
     }
@@ -496,7 +506,7 @@ impl Scratch {
         anti_alias: bool,
     ) -> Vec<u8> {
         let (w, h) = (rect.width() as u32, rect.height() as u32);
-        let mut out = vec![0u8; w as usize * h as usize];
+        let mut out = Vec::new();
         let origin = DVec2::new(rect.x0 as f64, rect.y0 as f64);
         let clip = rect.to_rect().and_then(|r| r.outset(CLIP_MARGIN));
         match shape {
@@ -516,7 +526,7 @@ impl Scratch {
                         FillRule::EvenOdd => SkFillRule::EvenOdd,
                     };
                     mask.fill_path(&path, rule, anti_alias, Transform::identity());
-                    out.copy_from_slice(mask.data());
+                    out = mask.take();
                     if alpha != 255 {
                         let a = u32::from(alpha);
                         out.iter_mut().for_each(|v| *v = mul255(u32::from(*v), a) as u8);
@@ -571,12 +581,12 @@ impl Scratch {
                 ) {
                     pm.fill(Color::TRANSPARENT);
                     pm.fill_path(&path, &paint, SkFillRule::Winding, Transform::identity(), None);
-                    for (dst, px) in out.iter_mut().zip(pm.data().chunks_exact(4)) {
-                        *dst = px[3];
-                    }
+                    out = pm.data().chunks_exact(4).map(|px| px[3]).collect();
                 }
             }
         }
+        // Nothing drawn (an empty or degenerate path): all transparent.
+        out.resize(w as usize * h as usize, 0);
         out
     }
 }
@@ -613,7 +623,14 @@ impl Rasterizer {
             }
             match item {
                 Item::Cached { raster, anchor } => {
-                    any |= blend_rows(out, region, &raster.alpha, shift(raster.rect, *anchor), part);
+                    any |= blend_rows(
+                        out,
+                        region,
+                        &raster.alpha,
+                        shift(raster.rect, *anchor),
+                        part,
+                        index == 0,
+                    );
                 }
                 Item::Tiled {
                     shape,
@@ -650,7 +667,7 @@ impl Rasterizer {
                                 self.tiles.insert(k, (tile, pixels));
                             }
                             let (tile, pixels) = &self.tiles[&k];
-                            any |= blend_rows(out, region, pixels, shift(*tile, *anchor), part);
+                            any |= blend_rows(out, region, pixels, shift(*tile, *anchor), part, false);
                         }
                     }
                 }
@@ -662,7 +679,14 @@ impl Rasterizer {
 
 /// Source-over of the part of `src` (pixels over `src_rect`) that lies in `part` onto `out`
 /// (pixels over `region`).
-fn blend_rows(out: &mut [u8], region: PixelRect, src: &[u8], src_rect: PixelRect, part: PixelRect) -> bool {
+fn blend_rows(
+    out: &mut [u8],
+    region: PixelRect,
+    src: &[u8],
+    src_rect: PixelRect,
+    part: PixelRect,
+    first: bool,
+) -> bool {
     let over = src_rect.intersect(&part);
     if over.is_empty() {
         return false;
@@ -676,7 +700,14 @@ fn blend_rows(out: &mut [u8], region: PixelRect, src: &[u8], src_rect: PixelRect
     for y in over.y0..over.y1 {
         let s = (y - src_rect.y0) as usize * sw + (over.x0 - src_rect.x0) as usize;
         let d = (y - region.y0) as usize * w + (over.x0 - region.x0) as usize;
-        any |= composite(&mut out[d..d + n], &src[s..s + n]);
+        let (dst, src) = (&mut out[d..d + n], &src[s..s + n]);
+        if first {
+            // Source-over onto nothing is the source itself.
+            dst.copy_from_slice(src);
+            any |= src.iter().any(|&v| v != 0);
+        } else {
+            any |= composite(dst, src);
+        }
     }
     any
 }
