@@ -91,10 +91,7 @@ impl BitMask {
         };
         let rows = (area.y1 - area.y0) as usize;
         let (ya, yb) = ((area.y0 - mine.y0) as usize, (area.y0 - theirs.y0) as usize);
-        let mut row_bits = vec![0u64; rows];
-        let mut count = 0u64;
-        let (mut x_min, mut x_max) = (i64::MAX, i64::MIN);
-        for k in k0..=k1 {
+        let columns = |k: i64| -> (u64, &[u64], &[u64], &[u64]) {
             let mut keep = !0u64;
             if k == k0 {
                 keep &= first_mask;
@@ -102,45 +99,68 @@ impl BitMask {
             if k == k1 {
                 keep &= last_mask;
             }
-            let a = &self.column(k)[ya..ya + rows];
-            let hi = &other.column(k - q)[yb..yb + rows];
-            let lo = &other.column(k - q - 1)[yb..yb + rows];
+            (
+                keep,
+                &self.column(k)[ya..ya + rows],
+                &other.column(k - q)[yb..yb + rows],
+                &other.column(k - q - 1)[yb..yb + rows],
+            )
+        };
+        let both_at = |k: i64, y: usize| -> u64 {
+            let (keep, a, hi, lo) = columns(k);
+            let b = if r == 0 {
+                hi[y]
+            } else {
+                (hi[y] << r) | (lo[y] >> (64 - r))
+            };
+            a[y] & b & keep
+        };
+        let mut count = 0u64;
+        let (mut x_min, mut x_max) = (i64::MAX, i64::MIN);
+        let (mut top, mut bottom) = (usize::MAX, 0usize);
+        for k in k0..=k1 {
+            let (keep, a, hi, lo) = columns(k);
             let (mut n, mut col) = (0u64, 0u64);
+            // Branch-free loops (the shift is the same for every row) that the compiler can
+            // vectorize; the first and last rows hit are looked up afterwards.
             if r == 0 {
-                for ((&a, &h), acc) in a.iter().zip(hi).zip(row_bits.iter_mut()) {
+                for (&a, &h) in a.iter().zip(hi) {
                     let both = a & h & keep;
                     n += u64::from(both.count_ones());
                     col |= both;
-                    *acc |= both;
                 }
             } else {
-                for (((&a, &h), &l), acc) in a.iter().zip(hi).zip(lo).zip(row_bits.iter_mut()) {
+                for ((&a, &h), &l) in a.iter().zip(hi).zip(lo) {
                     let both = a & ((h << r) | (l >> (64 - r))) & keep;
                     n += u64::from(both.count_ones());
                     col |= both;
-                    *acc |= both;
                 }
             }
             if col != 0 {
                 let base = mine.x0 + 64 * k;
                 x_min = x_min.min(base + i64::from(col.trailing_zeros()));
                 x_max = x_max.max(base + 63 - i64::from(col.leading_zeros()));
+                // Only rows above the best top (below the best bottom) can improve it.
+                if let Some(t) = (0..top.min(rows)).find(|&y| both_at(k, y) != 0) {
+                    top = t;
+                }
+                if let Some(b) = (bottom..rows).rev().find(|&y| both_at(k, y) != 0) {
+                    bottom = bottom.max(b);
+                }
             }
             count += n;
         }
-        let (Some(top), Some(bottom)) = (
-            row_bits.iter().position(|&b| b != 0),
-            row_bits.iter().rposition(|&b| b != 0),
-        ) else {
+        if count == 0 {
             return Overlap::default();
-        };
+        }
+        let (y_min, y_max) = (area.y0 + top as i64, area.y0 + bottom as i64);
         Overlap {
             count,
             rect: Some(PixelRect {
                 x0: x_min,
-                y0: area.y0 + top as i64,
+                y0: y_min,
                 x1: x_max + 1,
-                y1: area.y0 + bottom as i64 + 1,
+                y1: y_max + 1,
             }),
         }
     }

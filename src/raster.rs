@@ -242,9 +242,38 @@ impl Item {
     }
 }
 
+/// A target's items. Most targets are one sprite, so one item is kept inline and a query
+/// on it allocates nothing.
+enum Items {
+    Empty,
+    One(Item),
+    Many(Vec<Item>),
+}
+
+impl Items {
+    fn push(&mut self, item: Item) {
+        *self = match std::mem::replace(self, Items::Empty) {
+            Items::Empty => Items::One(item),
+            Items::One(first) => Items::Many(vec![first, item]),
+            Items::Many(mut all) => {
+                all.push(item);
+                Items::Many(all)
+            }
+        };
+    }
+
+    fn as_slice(&self) -> &[Item] {
+        match self {
+            Items::Empty => &[],
+            Items::One(item) => std::slice::from_ref(item),
+            Items::Many(all) => all,
+        }
+    }
+}
+
 /// A target made ready to rasterize against one parent.
 pub(crate) struct Prepared {
-    items: Vec<Item>,
+    items: Items,
     extent: Option<PixelRect>,
 }
 
@@ -297,7 +326,7 @@ impl Prepared {
         let base = stage.matrix_to(target, parent)?;
         let base_color = stage.color_transform_to(target, parent)?;
         let cache = &stage.cache;
-        let mut items = Vec::new();
+        let mut items = Items::Empty;
         stage.for_each_leaf(target, base, base_color, true, |_, leaf, m, ct| {
             if m.matrix2.determinant() == 0.0 {
                 return Ok(());
@@ -405,12 +434,16 @@ impl Prepared {
             items.push(Item::Cached { raster, anchor });
             Ok(())
         })?;
-        let extent = items.iter().map(Item::extent).reduce(|a, b| PixelRect {
-            x0: a.x0.min(b.x0),
-            y0: a.y0.min(b.y0),
-            x1: a.x1.max(b.x1),
-            y1: a.y1.max(b.y1),
-        });
+        let extent = items
+            .as_slice()
+            .iter()
+            .map(Item::extent)
+            .reduce(|a, b| PixelRect {
+                x0: a.x0.min(b.x0),
+                y0: a.y0.min(b.y0),
+                x1: a.x1.max(b.x1),
+                y1: a.y1.max(b.y1),
+            });
         Ok(Prepared { items, extent })
     }
 
@@ -616,7 +649,7 @@ impl Rasterizer {
     pub fn plane(&mut self, key: usize, target: &Prepared, region: PixelRect, out: &mut [u8]) -> bool {
         out.fill(0);
         let mut any = false;
-        for (index, item) in target.items.iter().enumerate() {
+        for (index, item) in target.items.as_slice().iter().enumerate() {
             let part = item.extent().intersect(&region);
             if part.is_empty() {
                 continue;
