@@ -6,7 +6,7 @@
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use pixelhit::{CollisionOptions, NodeId, Stage};
+use pixelhit::{CollisionOptions, Method, NodeId, RadialOptions, Stage};
 
 mod flash;
 mod scenes;
@@ -43,7 +43,52 @@ fn pair(c: &mut Criterion, group: &str, (stage, a, b): (Stage, NodeId, NodeId), 
             ))
         })
     });
+    methods(&mut g, &stage, a, b);
     g.finish();
+}
+
+/// One function per collision method of issue 6, each answering yes or no (`pixelhit`
+/// above is the exact method's full answer, rectangle and count).
+fn methods(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    stage: &Stage,
+    a: NodeId,
+    b: NodeId,
+) {
+    let root = stage.root();
+    let opts = CollisionOptions::default();
+    let radial = RadialOptions::default();
+    for (name, method) in [
+        ("method_exact", Method::Exact),
+        ("method_bitmask", Method::Bitmask),
+        ("method_linear_scan", Method::LinearScan),
+        ("method_incremental_scan", Method::IncrementalScan),
+        ("method_summed_area", Method::SummedArea),
+        ("method_sampled_4", Method::Sampled { n: 4 }),
+        ("method_radial", Method::Radial(radial)),
+        ("method_flash", Method::FlashPipeline { compat: false }),
+        ("method_flash_compat", Method::FlashPipeline { compat: true }),
+    ] {
+        g.bench_function(name, |bench| {
+            bench.iter(|| {
+                black_box(
+                    stage
+                        .collides_with(black_box(a), black_box(b), root, &opts, method)
+                        .unwrap(),
+                )
+            })
+        });
+    }
+    // The radial test as games use it: profiles built once, tested at every frame.
+    let profile = |n| stage.radial_profile(n, root, &opts, radial).unwrap().unwrap();
+    let (pa, pb) = (profile(a), profile(b));
+    g.bench_function("method_radial_cached", |bench| {
+        bench.iter(|| {
+            let ma = stage.matrix_to(black_box(a), root).unwrap();
+            let mb = stage.matrix_to(black_box(b), root).unwrap();
+            black_box(pa.collides(&ma, &pb, &mb))
+        })
+    });
 }
 
 fn benches(c: &mut Criterion) {

@@ -114,7 +114,8 @@ pub fn flash_pipeline(
     let (w, h) = (r.width().ceil() as u32, r.height().ceil() as u32);
     let mut pm = Pixmap::new(w, h)?;
     pm.fill(Color::BLACK);
-    let to_window = DAffine2::from_translation(-glam::DVec2::new(r.left(), r.top()));
+    // The window's pixels are the parent's: it starts at whole pixels.
+    let to_window = DAffine2::from_translation(-glam::DVec2::new(r.left().floor(), r.top().floor()));
     let t = f64::from(tolerance);
     // Base matrices: each target relative to the parent, without the target's own colour
     // transform applied twice (draw() applies the node's own).
@@ -135,9 +136,17 @@ pub fn flash_pipeline(
     let (ma, ca) = place(a);
     let red = ColorTransform::new([1.0; 4], [255.0, -255.0, -255.0, t]).concat(&ca);
     draw(stage, a, ma, &red, BlendMode::SourceOver, &mut pm);
+    // BitmapData.draw renders the whole of B, then blends it: B goes into a layer of its own
+    // first, so that B's overlapping parts do not cancel each other.
     let (mb, cb) = place(b);
     let white = ColorTransform::new([1.0; 4], [255.0, 255.0, 255.0, t]).concat(&cb);
-    draw(stage, b, mb, &white, BlendMode::Difference, &mut pm);
+    let mut layer = Pixmap::new(w, h)?;
+    draw(stage, b, mb, &white, BlendMode::SourceOver, &mut layer);
+    let paint = PixmapPaint {
+        blend_mode: BlendMode::Difference,
+        ..PixmapPaint::default()
+    };
+    pm.draw_pixmap(0, 0, layer.as_ref(), &paint, Transform::identity(), None);
     let (mut x0, mut y0, mut x1, mut y1) = (i64::MAX, i64::MAX, i64::MIN, i64::MIN);
     for (i, px) in pm.pixels().iter().enumerate() {
         if px.red() == 0 && px.green() == 255 && px.blue() == 255 && px.alpha() == 255 {

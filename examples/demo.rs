@@ -61,6 +61,11 @@ fn main() -> Result<(), Box<dyn Error>> {
     )?;
 
     let sprites = [("ship", ship), ("rock", rock), ("ring", ring), ("flag", flag)];
+    // Names show in error messages and in the picture's legend.
+    stage.set_name(root, "stage")?;
+    for (name, id) in sprites {
+        stage.set_name(id, name)?;
+    }
     let mut hits = Vec::new();
     for (i, &(name_a, a)) in sprites.iter().enumerate() {
         for &(name_b, b) in &sprites[i + 1..] {
@@ -73,7 +78,10 @@ fn main() -> Result<(), Box<dyn Error>> {
                     println!("{name_a} x {name_b}: rect [{x}, {y}, {w}, {h}], {n} pixels");
                     hits.push(DebugQuery::new(a, b, root));
                 }
-                (None, Some(_)) => println!("{name_a} x {name_b}: near miss (bounds overlap, no pixel)"),
+                (None, Some(_)) => {
+                    println!("{name_a} x {name_b}: near miss (bounds overlap, no pixel)");
+                    hits.push(DebugQuery::new(a, b, root));
+                }
                 (None, None) => println!("{name_a} x {name_b}: no collision"),
             }
         }

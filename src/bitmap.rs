@@ -11,6 +11,11 @@ use std::sync::Arc;
 use crate::{Error, Result};
 
 /// Size limits for decoding images; anything larger is refused before it is allocated.
+///
+/// The size is checked against the image's header before decoding, so a small file that
+/// claims a huge image (a decompression bomb) costs nothing. Decoding a file in another
+/// layout than 8-bit RGBA takes at most `max_bytes` for the decoder's image plus the RGBA
+/// copy, itself at most `max_bytes`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ImageLimits {
     /// Largest width accepted, in pixels.
@@ -122,14 +127,18 @@ impl Bitmap {
             reason,
         };
         let mut reader = image::ImageReader::with_format(Cursor::new(bytes), image::ImageFormat::Png);
+        // Width and height are checked below, with a message that gives them; the decoder
+        // counts its allocations.
         let mut l = image::Limits::default();
-        l.max_image_width = Some(limits.max_width);
-        l.max_image_height = Some(limits.max_height);
         l.max_alloc = Some(limits.max_bytes);
         reader.limits(l);
-        let decoded = reader.decode().map_err(|e| bad(e.to_string()))?;
-        let (width, height) = (decoded.width(), decoded.height());
+        let decoder = reader.into_decoder().map_err(|e| bad(e.to_string()))?;
+        // The header gives the size, so a file that claims too many pixels (a decompression
+        // bomb among them) is refused here, before anything is allocated for its pixels; the
+        // decoder's own limits also count its allocations for other layouts (16-bit, ...).
+        let (width, height) = image::ImageDecoder::dimensions(&decoder);
         check_limits(width, height, limits).map_err(bad)?;
+        let decoded = image::DynamicImage::from_decoder(decoder).map_err(|e| bad(e.to_string()))?;
         let rgba = decoded.into_rgba8().into_raw();
         if width == 0 || height == 0 {
             return Err(bad("the image is empty".into()));

@@ -2,9 +2,15 @@
 //! rectangles of collision queries drawn over it.
 //!
 //! This is for looking at answers, not for computing them: the scene is drawn with a colour per
-//! top-level object so objects can be told apart, and every query is redone with
+//! top-level object so objects can be told apart (the tree keeps coverage and alpha, not
+//! colours, because that is all a collision depends on), and every query is redone with
 //! [`Stage::collision`] (its answer) and the crate's own pixel scan (its overlap pixels), so
-//! what the picture shows is exactly what the library answers.
+//! what the picture shows is exactly what the library answers, pixel for pixel.
+//!
+//! Small scenes are magnified with nearest sampling because the questions people bring are
+//! about single pixels ("why does this corner count?"); the legend goes in a band below the
+//! scene so that it never hides the pixels it explains; and the text uses a built-in 3 x 5
+//! pixel font so that drawing a picture needs no font files.
 
 use glam::{DAffine2, DVec2};
 use image::RgbaImage;
@@ -16,7 +22,8 @@ use tiny_skia::{
 use crate::polygon::{self, Polylines};
 use crate::stage::Leaf;
 use crate::{
-    Bitmap, CollisionOptions, ColorTransform, Error, FillRule, Graphic, NodeId, Rect, Result, Stage,
+    Bitmap, Collision, CollisionOptions, ColorTransform, Error, FillRule, Graphic, NodeId, Rect, Result,
+    Stage,
 };
 
 /// One collision query to draw: `a` against `b` in `parent`'s space, as
@@ -45,12 +52,78 @@ impl DebugQuery {
     }
 }
 
+/// How [`debug_image_with`] frames and labels its picture. The default is what
+/// [`debug_image`] draws.
+///
+/// ```
+/// use pixelhit::{DebugOptions, Rect};
+/// // Always the same 320 x 240 part of the root's space, twice as large, with a note: the
+/// // frames of a game line up, and mouse positions map back with `origin + pixel / 2`.
+/// let opts = DebugOptions::default()
+///     .area(Rect::from_xywh(0.0, 0.0, 320.0, 240.0).unwrap())
+///     .zoom(2)
+///     .note("frame 17");
+/// assert_eq!(opts.zoom, Some(2));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct DebugOptions {
+    /// The part of the root's space to draw, rounded out to whole pixels, without padding.
+    /// `None` (the default) fits the scene, the targets' bounds and the answers, padded by 8
+    /// pixels.
+    pub area: Option<Rect>,
+    /// Picture pixels per root pixel. `None` (the default) magnifies a small picture by the
+    /// smallest whole factor that makes its longer side at least 512 pixels.
+    pub zoom: Option<u32>,
+    /// Draw the legend band below the scene (the default), when there is a query or a note.
+    pub legend: bool,
+    /// Lines added at the end of the legend, e.g. timings or a frame number.
+    pub notes: Vec<String>,
+}
+
+impl Default for DebugOptions {
+    fn default() -> Self {
+        DebugOptions {
+            area: None,
+            zoom: None,
+            legend: true,
+            notes: Vec::new(),
+        }
+    }
+}
+
+impl DebugOptions {
+    /// Sets `area`.
+    pub fn area(mut self, area: Rect) -> Self {
+        self.area = Some(area);
+        self
+    }
+    /// Sets `zoom`.
+    pub fn zoom(mut self, zoom: u32) -> Self {
+        self.zoom = Some(zoom);
+        self
+    }
+    /// Sets `legend`.
+    pub fn legend(mut self, legend: bool) -> Self {
+        self.legend = legend;
+        self
+    }
+    /// Adds a line to `notes`.
+    pub fn note(mut self, line: impl Into<String>) -> Self {
+        self.notes.push(line.into());
+        self
+    }
+}
+
 /// Blank space around the scene, in root pixels.
 const PAD: f64 = 8.0;
 /// The most root pixels drawn along either side; larger scenes are scaled down.
 const MAX_SOURCE: f64 = 4096.0;
 /// Small scenes are magnified by a whole factor until the longer side reaches this.
 const MIN_SIDE: f64 = 512.0;
+/// The longest side of a picture with a given zoom, so that a large zoom cannot allocate
+/// gigabytes.
+const MAX_PICTURE: f64 = 16384.0;
 
 /// Muted colours for the top-level objects, so the strong overlay colours stand out.
 const PALETTE: [[u8; 3]; 8] = [
@@ -82,25 +155,67 @@ const CHECKER: [[u8; 3]; 2] = [[250, 250, 250], [234, 234, 234]];
 /// - Each query: the pixels solid in both targets in magenta, each in the query parent's
 ///   pixel grid mapped into the root's space; `bounds(a, parent)` outlined in blue and
 ///   `bounds(b, parent)` in green; the answer's rectangle outlined in red.
-/// - A legend in the top-left corner: one row per query (numbered from 1) with the swatches
-///   overlap, answer rectangle, bounds of A, bounds of B.
+/// - Each answer's number (queries count from 1) on a small label above its rectangle.
+/// - A legend in a white band below the scene (when there are queries): a key to the four
+///   colours, then one line per query with its targets, parent and answer, e.g.
+///   `1  SHIP / ROCK IN STAGE: [138, 141, 10, 7], 31 PX`, `NO PIXEL IN BOTH` when only the
+///   boxes overlap, `BOUNDS APART` when not even they do. Nodes are named by their name or
+///   `#index`. The picture is widened if the legend needs it.
 ///
-/// The picture covers the union of the root's [`Stage::tight_bounds`], the targets' bounds
-/// and the answers (all in the root's space), padded by 8 pixels and rounded out to whole
-/// pixels. A scene more than 4096 pixels wide or high is scaled down uniformly to 4096;
+/// The scene part covers the union of the root's [`Stage::tight_bounds`], the targets'
+/// bounds and the answers (all in the root's space), padded by 8 pixels and rounded out to
+/// whole pixels. A scene more than 4096 pixels wide or high is scaled down uniformly to 4096;
 /// a small one is magnified by the smallest whole factor that makes its longer side at least
 /// 512 pixels, with nearest sampling, so that single pixels show as squares.
+///
+/// ```
+/// use pixelhit::{DebugQuery, FillRule, Graphic, Path, Stage, debug_image};
+///
+/// let mut stage = Stage::new();
+/// let root = stage.root();
+/// let wall = stage.add_container(root)?;
+/// stage.set_name(wall, "wall")?;
+/// stage.add_graphic(wall, Graphic::fill(Path::rect(0.0, 0.0, 4.0, 40.0), FillRule::NonZero, 1.0)?)?;
+/// let ball = stage.add_container(root)?;
+/// stage.set_name(ball, "ball")?;
+/// stage.add_graphic(ball, Graphic::fill(Path::circle(6.0, 20.0, 5.0), FillRule::NonZero, 1.0)?)?;
+///
+/// let picture = debug_image(&stage, &[DebugQuery::new(wall, ball, root)])?;
+/// // [0, 11] x [0, 40] padded by 8 is 27 x 56 root pixels, magnified 10 times to fill the
+/// // top 560 rows; the legend goes below.
+/// assert!(picture.width() >= 270 && picture.height() > 560);
+/// // A magenta square at root pixel (2, 20): solid in both the wall and the ball.
+/// assert_eq!(picture.get_pixel((8 + 2) * 10 + 5, (8 + 20) * 10 + 5).0, [255, 0, 255, 255]);
+/// # Ok::<(), pixelhit::Error>(())
+/// ```
 ///
 /// # Errors
 ///
 /// The errors of [`Stage::collision`] for each query (such as [`Error::NotDescendant`] or
 /// [`Error::PixelBudget`]), and those of [`Stage::tight_bounds`] and [`Stage::matrix_to`].
 pub fn debug_image(stage: &Stage, queries: &[DebugQuery]) -> Result<RgbaImage> {
+    debug_image_with(stage, queries, &DebugOptions::default())
+}
+
+/// [`debug_image`] with a chosen frame, zoom, legend and notes (see [`DebugOptions`]): for
+/// the frames of a game, which must line up, or for a window that maps mouse positions
+/// back to the root's space. With an `area`, root point `(x, y)` is at picture pixel
+/// `((x - floor(area.left)) * zoom, (y - floor(area.top)) * zoom)` (for areas up to 4096
+/// pixels; larger ones are scaled down as in [`debug_image`]).
+///
+/// # Errors
+///
+/// As [`debug_image`], and [`Error::OutOfRange`] when `zoom` is 0 or makes a side longer
+/// than 16384 pixels.
+pub fn debug_image_with(stage: &Stage, queries: &[DebugQuery], options: &DebugOptions) -> Result<RgbaImage> {
     let root = stage.root();
     let mut area = stage.tight_bounds(root, root)?;
     let mut overlays = Vec::with_capacity(queries.len());
+    let mut answers = Vec::with_capacity(queries.len());
     for q in queries {
-        let answer = stage.collision(q.a, q.b, q.parent, &q.options)?.rect;
+        let collision = stage.collision(q.a, q.b, q.parent, &q.options)?;
+        let answer = collision.rect;
+        answers.push(collision);
         let to_root = stage.matrix_to(q.parent, root)?;
         let rects = [
             (stage.bounds(q.a, q.parent)?, BOUNDS_A, 1.5),
@@ -115,7 +230,10 @@ pub fn debug_image(stage: &Stage, queries: &[DebugQuery]) -> Result<RgbaImage> {
         }
         overlays.push((to_root, rects));
     }
-    let frame = Frame::new(area)?;
+    let frame = match options.area {
+        Some(a) => Frame::new(Some(a), 0.0, options.zoom)?,
+        None => Frame::new(area, PAD, options.zoom)?,
+    };
 
     let mut layer = frame.pixmap(frame.layer_size)?;
     if stage.visible(root)? {
@@ -152,8 +270,29 @@ pub fn debug_image(stage: &Stage, queries: &[DebugQuery]) -> Result<RgbaImage> {
             }
         }
     }
-    draw_legend(&mut pic, queries.len());
+    // Numbers last, so that no outline crosses them.
+    for (i, (to_root, rects)) in overlays.iter().enumerate() {
+        if let (Some(r), _, _) = rects[2] {
+            let to_pic = frame.root_to_picture() * *to_root;
+            tag(&mut pic, r.corners().map(|c| to_pic.transform_point2(c)), i + 1);
+        }
+    }
 
+    if !options.legend {
+        let (w, h) = (pic.width(), pic.height());
+        return RgbaImage::from_raw(w, h, pic.take_demultiplied()).ok_or_else(|| picture_error(f64::from(w)));
+    }
+    let lines: Vec<String> = queries
+        .iter()
+        .zip(&answers)
+        .enumerate()
+        .zip(&overlays)
+        .map(|((i, (q, c)), (_, rects))| {
+            let meet = matches!((rects[0].0, rects[1].0), (Some(a), Some(b)) if a.intersect(&b).is_some());
+            legend_line(stage, i + 1, q, c, meet)
+        })
+        .collect();
+    let pic = add_legend(pic, &lines, &options.notes)?;
     let (w, h) = (pic.width(), pic.height());
     RgbaImage::from_raw(w, h, pic.take_demultiplied()).ok_or_else(|| picture_error(f64::from(w)))
 }
@@ -171,24 +310,41 @@ struct Frame {
 }
 
 impl Frame {
-    /// The frame around `area` (an empty stage is a point at the origin).
-    fn new(area: Option<Rect>) -> Result<Frame> {
+    /// The frame around `area` grown by `pad` (an empty stage is a point at the origin),
+    /// magnified by `zoom` or by the automatic factor.
+    fn new(area: Option<Rect>, pad: f64, zoom: Option<u32>) -> Result<Frame> {
         let [l, t, r, b] = area.map_or([0.0; 4], |a| [a.left(), a.top(), a.right(), a.bottom()]);
-        let (left, top) = ((l - PAD).floor(), (t - PAD).floor());
-        let (w, h) = ((r + PAD).ceil() - left, (b + PAD).ceil() - top);
+        let (left, top) = ((l - pad).floor(), (t - pad).floor());
+        let (w, h) = ((r + pad).ceil() - left, (b + pad).ceil() - top);
+        // An area thinner than a pixel still gets one.
+        let (w, h) = (w.max(1.0), h.max(1.0));
         let longer = w.max(h);
         let scale = if longer > MAX_SOURCE {
             MAX_SOURCE / longer
         } else {
             1.0
         };
-        let zoom = (MIN_SIDE / longer).ceil().max(1.0);
+        let auto = (MIN_SIDE / longer).ceil().clamp(1.0, MIN_SIDE);
+        let zoom = match zoom {
+            None => auto,
+            Some(z) => {
+                let z = f64::from(z);
+                if z < 1.0 || (longer * scale).ceil() * z > MAX_PICTURE {
+                    return Err(Error::OutOfRange {
+                        what: "debug picture zoom".into(),
+                        value: z,
+                        range: "1.. with sides up to 16384 pixels",
+                    });
+                }
+                z
+            }
+        };
         // Casts saturate (NaN to 0), and the sizes are at most MAX_SOURCE anyway.
         let side = |v: f64| ((v * scale).ceil().min(MAX_SOURCE) as u32).max(1);
         let frame = Frame {
             origin: DVec2::new(left, top),
             scale,
-            zoom: zoom.min(MIN_SIDE) as u32,
+            zoom: zoom as u32,
             layer_size: (side(w), side(h)),
         };
         if !(frame.scale > 0.0 && frame.origin.is_finite()) {
@@ -430,9 +586,9 @@ fn draw_checkerboard(pic: &mut Pixmap) {
     }
 }
 
-/// Glyphs of a 3 x 5 pixel font, rows top to bottom, 3 bits each (the legend needs only
-/// digits and the letters of OVERLAP, RECT, A and B).
-const FONT: [(char, u16); 20] = [
+/// Glyphs of a 3 x 5 pixel font, rows top to bottom, 3 bits each: digits, capitals and the
+/// punctuation the legend uses. Lower case is drawn as capitals, anything else as `?`.
+const FONT: [(char, u16); 56] = [
     ('0', 0b111_101_101_101_111),
     ('1', 0b010_110_010_010_111),
     ('2', 0b111_001_111_100_111),
@@ -446,82 +602,201 @@ const FONT: [(char, u16); 20] = [
     ('A', 0b010_101_111_101_101),
     ('B', 0b110_101_110_101_110),
     ('C', 0b011_100_100_100_011),
+    ('D', 0b110_101_101_101_110),
     ('E', 0b111_100_110_100_111),
+    ('F', 0b111_100_110_100_100),
+    ('G', 0b011_100_101_101_011),
+    ('H', 0b101_101_111_101_101),
+    ('I', 0b111_010_010_010_111),
+    ('J', 0b001_001_001_101_010),
+    ('K', 0b101_101_110_101_101),
     ('L', 0b100_100_100_100_111),
+    ('M', 0b101_111_111_101_101),
+    ('N', 0b110_101_101_101_101),
     ('O', 0b010_101_101_101_010),
     ('P', 0b110_101_110_100_100),
+    ('Q', 0b010_101_101_110_011),
     ('R', 0b110_101_110_101_101),
+    ('S', 0b011_100_010_001_110),
     ('T', 0b111_010_010_010_010),
+    ('U', 0b101_101_101_101_111),
     ('V', 0b101_101_101_101_010),
+    ('W', 0b101_101_111_111_101),
+    ('X', 0b101_101_010_101_101),
+    ('Y', 0b101_101_010_010_010),
+    ('Z', 0b111_001_010_100_111),
+    (' ', 0),
+    ('.', 0b000_000_000_000_010),
+    (',', 0b000_000_000_010_100),
+    (':', 0b000_010_000_010_000),
+    ('(', 0b001_010_010_010_001),
+    (')', 0b100_010_010_010_100),
+    ('[', 0b011_010_010_010_011),
+    (']', 0b110_010_010_010_110),
+    ('-', 0b000_000_111_000_000),
+    ('+', 0b000_010_111_010_000),
+    ('/', 0b001_001_010_100_100),
+    ('#', 0b101_111_101_111_101),
+    ('_', 0b000_000_000_000_111),
+    ('=', 0b000_111_000_111_000),
+    ('"', 0b101_101_000_000_000),
+    ('\'', 0b010_010_000_000_000),
+    ('!', 0b010_010_010_000_010),
+    ('<', 0b001_010_100_010_001),
+    ('>', 0b100_010_001_010_100),
+    ('?', 0b110_001_010_000_010),
 ];
 /// Picture pixels per font pixel.
 const DOT: f32 = 2.0;
+/// Width of one character cell (3 dots and a space).
+const ADVANCE: f32 = 4.0 * DOT;
+/// Height of one legend row.
+const ROW: f32 = 16.0;
+/// Side of a legend swatch.
+const SWATCH: f32 = 10.0;
+const INK: [u8; 3] = [30, 30, 30];
 
-/// Writes `text` with its top-left corner at `(x, y)`; returns the x after it.
-fn text(pm: &mut Pixmap, mut x: f32, y: f32, s: &str) -> f32 {
+fn glyph(ch: char) -> u16 {
+    let ch = ch.to_ascii_uppercase();
+    FONT.iter()
+        .find(|(c, _)| *c == ch)
+        .or_else(|| FONT.iter().find(|(c, _)| *c == '?'))
+        .map_or(0, |(_, b)| *b)
+}
+
+/// Writes `s` with its top-left corner at `(x, y)`; returns the x after it.
+fn text(pm: &mut Pixmap, mut x: f32, y: f32, s: &str, rgb: [u8; 3]) -> f32 {
     for ch in s.chars() {
-        let bits = FONT.iter().find(|(c, _)| *c == ch).map_or(0, |(_, b)| *b);
+        let bits = glyph(ch);
         for k in 0..15 {
             if bits & (1 << (14 - k)) != 0 {
                 let (col, row) = ((k % 3) as f32, (k / 3) as f32);
-                fill_rect(pm, x + col * DOT, y + row * DOT, DOT, DOT, [30, 30, 30], 1.0);
+                fill_rect(pm, x + col * DOT, y + row * DOT, DOT, DOT, rgb, 1.0);
             }
         }
-        x += 4.0 * DOT;
+        x += ADVANCE;
     }
     x
 }
 
-/// One row per query: its number, then a swatch and a label for each overlay colour.
-fn draw_legend(pic: &mut Pixmap, queries: usize) {
-    const ROW: f32 = 16.0;
-    const SWATCH: f32 = 10.0;
-    if queries == 0 {
-        return;
+fn text_width(s: &str) -> f32 {
+    s.chars().count() as f32 * ADVANCE
+}
+
+/// The query's number on a white label just above the top-left corner of its answer, so
+/// that several answers can be told apart and matched with the legend.
+fn tag(pic: &mut Pixmap, corners: [DVec2; 4], number: usize) {
+    let label = number.to_string();
+    let left = corners.iter().map(|c| c.x).fold(f64::INFINITY, f64::min) as f32;
+    let top = corners.iter().map(|c| c.y).fold(f64::INFINITY, f64::min) as f32;
+    let (w, h) = (text_width(&label) + 2.0, 5.0 * DOT + 4.0);
+    let x = left.clamp(0.0, (pic.width() as f32 - w).max(0.0));
+    let y = (top - h - 1.0).clamp(0.0, (pic.height() as f32 - h).max(0.0));
+    fill_rect(pic, x, y, w, h, [255, 255, 255], 0.9);
+    text(pic, x + 2.0, y + 2.0, &label, ANSWER);
+}
+
+/// How the legend names a node: its name, or `#index`, cut to 24 characters.
+fn node_label(stage: &Stage, id: NodeId) -> String {
+    match stage.name(id) {
+        Ok(Some(n)) if n.chars().count() > 24 => format!("{}..", n.chars().take(22).collect::<String>()),
+        Ok(Some(n)) => n.to_string(),
+        _ => format!("#{}", id.index()),
     }
-    let entries = [
-        (OVERLAP, true, "OVERLAP"),
-        (ANSWER, false, "RECT"),
-        (BOUNDS_A, false, "A"),
-        (BOUNDS_B, false, "B"),
-    ];
-    let text_width = |s: &str| s.len() as f32 * 4.0 * DOT;
-    let entries_width: f32 = entries
-        .iter()
-        .map(|(.., label)| SWATCH + 9.0 + text_width(label))
-        .sum();
-    let width = 8.0 + text_width(&queries.to_string()) + entries_width;
-    fill_rect(
-        pic,
-        4.0,
-        4.0,
-        width,
-        8.0 + queries as f32 * ROW,
-        [255, 255, 255],
-        0.85,
+}
+
+/// A number for the legend: whole numbers bare, others to two decimals.
+fn legend_num(v: f64) -> String {
+    if v == v.trunc() && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// One legend line: the query's number, its targets and parent, and its answer (`meet`:
+/// whether the targets' bounds overlap).
+fn legend_line(stage: &Stage, number: usize, q: &DebugQuery, c: &Collision, meet: bool) -> String {
+    let who = format!(
+        "{number}  {} / {} in {}",
+        node_label(stage, q.a),
+        node_label(stage, q.b),
+        node_label(stage, q.parent)
     );
-    for q in 0..queries {
-        let y = 8.0 + q as f32 * ROW;
-        let mut x = text(pic, 8.0, y + 3.0, &(q + 1).to_string()) + 4.0;
-        for (rgb, filled, label) in entries {
-            if filled {
-                fill_rect(pic, x, y + 2.0, SWATCH, SWATCH, rgb, 1.0);
-            } else {
-                let c = [
-                    (x, y + 2.0),
-                    (x + SWATCH, y + 2.0),
-                    (x + SWATCH, y + 2.0 + SWATCH),
-                    (x, y + 2.0 + SWATCH),
-                ];
-                outline(
-                    pic,
-                    c.map(|(x, y)| DVec2::new(f64::from(x), f64::from(y))),
-                    rgb,
-                    2.0,
-                );
+    let what = match (c.rect, c.overlap_pixels) {
+        _ if !meet => "bounds apart".to_string(),
+        (Some(r), n) => {
+            let [x, y, w, h] = r.to_xywh().map(legend_num);
+            match n {
+                Some(n) => format!("[{x}, {y}, {w}, {h}], {n} px"),
+                None => format!("[{x}, {y}, {w}, {h}] (bounds only)"),
             }
-            x = text(pic, x + SWATCH + 3.0, y + 3.0, label) + 6.0;
         }
+        (None, _) => "no pixel in both".to_string(),
+    };
+    format!("{who}: {what}")
+}
+
+/// The picture with a white band below it: a key to the colours, then one line per query.
+/// The band never covers the scene, and the picture widens when the band needs it.
+fn add_legend(pic: Pixmap, queries: &[String], notes: &[String]) -> Result<Pixmap> {
+    if queries.is_empty() && notes.is_empty() {
+        return Ok(pic);
+    }
+    let lines: Vec<&String> = queries.iter().chain(notes).collect();
+    let key = [
+        (OVERLAP, true, "pixels in both"),
+        (ANSWER, false, "answer"),
+        (BOUNDS_A, false, "bounds of a"),
+        (BOUNDS_B, false, "bounds of b"),
+    ];
+    let key_width: f32 = key
+        .iter()
+        .map(|(.., l)| SWATCH + 4.0 + text_width(l) + 12.0)
+        .sum();
+    let widest = lines.iter().map(|l| text_width(l)).fold(key_width, f32::max);
+    let band = legend_height(lines.len());
+    let width = pic.width().max((widest + 16.0).ceil() as u32);
+    let mut out = Pixmap::new(width, pic.height() + band).ok_or_else(|| picture_error(f64::from(width)))?;
+    out.fill(Color::WHITE);
+    out.draw_pixmap(
+        0,
+        0,
+        pic.as_ref(),
+        &PixmapPaint::default(),
+        Transform::identity(),
+        None,
+    );
+    let top = pic.height() as f32;
+    fill_rect(&mut out, 0.0, top, width as f32, 1.0, [160, 160, 160], 1.0);
+    let mut x = 8.0;
+    let y = top + 8.0;
+    for (rgb, filled, label) in key {
+        if filled {
+            fill_rect(&mut out, x, y, SWATCH, SWATCH, rgb, 1.0);
+        } else {
+            let c = [(x, y), (x + SWATCH, y), (x + SWATCH, y + SWATCH), (x, y + SWATCH)];
+            outline(
+                &mut out,
+                c.map(|(x, y)| DVec2::new(f64::from(x), f64::from(y))),
+                rgb,
+                2.0,
+            );
+        }
+        x = text(&mut out, x + SWATCH + 4.0, y, label, INK) + 12.0;
+    }
+    for (i, line) in lines.iter().enumerate() {
+        text(&mut out, 8.0, y + (i + 1) as f32 * ROW, line, INK);
+    }
+    Ok(out)
+}
+
+/// Height of the legend band for `queries` queries (0 for none).
+fn legend_height(queries: usize) -> u32 {
+    if queries == 0 {
+        0
+    } else {
+        (8.0 + (queries + 1) as f32 * ROW + 2.0) as u32
     }
 }
 
@@ -556,8 +831,9 @@ mod tests {
         let a = square(&mut s, 0.0, 0.0, 10.0);
         let b = square(&mut s, 5.0, 5.0, 10.0);
         let img = debug_image(&s, &[DebugQuery::new(a, b, s.root())]).unwrap();
-        // Area [0, 15] padded by 8: 31 root pixels, magnified 17 times to 527.
-        assert_eq!(img.dimensions(), (527, 527));
+        // Area [0, 15] padded by 8: 31 root pixels, magnified 17 times to 527; the legend
+        // goes below.
+        assert_eq!(img.dimensions(), (527, 527 + legend_height(1)));
         let grid = (-8, -8, 17);
         for (i, j) in [(5, 5), (9, 9), (5, 9), (9, 5), (7, 7)] {
             assert_eq!(at(&img, grid, i, j), MAGENTA, "({i}, {j})");
@@ -592,7 +868,7 @@ mod tests {
         // Root area [3, 17] padded: [-5, 25], 30 pixels, zoom 18. Parent pixel (3, 3) is
         // root [9, 11) x [7, 9).
         let grid = (-5, -7, 18);
-        assert_eq!(img.dimensions(), (540, 540));
+        assert_eq!(img.dimensions(), (540, 540 + legend_height(1)));
         assert_eq!(at(&img, grid, 9, 7), MAGENTA);
         assert_eq!(at(&img, grid, 10, 8), MAGENTA);
         assert_ne!(at(&img, grid, 8, 8), MAGENTA);
@@ -632,7 +908,10 @@ mod tests {
             options: CollisionOptions::default().precise(false),
             ..DebugQuery::new(outer, inner, s.root())
         };
-        assert_eq!(debug_image(&s, &[q]).unwrap().dimensions(), (560, 560));
+        assert_eq!(
+            debug_image(&s, &[q]).unwrap().dimensions(),
+            (560, 560 + legend_height(1))
+        );
     }
 
     #[test]
@@ -679,6 +958,99 @@ mod tests {
         for (i, j) in [(10_000_000, -10_000_000), (10_000_007, -9_999_993)] {
             assert_eq!(at(&img, grid, i, j), [0, 0, 255, 255]);
         }
+    }
+
+    #[test]
+    fn legend_lines_name_the_targets_and_give_the_answer() {
+        let mut s = Stage::new();
+        s.set_name(s.root(), "stage").unwrap();
+        let a = square(&mut s, 0.0, 0.0, 10.0);
+        s.set_name(a, "ship").unwrap();
+        let b = square(&mut s, 5.0, 5.0, 10.0);
+        let far = square(&mut s, 100.0, 0.0, 10.0);
+        let root = s.root();
+        // A circle in a square's corner: the boxes overlap, the pixels do not.
+        let ball = s.add_container(root).unwrap();
+        let g = Graphic::fill(Path::circle(0.0, 0.0, 10.0), FillRule::NonZero, 1.0).unwrap();
+        s.add_graphic(ball, g).unwrap();
+        s.set_x(ball, 18.5).unwrap();
+        s.set_y(ball, 18.5).unwrap();
+        let line = |q: DebugQuery| {
+            let c = s.collision(q.a, q.b, q.parent, &q.options).unwrap();
+            let meet = s.collision(q.a, q.b, q.parent, &CollisionOptions::default().precise(false));
+            legend_line(&s, 3, &q, &c, meet.unwrap().rect.is_some())
+        };
+        assert_eq!(
+            line(DebugQuery::new(a, b, root)),
+            format!("3  ship / #{} in stage: [5, 5, 5, 5], 25 px", b.index())
+        );
+        assert!(line(DebugQuery::new(a, far, root)).ends_with(": bounds apart"));
+        let loose = DebugQuery {
+            options: CollisionOptions::default().precise(false),
+            ..DebugQuery::new(a, b, root)
+        };
+        assert!(line(loose).ends_with(": [5, 5, 5, 5] (bounds only)"));
+        assert!(line(DebugQuery::new(a, ball, root)).ends_with(": no pixel in both"));
+    }
+
+    #[test]
+    fn the_legend_goes_below_the_scene_and_widens_a_narrow_picture() {
+        let mut s = Stage::new();
+        let a = square(&mut s, 0.0, 0.0, 10.0);
+        let b = square(&mut s, 5.0, 5.0, 10.0);
+        // 15 x 1005: no magnification, 31 pixels wide, too narrow for the legend.
+        s.set_scale_y(b, 100.0).unwrap();
+        let img = debug_image(&s, &[DebugQuery::new(a, b, s.root())]).unwrap();
+        let scene_height = 1021;
+        assert_eq!(img.height(), scene_height + legend_height(1));
+        assert!(img.width() > 300, "{}", img.width());
+        // The band is white with dark text in it, and the scene above keeps its pixels.
+        let band = (scene_height + 1..img.height()).flat_map(|y| (0..img.width()).map(move |x| (x, y)));
+        let ink = band.filter(|&(x, y)| img.get_pixel(x, y).0[..3] == INK).count();
+        assert!(ink > 100, "{ink}");
+        // Root (2, 7) is only in `a`, left of the answer and its number label.
+        assert_eq!(img.get_pixel(10, 15).0[..3], PALETTE[0]);
+    }
+
+    #[test]
+    fn a_fixed_area_and_zoom_put_root_points_where_promised() {
+        let mut s = Stage::new();
+        let a = square(&mut s, 10.0, 20.0, 4.0);
+        let b = square(&mut s, 12.0, 22.0, 4.0);
+        let area = Rect::from_xywh(5.5, 15.0, 20.0, 10.0).unwrap();
+        let bare = DebugOptions::default().area(area).zoom(3).legend(false);
+        let q = [DebugQuery::new(a, b, s.root())];
+        let img = debug_image_with(&s, &q, &bare).unwrap();
+        // floor(5.5) = 5, so [5, 26) x [15, 25): 21 x 10 root pixels, 3 picture pixels each.
+        assert_eq!(img.dimensions(), (63, 30));
+        let grid = (5, 15, 3);
+        assert_eq!(at(&img, grid, 10, 20)[..3], PALETTE[0]);
+        assert_eq!(at(&img, grid, 12, 22), MAGENTA);
+        assert_eq!(at(&img, grid, 15, 24)[..3], PALETTE[1]);
+        // The same frame with the legend and a note: the scene part is unchanged.
+        let noted = bare.clone().legend(true).note("frame 1");
+        let tall = debug_image_with(&s, &q, &noted).unwrap();
+        assert_eq!(tall.height(), 30 + legend_height(2));
+        assert_eq!(tall.get_pixel(37, 22), img.get_pixel(37, 22));
+        // Notes alone still get a legend.
+        let note_only = debug_image_with(&s, &[], &DebugOptions::default().note("x")).unwrap();
+        assert_eq!(
+            note_only.height(),
+            debug_image(&s, &[]).unwrap().height() + legend_height(1)
+        );
+        for zoom in [0, 2000] {
+            let e = debug_image_with(&s, &q, &bare.clone().zoom(zoom));
+            assert!(matches!(e, Err(Error::OutOfRange { .. })), "{zoom}: {e:?}");
+        }
+    }
+
+    #[test]
+    fn every_character_has_a_glyph_and_unknown_ones_are_marked() {
+        for ch in "abcdefghijklmnopqrstuvwxyz0123456789.,:()[]-+/#_=\"'!<>?".chars() {
+            assert_ne!(glyph(ch), 0, "{ch:?}");
+        }
+        assert_eq!(glyph(' '), 0);
+        assert_eq!(glyph('é'), glyph('?'));
     }
 
     #[test]

@@ -92,6 +92,16 @@ pub enum Error {
         /// What is wrong there.
         reason: String,
     },
+    /// A stroke whose outline would take more vertices than the fixed budget (a very wide
+    /// stroke with a great many dots or joins), refused rather than filling the memory.
+    GeometryBudget {
+        /// What would be built, e.g. `the stroke outline of "ship"`.
+        what: String,
+        /// Vertices it would take at most.
+        vertices: u128,
+        /// The budget.
+        budget: u64,
+    },
     /// A precise query would have to rasterize more pixels than its budget allows.
     PixelBudget {
         /// Pixels the query would rasterize.
@@ -131,6 +141,14 @@ impl fmt::Display for Error {
                 location,
                 reason,
             } => write!(f, "{file}: {location}: {reason}"),
+            Error::GeometryBudget {
+                what,
+                vertices,
+                budget,
+            } => write!(
+                f,
+                "{what} would take up to {vertices} vertices, over the budget of {budget}"
+            ),
             Error::PixelBudget { pixels, budget } => write!(
                 f,
                 "the query would rasterize {pixels} pixels, over its budget of {budget}"

@@ -40,6 +40,68 @@
 //!   [`Stage::collision_rect`] and [`Stage::collision`], [`Stage::hit_test_point`],
 //!   [`Stage::hit_test_object`];
 //! - errors: every fallible call returns [`Error`], which names what and where.
+//!
+//! # A short tour
+//!
+//! 1. **Build a tree.** [`Stage::add_container`] makes a node, [`Stage::add_graphic`] gives
+//!    it fills and strokes ([`Graphic::fill`], [`Graphic::stroke`]) of a [`Path`] (built
+//!    with `move_to`/`line_to`/..., from SVG path data with [`Path::from_svg`], or
+//!    [`Path::rect`], [`Path::circle`], [`Path::polygon`]), [`Stage::add_bitmap`] shows a
+//!    [`Bitmap`] (e.g. [`Bitmap::from_png_file`]). Place nodes with [`Stage::set_x`],
+//!    [`Stage::set_rotation`], [`Stage::set_scale_x`] or a whole [`Stage::set_matrix`].
+//! 2. **Ask.** [`Stage::collision_rect`] answers like Flash's `getCollisionRect` (without
+//!    its mistakes); [`Stage::collision`] takes every option ([`CollisionOptions`]) and also
+//!    counts the overlapping pixels. Point and box tests are there too.
+//! 3. **Look.** [`debug_image`] draws the scene, the pixels two targets share, their
+//!    bounds and the answer, with a legend; [`debug_image_with`] keeps one frame for a
+//!    sequence or a window. A game can dump one when a collision looks wrong:
+//!
+//!    ```
+//!    # use pixelhit::{DebugQuery, FillRule, Graphic, Path, Stage, debug_image};
+//!    # let mut stage = Stage::new();
+//!    # let root = stage.root();
+//!    # let a = stage.add_container(root)?;
+//!    # stage.add_graphic(a, Graphic::fill(Path::rect(0.0, 0.0, 8.0, 8.0), FillRule::NonZero, 1.0)?)?;
+//!    # let b = stage.add_container(root)?;
+//!    # stage.add_graphic(b, Graphic::fill(Path::circle(8.0, 8.0, 4.0), FillRule::NonZero, 1.0)?)?;
+//!    let picture = debug_image(&stage, &[DebugQuery::new(a, b, root)])?;
+//!    // Small scenes are magnified (nearest) so that each pixel is a visible square.
+//!    assert!(picture.width() >= 512);
+//!    // picture.save("collision.png") writes it (an `image::RgbaImage`).
+//!    # Ok::<(), pixelhit::Error>(())
+//!    ```
+//! 4. **Keep it in a file.** A [`Scene`] is a tree with names and queries, read from and
+//!    written to JSON scene files ([`Scene::load`], [`Scene::save`]); the `pixelhit`
+//!    command runs a file's queries (`pixelhit run level.json --png out.png`). A bug
+//!    report is a scene file: see `examples/bug_report.rs`.
+//! 5. **Use your art.** With the `svg` feature (on by default), `pixelhit::svg::load_svg`
+//!    turns an SVG file
+//!    into a subtree (groups, paths, images), and scene files accept `"svg": "file.svg"`
+//!    objects; what SVG can show and the tree cannot is reported, never dropped silently.
+//!
+//! # Cargo features
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `svg` | on | the `svg` module and the scene field `"svg"`, with usvg (about 15% more CPU for a clean build) |
+//! | `viewer` | off | the window of `examples/playground.rs` (minifb; X11, loaded when the window opens) |
+//!
+//! # Why it is built this way
+//!
+//! - **Each target is drawn alone**, into an alpha plane over the pixels where both
+//!   targets' bounds meet, and the planes are compared. That is what Flash users did by
+//!   hand with `BitmapData.draw`, so the answers are the ones they expect, but the window
+//!   is never cut short, the transforms below the common parent all count, and the
+//!   tolerance means one thing everywhere.
+//! - **f64 until the last moment.** Transforms and bounds are f64; geometry goes to the f32
+//!   rasterizer only after it is moved next to the pixels being drawn, so a sprite a
+//!   million pixels from the origin collides as precisely as one at the origin.
+//! - **A plain arena**, not `Rc<RefCell>`: nodes live in the [`Stage`], callers hold small
+//!   [`NodeId`]s that notice when their node is gone, queries borrow the stage immutably,
+//!   and no walk over the tree recurses, so depth costs no stack.
+//! - **Strict files, loud warnings.** Scene files refuse unknown fields and say where the
+//!   problem is; SVG features that cannot be shown are listed. A collision library that
+//!   guesses is worse than one that refuses.
 
 /// The README's examples run as doc tests, so that they cannot go stale.
 #[cfg(doctest)]
@@ -49,28 +111,37 @@ struct ReadmeDoctests;
 mod bitmap;
 mod bitmask;
 mod color;
+mod crowd;
 mod debug;
 mod error;
+mod flash;
+mod methods;
 mod path;
 mod polygon;
 mod query;
+mod radial;
 mod raster;
 mod rect;
 mod scene;
 mod shape;
 mod stage;
+#[cfg(feature = "svg")]
+pub mod svg;
 mod transform;
 
 pub use bitmap::{Bitmap, ImageLimits};
 pub use color::ColorTransform;
-pub use debug::{DebugQuery, debug_image};
+pub use crowd::{Contact, ContactDetails, OverlapMask};
+pub use debug::{DebugOptions, DebugQuery, debug_image, debug_image_with};
 pub use error::{Error, Result};
 pub use glam::{DAffine2, DVec2};
 pub use image::RgbaImage;
+pub use methods::{Method, ParseMethodError, Probe, RectMethod};
 pub use path::{FillRule, Path, PathSegment};
 pub use query::{Collision, CollisionOptions, DEFAULT_MAX_PIXELS};
+pub use radial::{RadialOptions, RadialProfile};
 pub use rect::Rect;
-pub use scene::{Query, Scene};
+pub use scene::{Query, Scene, SceneLimits};
 pub use shape::{Fill, Graphic, Stroke};
-pub use stage::{NodeId, Stage};
+pub use stage::{Frame, NodeId, Stage};
 pub use transform::matrix_from_properties;

@@ -22,7 +22,9 @@ line, on standard output.
                   overlapping pixels and answer rectangle into a PNG picture
 
 Exit status: 0 when every query was answered, 1 when a query printed an error line,
-2 when the scene file cannot be read or is not valid (one message on standard error).";
+2 when the scene file cannot be read or is not valid (one message on standard error).
+What an \"svg\" object's file has that the tree cannot show is printed on standard
+error as warnings; they do not change the exit status.";
 
 /// What the command line asks for.
 enum Command {
@@ -102,6 +104,10 @@ fn run(path: &std::path::Path, png: Option<&std::path::Path>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // SVG features the tree cannot show do not stop the run, but nobody should miss them.
+    for w in scene.warnings() {
+        eprintln!("pixelhit: warning: {w}");
+    }
     let answers = scene.queries().iter().map(|q| (q, scene.run_query(q)));
     let Some(out) = png else {
         return print_answers(answers.map(|(_, a)| a));
@@ -130,6 +136,7 @@ fn debug_query(scene: &Scene, q: &Query) -> Option<DebugQuery> {
         precise,
         tolerance,
         anti_alias,
+        ..
     } = q
     else {
         return None;

@@ -479,6 +479,11 @@ impl Path {
             .any(|v| matches!(v, Verb::Line | Verb::Quad | Verb::Cubic))
     }
 
+    /// How many commands the path holds (moves, lines, curves and closes).
+    pub(crate) fn command_count(&self) -> usize {
+        self.verbs.len()
+    }
+
     /// All coordinates finite.
     pub fn is_finite(&self) -> bool {
         self.points.iter().all(|p| p.is_finite())
@@ -718,8 +723,14 @@ fn curve_tolerance(l: f64, tol: f64) -> Option<f64> {
     }
     // lyon uses n = sqrt(sqrt(l) / (8 tol)) segments.
     let floor = l.sqrt() / (8.0 * MAX_CURVE_SEGMENTS * MAX_CURVE_SEGMENTS);
-    Some(tol.max(floor).max(1e-30))
+    Some(tol.max(floor).max(LYON_MIN_TOLERANCE))
 }
+
+/// The smallest tolerance lyon's flattening accepts: its f64 `EPSILON` (1e-8) squared, which
+/// it asserts in debug builds (computed the same way: the product is a little over 1e-16).
+/// It is only reached by curves in local space under a matrix that scales by more than
+/// 1e13, where f64 itself cannot place points much closer.
+const LYON_MIN_TOLERANCE: f64 = 1e-8 * 1e-8;
 
 /// Appends `v` in its shortest round-trip decimal form, choosing between plain and
 /// exponent notation by length (1e300 should not print 300 zeros).

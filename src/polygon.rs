@@ -265,6 +265,42 @@ fn cross_y(p: DVec2, q: DVec2, y: f64) -> DVec2 {
 const MIN_CIRCLE_SEGMENTS: usize = 8;
 const MAX_CIRCLE_SEGMENTS: usize = 16_384;
 
+/// Most vertices one stroke outline may take (64 MiB of points): past it a query refuses
+/// the stroke instead of building it.
+pub(crate) const MAX_OUTLINE_VERTICES: u64 = 1 << 22;
+
+/// An upper bound of the vertices [`stroke_outline`] makes for these arguments, before
+/// building anything: every command may bring a disc or a wedge of a full circle's vertices
+/// and a quad. (Curves flatten into more segments, but their joins turn little, so their
+/// wedges are small; the bound is for the dots and sharp joins that make outlines explode.)
+pub(crate) fn stroke_outline_estimate(centerline: &Path, width: f64, m: &DAffine2, tolerance: f64) -> u128 {
+    if !(width > 0.0 && width.is_finite()) {
+        return 0;
+    }
+    let n = circle_segments(width * 0.5 * max_scale(m), tolerance) as u128;
+    (centerline.command_count() as u128 + 1) * (n + 4)
+}
+
+/// [`Error::GeometryBudget`](crate::Error::GeometryBudget) when the outline of a stroke of
+/// `target()` could take more than [`MAX_OUTLINE_VERTICES`].
+pub(crate) fn check_outline(
+    centerline: &Path,
+    width: f64,
+    m: &DAffine2,
+    tolerance: f64,
+    target: impl FnOnce() -> String,
+) -> crate::Result<()> {
+    let vertices = stroke_outline_estimate(centerline, width, m, tolerance);
+    if vertices > u128::from(MAX_OUTLINE_VERTICES) {
+        return Err(crate::Error::GeometryBudget {
+            what: format!("a stroke of {}", target()),
+            vertices,
+            budget: MAX_OUTLINE_VERTICES,
+        });
+    }
+    Ok(())
+}
+
 /// Vertices of an inscribed polygon within `tol` of a circle of radius `radius`: the gap
 /// between a chord and its arc is `radius * (1 - cos(pi / n))`.
 fn circle_segments(radius: f64, tol: f64) -> usize {
@@ -381,7 +417,11 @@ pub(crate) fn stroke_outline(
     tolerance: f64,
     out: &mut Polylines,
 ) {
-    if !(width > 0.0 && width.is_finite() && m.is_finite()) {
+    // Callers that can report it check the budget first (`check_outline`); for the others
+    // an outline over it is left out rather than allowed to fill the memory.
+    if !(width > 0.0 && width.is_finite() && m.is_finite())
+        || stroke_outline_estimate(centerline, width, m, tolerance) > u128::from(MAX_OUTLINE_VERTICES)
+    {
         return;
     }
     let det = m.matrix2.determinant();

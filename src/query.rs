@@ -88,6 +88,9 @@ pub struct Collision {
 }
 
 /// What a collision query needs, worked out by [`Stage::collision_setup`].
+// Boxing the large variant would cost an allocation per query; the value lives on the stack
+// for the length of one query only.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Setup {
     /// No pixel can overlap.
     Empty,
@@ -461,6 +464,7 @@ impl Stage {
                     polygon::contains(&polys, p, f.rule())
                 }
                 Leaf::Graphic(Graphic::Stroke(s)) => {
+                    polygon::check_outline(s.path(), s.width(), m, HIT_TOLERANCE, || self.describe(obj))?;
                     polygon::stroke_outline(s.path(), s.width(), m, HIT_TOLERANCE, &mut polys);
                     let inside = polygon::contains(&polys, p, crate::FillRule::NonZero);
                     polys.clear();

@@ -39,11 +39,14 @@ use crate::{Bitmap, FillRule, Graphic, NodeId, Path, Rect, Result, Stage};
 
 /// Curves and circles are flattened to within this distance, in the parent's pixels.
 pub(crate) const FLATTEN_TOLERANCE: f64 = 1.0 / 128.0;
-/// Side of an item tile, in pixels. An item up to this size is one tile, handed to tiny-skia
-/// whole, and cached.
+/// Side of the tiles a large item is drawn in, in pixels.
 const ITEM_TILE: i64 = 1024;
-/// Vertices are snapped to multiples of 1/QUANTUM px relative to their tile; with tiles of
-/// at most ITEM_TILE + 2 * CLIP_MARGIN px that needs 11 + 10 bits, which f32 holds exactly.
+/// Largest side of an item drawn whole and cached (16 MiB of alpha at most); larger items
+/// are drawn in tiles of ITEM_TILE. Coordinates of a whole item stay below 2^13 px, so with
+/// QUANTUM they still need at most 23 bits.
+const WHOLE_ITEM: i64 = 4096;
+/// Vertices are snapped to multiples of 1/QUANTUM px relative to their tile or whole item;
+/// below 2^13 px that needs at most 13 + 10 bits, which f32 holds exactly.
 const QUANTUM: f64 = 1024.0;
 /// Geometry of a cut tile is clipped this far outside it, so tiny-skia's own clipping only
 /// ever cuts edges it draws straight.
@@ -165,6 +168,14 @@ impl RasterCache {
         // A panic while holding the lock cannot leave the maps inconsistent (every update
         // is a single insert), so a poisoned lock is still usable.
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Drops every cached raster and bitmap alpha.
+    pub fn clear(&self) {
+        let mut state = self.lock();
+        state.rasters.clear();
+        state.pixmaps.clear();
+        state.bytes = 0;
     }
 
     fn make_room(state: &mut CacheState, bytes: usize) {
@@ -381,6 +392,9 @@ impl Prepared {
                             f.rule()
                         }
                         Graphic::Stroke(s) => {
+                            polygon::check_outline(s.path(), s.width(), &rel, FLATTEN_TOLERANCE, || {
+                                stage.describe(target)
+                            })?;
                             polygon::stroke_outline(s.path(), s.width(), &rel, FLATTEN_TOLERANCE, &mut polys);
                             FillRule::NonZero
                         }
@@ -409,7 +423,7 @@ impl Prepared {
                 return Ok(());
             };
             let rect = extent_of(&bounds);
-            if rect.width() as i64 > ITEM_TILE || rect.height() as i64 > ITEM_TILE {
+            if rect.width() as i64 > WHOLE_ITEM || rect.height() as i64 > WHOLE_ITEM {
                 items.push(Item::Tiled {
                     shape,
                     alpha: key.alpha,
@@ -624,11 +638,14 @@ impl Scratch {
     }
 }
 
+/// A tile of a large item: (target, item, tile column, tile row).
+type TileKey = (usize, usize, i64, i64);
+
 /// Draws targets into alpha planes, keeping the tiles of large items it drew for the rest of
 /// the query.
 pub(crate) struct Rasterizer {
     anti_alias: bool,
-    tiles: HashMap<(usize, usize, i64, i64), (PixelRect, Vec<u8>)>,
+    tiles: HashMap<TileKey, (PixelRect, Vec<u8>)>,
     bytes: usize,
     scratch: Scratch,
 }

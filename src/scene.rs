@@ -14,12 +14,13 @@ use std::fmt::Write as _;
 use std::path::Path as FsPath;
 
 use glam::DAffine2;
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use crate::{
-    Bitmap, CollisionOptions, ColorTransform, Error, FillRule, Graphic, NodeId, Path, Rect, Result, Stage,
-    matrix_from_properties,
+    Bitmap, CollisionOptions, ColorTransform, Error, FillRule, Graphic, ImageLimits, NodeId, Path, Rect,
+    Result, Stage, matrix_from_properties,
 };
+use crate::{Frame, Method, RectMethod};
 
 /// A display tree loaded from a scene file, with its named objects and its queries.
 ///
@@ -44,6 +45,8 @@ pub struct Scene {
     queries: Vec<Query>,
     /// The file the scene came from, for messages of query errors.
     file: String,
+    /// What the file's SVG objects could not show as their files do.
+    warnings: Vec<String>,
 }
 
 /// One query of a scene file, with the defaults of `scene-format.md` already applied.
@@ -66,6 +69,8 @@ pub enum Query {
         tolerance: u8,
         /// Coverage-weighted edges (default) or pixel-centre sampling.
         anti_alias: bool,
+        /// How the pixels are compared ([`Stage::collision_with`]); default exact.
+        method: RectMethod,
     },
     /// Flash's `getBounds` of `object` in `space` ([`Stage::bounds`]).
     Bounds {
@@ -99,6 +104,32 @@ pub enum Query {
         /// Second object.
         b: String,
     },
+    /// Whether `a` and `b` collide, tested with `method` ([`Stage::collides`]).
+    Collides {
+        /// First target.
+        a: String,
+        /// Second target.
+        b: String,
+        /// The common parent whose pixel grid is compared in.
+        parent: String,
+        /// A pixel is solid when its alpha is at least `max(1, 255 - tolerance)`; default 255.
+        tolerance: u8,
+        /// How the test is done; default exact.
+        method: Method,
+    },
+    /// Every colliding pair among `objects` ([`Stage::collisions`]).
+    Collisions {
+        /// The common parent whose space (and pixel grid) the answers are in.
+        parent: String,
+        /// The objects, by name; `None` for `"children"`: the parent's children.
+        objects: Option<Vec<String>>,
+        /// A pixel is solid when its alpha is at least `max(1, 255 - tolerance)`; default 255.
+        tolerance: u8,
+        /// Coverage-weighted edges (default) or pixel-centre sampling.
+        anti_alias: bool,
+        /// Also print each contact's centroid, normal and first pixel (default false).
+        details: bool,
+    },
 }
 
 impl Query {
@@ -110,14 +141,64 @@ impl Query {
             Query::TightBounds { .. } => "tight_bounds",
             Query::HitTestPoint { .. } => "hit_test_point",
             Query::HitTestObject { .. } => "hit_test_object",
+            Query::Collides { .. } => "collides",
+            Query::Collisions { .. } => "collisions",
         }
     }
 }
 
-/// Deepest node (the root is depth 0) that a saved file can hold: serde_json refuses JSON
-/// nested deeper than 127 levels, and a node at depth `k` puts its graphics entries at level
-/// `2k + 4`.
-const MAX_SAVE_DEPTH: usize = 61;
+/// Deepest node (the root is depth 0) that a scene file can hold: a node at depth `k` puts
+/// its graphics entries at JSON nesting level `2k + 4`, which may not pass
+/// [`MAX_NESTING`]. Saving refuses deeper trees so that every saved file loads.
+const MAX_SAVE_DEPTH: usize = (MAX_NESTING - 4) / 2;
+
+/// What loading a scene file may take, so that a hostile or broken file is refused with a
+/// message instead of filling the memory. `SceneLimits::default()` is what [`Scene::load`]
+/// uses.
+///
+/// Objects may in any case nest at most 131,070 levels below the root (JSON nesting of
+/// 262,144 levels), which bounds the memory parsing needs for its stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SceneLimits {
+    /// Largest scene file read, in bytes (default 256 MiB). Loading takes memory in
+    /// proportion to the file: about 20 times its size at most (1,000,000 objects in a
+    /// file of 90 MB peak at 1.8 GB), so this bounds it to about 5 GiB.
+    pub max_file_bytes: u64,
+    /// Limits of each PNG the scene shows (default [`ImageLimits::default`]).
+    pub images: ImageLimits,
+    /// Largest total of decoded PNG pixels, in bytes (RGBA: 4 per pixel), over all the
+    /// distinct files the scene shows (default 1 GiB).
+    pub max_image_bytes: u64,
+}
+
+impl Default for SceneLimits {
+    fn default() -> Self {
+        SceneLimits {
+            max_file_bytes: 256 << 20,
+            images: ImageLimits::default(),
+            max_image_bytes: 1 << 30,
+        }
+    }
+}
+
+impl SceneLimits {
+    /// Sets `max_file_bytes`.
+    pub fn max_file_bytes(mut self, bytes: u64) -> Self {
+        self.max_file_bytes = bytes;
+        self
+    }
+    /// Sets `images`.
+    pub fn images(mut self, limits: ImageLimits) -> Self {
+        self.images = limits;
+        self
+    }
+    /// Sets `max_image_bytes`.
+    pub fn max_image_bytes(mut self, bytes: u64) -> Self {
+        self.max_image_bytes = bytes;
+        self
+    }
+}
 
 impl Scene {
     /// Reads a scene file; bitmap paths in it are relative to the file's folder.
@@ -125,16 +206,35 @@ impl Scene {
     /// # Errors
     ///
     /// [`Error::Io`] when the file cannot be read, [`Error::Scene`] naming the file and the
-    /// place of the first problem otherwise (PNG errors included, at the `png` field).
+    /// place of the first problem otherwise (PNG errors included, at the `png` field), also
+    /// when the file or its images exceed [`SceneLimits::default`].
     pub fn load(path: impl AsRef<FsPath>) -> Result<Scene> {
+        Scene::load_with_limits(path, &SceneLimits::default())
+    }
+
+    /// [`Scene::load`] with explicit limits.
+    ///
+    /// # Errors
+    ///
+    /// As [`Scene::load`], with `limits`.
+    pub fn load_with_limits(path: impl AsRef<FsPath>, limits: &SceneLimits) -> Result<Scene> {
+        use std::io::Read as _;
         let path = path.as_ref();
         let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| Error::Io {
+        let io_err = |e: std::io::Error| Error::Io {
             path: name.clone(),
             reason: e.to_string(),
-        })?;
+        };
+        // One byte past the limit is read, so that a file over it is told apart without
+        // reading all of it (it may be endless, like /dev/zero).
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .map_err(io_err)?
+            .take(limits.max_file_bytes.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(io_err)?;
         let base = path.parent().unwrap_or(FsPath::new(""));
-        parse_scene(&bytes, &name, base)
+        parse_scene(&bytes, &name, base, limits)
     }
 
     /// Parses scene-file text; `file_name` is what error messages call it and bitmap paths
@@ -144,7 +244,23 @@ impl Scene {
     ///
     /// [`Error::Scene`] as for [`Scene::load`].
     pub fn from_json(text: &str, file_name: &str, base_dir: &FsPath) -> Result<Scene> {
-        parse_scene(text.as_bytes(), file_name, base_dir)
+        parse_scene(text.as_bytes(), file_name, base_dir, &SceneLimits::default())
+    }
+
+    /// Parses the bytes of a scene file (read from anywhere: the network, an archive) with
+    /// explicit limits; as [`Scene::from_json`] otherwise. Text that is not UTF-8 is an
+    /// error located by line and column.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Scene`] as for [`Scene::load`], with `limits`.
+    pub fn from_bytes(
+        bytes: &[u8],
+        file_name: &str,
+        base_dir: &FsPath,
+        limits: &SceneLimits,
+    ) -> Result<Scene> {
+        parse_scene(bytes, file_name, base_dir, limits)
     }
 
     /// A scene of an existing stage. Names are those of the stage's named nodes; when a name
@@ -161,6 +277,7 @@ impl Scene {
             names,
             queries,
             file: "scene".into(),
+            warnings: Vec::new(),
         }
     }
 
@@ -172,6 +289,14 @@ impl Scene {
     /// The queries, in file order.
     pub fn queries(&self) -> &[Query] {
         &self.queries
+    }
+
+    /// What the file's `svg` objects do not show as their SVG files do (`pixelhit::svg`),
+    /// one message per element, each naming the scene file, the object's field and the
+    /// element, e.g. `level.json: root.children[2].svg: path #wing: dashed stroke is drawn
+    /// solid`. Empty for scenes without `svg` objects.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
     }
 
     /// Runs one query and gives the output line of `scene-format.md` for it, exactly as
@@ -192,6 +317,7 @@ impl Scene {
                 precise,
                 tolerance,
                 anti_alias,
+                method,
             } => {
                 let a = self.lookup(kind, "a", a)?;
                 let b = self.lookup(kind, "b", b)?;
@@ -200,7 +326,7 @@ impl Scene {
                     .precise(*precise)
                     .tolerance(*tolerance)
                     .anti_alias(*anti_alias);
-                let c = self.stage.collision(a, b, parent, &opts)?;
+                let c = self.stage.collision_with(a, b, parent, &opts, *method)?;
                 let mut line = format!("{{\"collision_rect\": {}", rect_json(c.rect));
                 if let Some(n) = c.overlap_pixels {
                     let _ = write!(line, ", \"overlap_pixels\": {n}");
@@ -236,7 +362,89 @@ impl Scene {
                 let hit = self.stage.hit_test_object(a, b)?;
                 Ok(format!("{{\"hit_test_object\": {hit}}}"))
             }
+            Query::Collides {
+                a,
+                b,
+                parent,
+                tolerance,
+                method,
+            } => {
+                let a = self.lookup(kind, "a", a)?;
+                let b = self.lookup(kind, "b", b)?;
+                let parent = self.lookup(kind, "parent", parent)?;
+                let hit = self.stage.collides(a, b, parent, *tolerance, *method)?;
+                Ok(format!("{{\"collides\": {hit}}}"))
+            }
+            Query::Collisions {
+                parent,
+                objects,
+                tolerance,
+                anti_alias,
+                details,
+            } => self.run_collisions(parent, objects.as_deref(), *tolerance, *anti_alias, *details),
         }
+    }
+
+    /// The `collisions` query: pairs in tree order, `a` before `b`.
+    fn run_collisions(
+        &self,
+        parent: &str,
+        objects: Option<&[String]>,
+        tolerance: u8,
+        anti_alias: bool,
+        details: bool,
+    ) -> Result<String> {
+        let parent = self.lookup("collisions", "parent", parent)?;
+        let mut ids = match objects {
+            None => self.stage.children(parent)?.to_vec(),
+            Some(names) => names
+                .iter()
+                .map(|n| self.lookup("collisions", "objects", n))
+                .collect::<Result<Vec<_>>>()?,
+        };
+        let mut order = HashMap::new();
+        self.stage.walk(self.stage.root(), |id, _| {
+            let next = order.len();
+            order.insert(id, next);
+        });
+        ids.sort_by_key(|id| order.get(id).copied());
+        let opts = CollisionOptions::default()
+            .tolerance(tolerance)
+            .anti_alias(anti_alias);
+        let contacts = self.stage.collisions(parent, &ids, &opts, details)?;
+        let label = |id: NodeId| match self.stage.name(id) {
+            Ok(Some(n)) => json_string(n),
+            _ => json_string(&self.stage.describe(id)),
+        };
+        let mut line = String::from("{\"collisions\": [");
+        for (i, c) in contacts.iter().enumerate() {
+            if i > 0 {
+                line.push_str(", ");
+            }
+            let _ = write!(
+                line,
+                "{{\"a\": {}, \"b\": {}, \"rect\": {}, \"overlap_pixels\": {}",
+                label(c.a),
+                label(c.b),
+                rect_json(Some(c.rect)),
+                c.overlap_pixels.unwrap_or(0)
+            );
+            if let Some(d) = &c.details {
+                let _ = write!(
+                    line,
+                    ", \"centroid\": [{}, {}], \"normal\": [{}, {}], \"first\": [{}, {}]",
+                    fmt_num(d.centroid.x),
+                    fmt_num(d.centroid.y),
+                    fmt_num(d.normal.x),
+                    fmt_num(d.normal.y),
+                    d.first.0,
+                    d.first.1
+                );
+            }
+            line.push('}');
+        }
+        line.push_str("]}");
+        Ok(line)
     }
 
     /// The output line for a query that could not be answered: `{"error": "…"}`. The file
@@ -298,8 +506,8 @@ impl Scene {
     /// # Errors
     ///
     /// [`Error::Scene`] (with `file_name`) when the stage cannot be a scene file: two nodes
-    /// share a name, or the tree is deeper than a scene file can hold (61 levels below the
-    /// root, because JSON readers limit nesting).
+    /// share a name, or the tree is deeper than a scene file can hold (131,070 levels below
+    /// the root, so that loading, which limits nesting, reads every saved file).
     pub fn to_json(&self, file_name: &str) -> Result<String> {
         Ok(self.encode(file_name)?.0)
     }
@@ -315,10 +523,11 @@ impl Scene {
             pngs: Vec::new(),
             png_index: HashMap::new(),
             names: HashMap::new(),
+            places: Places::default(),
         };
         w.check_depth()?;
         let mut out = String::from("{\n  \"pixelhit_scene\": 1,\n  \"root\": ");
-        w.node(&mut out, self.stage.root(), "root", 1)?;
+        w.tree(&mut out)?;
         if !self.queries.is_empty() {
             out.push_str(",\n  \"queries\": [");
             for (i, q) in self.queries.iter().enumerate() {
@@ -374,11 +583,13 @@ fn query_json(q: &Query) -> String {
             precise,
             tolerance,
             anti_alias,
+            method,
         } => format!(
-            "\"a\": {}, \"b\": {}, \"parent\": {}, \"precise\": {precise}, \"tolerance\": {tolerance}, \"anti_alias\": {anti_alias}",
+            "\"a\": {}, \"b\": {}, \"parent\": {}, \"precise\": {precise}, \"tolerance\": {tolerance}, \"anti_alias\": {anti_alias}{}",
             s(a),
             s(b),
-            s(parent)
+            s(parent),
+            method_json(Method::from(*method))
         ),
         Query::Bounds { object, space } | Query::TightBounds { object, space } => {
             format!("\"object\": {}, \"space\": {}", s(object), s(space))
@@ -395,8 +606,47 @@ fn query_json(q: &Query) -> String {
             fmt_num(*y)
         ),
         Query::HitTestObject { a, b } => format!("\"a\": {}, \"b\": {}", s(a), s(b)),
+        Query::Collides {
+            a,
+            b,
+            parent,
+            tolerance,
+            method,
+        } => format!(
+            "\"a\": {}, \"b\": {}, \"parent\": {}, \"tolerance\": {tolerance}{}",
+            s(a),
+            s(b),
+            s(parent),
+            method_json(*method)
+        ),
+        Query::Collisions {
+            parent,
+            objects,
+            tolerance,
+            anti_alias,
+            details,
+        } => {
+            let objects = match objects {
+                None => s("children"),
+                Some(names) => format!("[{}]", names.iter().map(|n| s(n)).collect::<Vec<_>>().join(", ")),
+            };
+            format!(
+                "\"parent\": {}, \"objects\": {objects}, \"tolerance\": {tolerance}, \"anti_alias\": {anti_alias}, \"details\": {details}",
+                s(parent)
+            )
+        }
     };
     format!("{{\"{}\": {{{body}}}}}", q.kind())
+}
+
+/// `, "method": NAME` for a query's method, or nothing for the default (so that files
+/// without methods are written as before).
+fn method_json(m: Method) -> String {
+    if m == Method::Exact {
+        String::new()
+    } else {
+        format!(", \"method\": {}", json_string(&m.to_string()))
+    }
 }
 
 /// State of one save: where bitmaps go and which names were seen.
@@ -407,7 +657,18 @@ struct Writer<'a> {
     pngs: Vec<(String, Bitmap)>,
     /// Bitmaps already written, by identity, so that shared images are written once.
     png_index: HashMap<usize, usize>,
-    names: HashMap<String, String>,
+    /// Names written so far, with the place of their object.
+    names: HashMap<String, usize>,
+    places: Places,
+}
+
+/// Indentation stops growing at this level, so that the file of a deep tree grows with
+/// the number of its objects, not with the square of its depth.
+const MAX_INDENT: usize = 32;
+
+/// The indentation of a line at `level`.
+fn indent(level: usize) -> String {
+    "  ".repeat(level.min(MAX_INDENT))
 }
 
 impl Writer<'_> {
@@ -419,8 +680,8 @@ impl Writer<'_> {
         }
     }
 
-    /// Refuses trees too deep for a scene file before writing recursively (the stage
-    /// itself allows any depth).
+    /// Refuses trees too deep for a scene file before writing anything (the stage itself
+    /// allows any depth).
     fn check_depth(&self) -> Result<()> {
         let mut stack = vec![(self.stage.root(), 0usize)];
         while let Some((id, depth)) = stack.pop() {
@@ -441,22 +702,85 @@ impl Writer<'_> {
         Ok(())
     }
 
-    fn node(&mut self, out: &mut String, id: NodeId, path: &str, level: usize) -> Result<()> {
+    /// Writes the object tree without recursion (it may be 100,000 levels deep): each
+    /// object's own fields, then its children one after another, then what closes it.
+    fn tree(&mut self, out: &mut String) -> Result<()> {
+        enum Step {
+            Object { id: NodeId, place: usize, level: usize },
+            Text(String),
+        }
         let stage = self.stage;
-        let pad = "  ".repeat(level + 1);
+        let root = self.places.add(None);
+        let mut stack = vec![Step::Object {
+            id: stage.root(),
+            place: root,
+            level: 1,
+        }];
+        while let Some(step) = stack.pop() {
+            let (id, place, level) = match step {
+                Step::Text(t) => {
+                    out.push_str(&t);
+                    continue;
+                }
+                Step::Object { id, place, level } => (id, place, level),
+            };
+            let pad = indent(level + 1);
+            let fields = self.fields(id, place, &pad)?;
+            let children = stage.children(id)?;
+            if fields.is_empty() && children.is_empty() {
+                out.push_str("{}");
+                continue;
+            }
+            out.push_str("{\n");
+            for (i, f) in fields.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(",\n");
+                }
+                out.push_str(&pad);
+                out.push_str(f);
+            }
+            let end = format!("\n{}}}", indent(level));
+            if children.is_empty() {
+                out.push_str(&end);
+                continue;
+            }
+            if !fields.is_empty() {
+                out.push_str(",\n");
+            }
+            out.push_str(&pad);
+            out.push_str("\"children\": [");
+            stack.push(Step::Text(format!("\n{pad}]{end}")));
+            for (i, &c) in children.iter().enumerate().rev() {
+                let child = self.places.add(Some((place, i)));
+                stack.push(Step::Object {
+                    id: c,
+                    place: child,
+                    level: level + 2,
+                });
+                let sep = if i == 0 { "\n" } else { ",\n" };
+                stack.push(Step::Text(format!("{sep}{pad}  ")));
+            }
+        }
+        Ok(())
+    }
+
+    /// The fields of one object but its children, each as `"key": value` text; `pad` is
+    /// the indentation of the object's fields.
+    fn fields(&mut self, id: NodeId, place: usize, pad: &str) -> Result<Vec<String>> {
+        let stage = self.stage;
         let mut fields: Vec<String> = Vec::new();
         if let Some(name) = stage.name(id)? {
-            let at = format!("{path}.name");
             if let Some(first) = self.names.get(name) {
                 return Err(self.err(
-                    &at,
+                    &self.places.path(place, "name"),
                     format!(
-                        "duplicate name {} (also at {first}); names in a scene file are unique",
-                        json_string(name)
+                        "duplicate name {} (also at {}); names in a scene file are unique",
+                        json_string(name),
+                        self.places.path(*first, "name")
                     ),
                 ));
             }
-            self.names.insert(name.to_string(), at);
+            self.names.insert(name.to_string(), place);
             fields.push(format!("\"name\": {}", json_string(name)));
         }
         self.transform(&mut fields, id)?;
@@ -464,61 +788,48 @@ impl Writer<'_> {
             fields.push("\"visible\": false".into());
         }
         color_fields(&mut fields, &stage.color_transform(id)?);
+        let frames = stage.frames(id)?;
+        if !frames.is_empty() {
+            // An animated node: its frames hold what `bitmap` and `graphics` would.
+            let mut list = Vec::with_capacity(frames.len());
+            for frame in frames {
+                list.push(match frame {
+                    Frame::Bitmap { bitmap, smoothing } => {
+                        format!("{{{}}}", self.bitmap_field(bitmap, *smoothing))
+                    }
+                    Frame::Graphics(gs) => format!("{{{}}}", graphics_field(gs, pad)),
+                });
+            }
+            fields.push(format!("\"frames\": [{}]", list.join(", ")));
+            fields.push(format!("\"frame\": {}", stage.frame(id)?.unwrap_or(0)));
+            return Ok(fields);
+        }
         if let Some((bitmap, smoothing)) = stage.bitmap(id)? {
-            let n = match self.png_index.get(&bitmap.id()) {
-                Some(&n) => n,
-                None => {
-                    let n = self.pngs.len();
-                    self.pngs.push((format!("{}_{n}.png", self.stem), bitmap.clone()));
-                    self.png_index.insert(bitmap.id(), n);
-                    n
-                }
-            };
-            let png = self.pngs.get(n).map_or("", |(name, _)| name.as_str());
-            fields.push(format!(
-                "\"bitmap\": {{\"png\": {}, \"smoothing\": {smoothing}}}",
-                json_string(png)
-            ));
+            fields.push(self.bitmap_field(bitmap, smoothing));
         }
         let graphics = stage.graphics(id)?;
         if !graphics.is_empty() {
-            let mut g = String::from("\"graphics\": [");
-            for (i, gr) in graphics.iter().enumerate() {
-                g.push_str(if i == 0 { "\n" } else { ",\n" });
-                g.push_str(&pad);
-                g.push_str("  ");
-                g.push_str(&graphic_json(gr));
+            fields.push(graphics_field(graphics, pad));
+        }
+        Ok(fields)
+    }
+
+    /// `"bitmap": {...}`, naming the PNG file the bitmap is (or will be) saved to.
+    fn bitmap_field(&mut self, bitmap: &Bitmap, smoothing: bool) -> String {
+        let n = match self.png_index.get(&bitmap.id()) {
+            Some(&n) => n,
+            None => {
+                let n = self.pngs.len();
+                self.pngs.push((format!("{}_{n}.png", self.stem), bitmap.clone()));
+                self.png_index.insert(bitmap.id(), n);
+                n
             }
-            let _ = write!(g, "\n{pad}]");
-            fields.push(g);
-        }
-        let children = stage.children(id)?;
-        let mut kids = String::new();
-        if !children.is_empty() {
-            kids.push_str("\"children\": [");
-            for (i, &c) in children.iter().enumerate() {
-                kids.push_str(if i == 0 { "\n" } else { ",\n" });
-                kids.push_str(&pad);
-                kids.push_str("  ");
-                self.node(&mut kids, c, &format!("{path}.children[{i}]"), level + 2)?;
-            }
-            let _ = write!(kids, "\n{pad}]");
-            fields.push(kids);
-        }
-        if fields.is_empty() {
-            out.push_str("{}");
-            return Ok(());
-        }
-        out.push_str("{\n");
-        for (i, f) in fields.iter().enumerate() {
-            if i > 0 {
-                out.push_str(",\n");
-            }
-            out.push_str(&pad);
-            out.push_str(f);
-        }
-        let _ = write!(out, "\n{}}}", "  ".repeat(level));
-        Ok(())
+        };
+        let png = self.pngs.get(n).map_or("", |(name, _)| name.as_str());
+        format!(
+            "\"bitmap\": {{\"png\": {}, \"smoothing\": {smoothing}}}",
+            json_string(png)
+        )
     }
 
     fn transform(&self, fields: &mut Vec<String>, id: NodeId) -> Result<()> {
@@ -560,6 +871,19 @@ const CT_FIELDS: [&str; 8] = [
     "blue_offset",
     "alpha_offset",
 ];
+
+/// `"graphics": [...]`, one entry per line.
+fn graphics_field(graphics: &[Graphic], pad: &str) -> String {
+    let mut g = String::from("\"graphics\": [");
+    for (i, gr) in graphics.iter().enumerate() {
+        g.push_str(if i == 0 { "\n" } else { ",\n" });
+        g.push_str(pad);
+        g.push_str("  ");
+        g.push_str(&graphic_json(gr));
+    }
+    let _ = write!(g, "\n{pad}]");
+    g
+}
 
 fn color_fields(fields: &mut Vec<String>, ct: &ColorTransform) {
     let values = ct.to_array();
@@ -609,9 +933,20 @@ fn graphic_json(g: &Graphic) -> String {
 
 // ----- JSON input -----
 
+/// Deepest nesting of arrays and objects that a scene file may have (the top-level object
+/// is level 1). Objects nest two levels at a time (an object, then its `children` array),
+/// so this lets them go [`MAX_SAVE_DEPTH`] deep, well past the 100,000 levels level editors
+/// produce. Parsing holds stack frames for every open level, about 0.5 KiB in an
+/// optimized build (several times that in a debug build), so the limit also bounds that
+/// memory (to some 130 MiB when optimized) however the file is made.
+const MAX_NESTING: usize = 262_144;
+
 /// A JSON value that keeps object keys in file order (so errors come in file order) and
 /// refuses duplicate keys while parsing.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// Scene files may nest 100,000 objects deep, so nothing on this type recurses: dropping,
+/// comparing and printing walk a stack on the heap (derived impls would recurse once per
+/// level and overflow the thread's stack).
 enum Json {
     Null,
     Bool(bool),
@@ -632,17 +967,129 @@ impl Json {
             Json::Object(_) => "an object",
         }
     }
-}
 
-impl<'de> Deserialize<'de> for Json {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Json, D::Error> {
-        d.deserialize_any(JsonVisitor)
+    /// Moves the values inside an array or object onto `stack`, leaving it empty.
+    fn take_children(&mut self, stack: &mut Vec<Json>) {
+        match self {
+            Json::Array(items) => stack.append(items),
+            Json::Object(fields) => stack.extend(fields.drain(..).map(|(_, v)| v)),
+            _ => {}
+        }
     }
 }
 
-struct JsonVisitor;
+impl Drop for Json {
+    fn drop(&mut self) {
+        // Each value is emptied before it is dropped, so the drop glue never goes deeper
+        // than one level.
+        let mut stack = Vec::new();
+        self.take_children(&mut stack);
+        while let Some(mut v) = stack.pop() {
+            v.take_children(&mut stack);
+        }
+    }
+}
 
-impl<'de> Visitor<'de> for JsonVisitor {
+impl PartialEq for Json {
+    fn eq(&self, other: &Json) -> bool {
+        let mut stack = vec![(self, other)];
+        while let Some(pair) = stack.pop() {
+            match pair {
+                (Json::Null, Json::Null) => {}
+                (Json::Bool(a), Json::Bool(b)) if a == b => {}
+                (Json::Number(a), Json::Number(b)) if a == b => {}
+                (Json::String(a), Json::String(b)) if a == b => {}
+                (Json::Array(a), Json::Array(b)) if a.len() == b.len() => stack.extend(a.iter().zip(b)),
+                (Json::Object(a), Json::Object(b)) if a.len() == b.len() => {
+                    for ((ka, va), (kb, vb)) in a.iter().zip(b) {
+                        if ka != kb {
+                            return false;
+                        }
+                        stack.push((va, vb));
+                    }
+                }
+                _ => return false,
+            }
+        }
+        true
+    }
+}
+
+impl std::fmt::Debug for Json {
+    /// Compact JSON (numbers in Rust's round-trip form).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        enum Step<'j> {
+            Value(&'j Json),
+            Key(&'j str),
+            Text(&'static str),
+        }
+        let mut stack = vec![Step::Value(self)];
+        while let Some(step) = stack.pop() {
+            match step {
+                Step::Text(t) => f.write_str(t)?,
+                Step::Key(k) => write!(f, "{}: ", json_string(k))?,
+                Step::Value(Json::Null) => f.write_str("null")?,
+                Step::Value(Json::Bool(b)) => write!(f, "{b}")?,
+                Step::Value(Json::Number(n)) => write!(f, "{n:?}")?,
+                Step::Value(Json::String(s)) => f.write_str(&json_string(s))?,
+                Step::Value(Json::Array(items)) => {
+                    f.write_str("[")?;
+                    stack.push(Step::Text("]"));
+                    for (i, item) in items.iter().enumerate().rev() {
+                        stack.push(Step::Value(item));
+                        if i > 0 {
+                            stack.push(Step::Text(", "));
+                        }
+                    }
+                }
+                Step::Value(Json::Object(fields)) => {
+                    f.write_str("{")?;
+                    stack.push(Step::Text("}"));
+                    for (i, (k, v)) in fields.iter().enumerate().rev() {
+                        stack.push(Step::Value(v));
+                        stack.push(Step::Key(k));
+                        if i > 0 {
+                            stack.push(Step::Text(", "));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads one JSON value `depth` levels down (the top level is 1), refusing arrays and
+/// objects past [`MAX_NESTING`].
+#[derive(Clone, Copy)]
+struct JsonSeed {
+    depth: usize,
+}
+
+impl JsonSeed {
+    /// The seed for the values inside an array or object at this level, which must not be
+    /// past the limit itself.
+    fn inner<E: de::Error>(self) -> std::result::Result<JsonSeed, E> {
+        if self.depth > MAX_NESTING {
+            return Err(E::custom(format!(
+                "arrays and objects nest deeper than {MAX_NESTING} levels"
+            )));
+        }
+        Ok(JsonSeed {
+            depth: self.depth + 1,
+        })
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for JsonSeed {
+    type Value = Json;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Json, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for JsonSeed {
     type Value = Json;
 
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -673,20 +1120,22 @@ impl<'de> Visitor<'de> for JsonVisitor {
         Ok(Json::String(v))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Json, A::Error> {
+        let inner = self.inner()?;
         let mut items = Vec::new();
-        while let Some(v) = seq.next_element::<Json>()? {
+        while let Some(v) = seq.next_element_seed(inner)? {
             items.push(v);
         }
         Ok(Json::Array(items))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Json, A::Error> {
+        let inner = self.inner()?;
         let mut fields: Vec<(String, Json)> = Vec::new();
         let mut seen = std::collections::HashSet::new();
         while let Some(key) = map.next_key::<String>()? {
             if !seen.insert(key.clone()) {
                 return Err(de::Error::custom(format!("duplicate key {}", json_string(&key))));
             }
-            let value = map.next_value::<Json>()?;
+            let value = map.next_value_seed(inner)?;
             fields.push((key, value));
         }
         Ok(Json::Object(fields))
@@ -698,20 +1147,33 @@ fn parse_json(bytes: &[u8], file: &str) -> Result<Json> {
     // A byte order mark is not JSON, but editors on some systems add one; it carries no
     // meaning, so it is skipped rather than reported.
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    serde_json::from_slice(bytes).map_err(|e| {
-        let msg = e.to_string();
-        let suffix = format!(" at line {} column {}", e.line(), e.column());
-        Error::Scene {
-            file: file.to_string(),
-            location: format!("line {}, column {}", e.line(), e.column()),
-            reason: msg.strip_suffix(&suffix).unwrap_or(&msg).to_string(),
-        }
-    })
+    // Read through `io::Read`, not as a slice: after an error serde_json still closes every
+    // enclosing array and object, and with a slice each close works out the line and
+    // column by counting from the start of the text, which takes quadratic time on an
+    // error deep in a deep file (minutes at 100,000 levels). The reader keeps count.
+    let mut de = serde_json::Deserializer::from_reader(bytes);
+    // serde_json's own limit (128 levels) would refuse deep scenes; `JsonSeed` limits the
+    // depth instead. Reading recurses once per level, so serde_stacker continues on a new
+    // stack segment (allocated on the heap) whenever the current one runs low: depth costs
+    // memory in proportion to the file, never a stack overflow, on any caller's thread.
+    de.disable_recursion_limit();
+    JsonSeed { depth: 1 }
+        .deserialize(serde_stacker::Deserializer::new(&mut de))
+        .and_then(|v| de.end().map(|()| v))
+        .map_err(|e| {
+            let msg = e.to_string();
+            let suffix = format!(" at line {} column {}", e.line(), e.column());
+            Error::Scene {
+                file: file.to_string(),
+                location: format!("line {}, column {}", e.line(), e.column()),
+                reason: msg.strip_suffix(&suffix).unwrap_or(&msg).to_string(),
+            }
+        })
 }
 
 // ----- scene building -----
 
-const OBJECT_FIELDS: [&str; 13] = [
+const OBJECT_FIELDS: [&str; 16] = [
     "name",
     "matrix",
     "x",
@@ -725,6 +1187,9 @@ const OBJECT_FIELDS: [&str; 13] = [
     "graphics",
     "children",
     "bitmap",
+    "svg",
+    "frames",
+    "frame",
 ];
 
 type Setter = fn(&mut Stage, NodeId, f64) -> Result<()>;
@@ -737,7 +1202,8 @@ const PROPERTIES: [(&str, Setter); 5] = [
     ("scale_y", Stage::set_scale_y),
 ];
 
-const QUERY_KINDS: &str = "collision_rect, bounds, tight_bounds, hit_test_point, hit_test_object";
+const QUERY_KINDS: &str =
+    "collision_rect, bounds, tight_bounds, hit_test_point, hit_test_object, collides, collisions";
 
 type Fields = [(String, Json)];
 
@@ -753,14 +1219,32 @@ fn join(path: &str, key: &str) -> String {
     }
 }
 
-fn parse_scene(bytes: &[u8], file: &str, base_dir: &FsPath) -> Result<Scene> {
+fn parse_scene(bytes: &[u8], file: &str, base_dir: &FsPath, limits: &SceneLimits) -> Result<Scene> {
+    if bytes.len() as u64 > limits.max_file_bytes {
+        return Err(Error::Scene {
+            file: file.to_string(),
+            location: "the whole file".into(),
+            // `load` stops reading one byte past the limit, so the size is not known.
+            reason: format!(
+                "more than {} bytes, the limit for a scene file",
+                limits.max_file_bytes
+            ),
+        });
+    }
     let json = parse_json(bytes, file)?;
     let mut loader = Loader {
         file,
         base_dir,
+        limits,
         stage: Stage::new(),
         names: HashMap::new(),
         pngs: HashMap::new(),
+        image_bytes: 0,
+        places: Places::default(),
+        at: None,
+        #[cfg(feature = "svg")]
+        svgs: HashMap::new(),
+        warnings: Vec::new(),
     };
     let queries = loader.scene(&json)?;
     Ok(Scene {
@@ -768,7 +1252,43 @@ fn parse_scene(bytes: &[u8], file: &str, base_dir: &FsPath) -> Result<Scene> {
         names: loader.names.into_iter().map(|(k, (id, _))| (k, id)).collect(),
         queries,
         file: file.to_string(),
+        warnings: loader.warnings,
     })
+}
+
+/// Where the objects of a scene file are: for each, its parent's place and its index in
+/// the parent's `children` (`None` for the root). An object's path is only spelled out for
+/// a message, because spelling out every path of a file 100,000 levels deep would take
+/// time and memory quadratic in the depth.
+#[derive(Default)]
+struct Places(Vec<Option<(usize, usize)>>);
+
+impl Places {
+    /// Adds the root (`None`) or child `index` of the object at `parent`; gives its place.
+    fn add(&mut self, parent: Option<(usize, usize)>) -> usize {
+        self.0.push(parent);
+        self.0.len() - 1
+    }
+
+    /// The path of the object at `place`, e.g. `root.children[1].children[0]`, followed by
+    /// `.field` when `field` is not empty.
+    fn path(&self, place: usize, field: &str) -> String {
+        let mut indices = Vec::new();
+        let mut cur = place;
+        while let Some(Some((parent, index))) = self.0.get(cur) {
+            indices.push(*index);
+            cur = *parent;
+        }
+        let mut s = String::from("root");
+        for i in indices.iter().rev() {
+            let _ = write!(s, ".children[{i}]");
+        }
+        if !field.is_empty() {
+            s.push('.');
+            s.push_str(field);
+        }
+        s
+    }
 }
 
 /// State of one load: the tree built so far and the names given (with where, for the
@@ -776,17 +1296,33 @@ fn parse_scene(bytes: &[u8], file: &str, base_dir: &FsPath) -> Result<Scene> {
 struct Loader<'a> {
     file: &'a str,
     base_dir: &'a FsPath,
+    limits: &'a SceneLimits,
     stage: Stage,
-    names: HashMap<String, (NodeId, String)>,
+    names: HashMap<String, (NodeId, usize)>,
     /// PNGs already read, by path, so that objects showing one file share one bitmap.
     pngs: HashMap<std::path::PathBuf, Bitmap>,
+    /// Decoded bytes of the PNGs read so far.
+    image_bytes: u64,
+    places: Places,
+    /// The place of the object being read, which the locations given to `err` are relative
+    /// to; `None` outside the object tree, where locations are complete.
+    at: Option<usize>,
+    /// SVG files already parsed, by path, so that objects showing one file parse it once.
+    #[cfg(feature = "svg")]
+    svgs: HashMap<std::path::PathBuf, crate::svg::SvgDocument>,
+    /// Messages of [`Scene::warnings`].
+    warnings: Vec<String>,
 }
 
 impl Loader<'_> {
     fn err(&self, location: &str, reason: impl Into<String>) -> Error {
+        let location = match self.at {
+            Some(place) => self.places.path(place, location),
+            None => location.to_string(),
+        };
         Error::Scene {
             file: self.file.to_string(),
-            location: location.to_string(),
+            location,
             reason: reason.into(),
         }
     }
@@ -884,7 +1420,7 @@ impl Loader<'_> {
         }
         self.check_keys(fields, "", &["pixelhit_scene", "root", "queries"], "a scene file")?;
         let root = self.required(fields, "", "root")?;
-        self.node(root, "root", None)?;
+        self.tree(root)?;
         let mut queries = Vec::new();
         if let Some(q) = get(fields, "queries") {
             for (i, item) in self.array(q, "queries")?.iter().enumerate() {
@@ -894,7 +1430,31 @@ impl Loader<'_> {
         Ok(queries)
     }
 
-    fn node(&mut self, v: &Json, path: &str, parent: Option<NodeId>) -> Result<()> {
+    /// Reads the object tree without recursion (objects may nest 100,000 deep), in file
+    /// order: each object's own fields, then its children's subtrees one after another.
+    fn tree(&mut self, root: &Json) -> Result<()> {
+        let mut stack = vec![(root, None, self.places.add(None))];
+        while let Some((v, parent, place)) = stack.pop() {
+            let (id, children) = self.node(v, parent, place)?;
+            for (i, child) in children.iter().enumerate().rev() {
+                stack.push((child, Some(id), self.places.add(Some((place, i)))));
+            }
+        }
+        self.at = None;
+        Ok(())
+    }
+
+    /// Reads one object at `place` and adds it under `parent` (or fills in the root);
+    /// gives its id and its children, which the caller reads next.
+    fn node<'j>(
+        &mut self,
+        v: &'j Json,
+        parent: Option<NodeId>,
+        place: usize,
+    ) -> Result<(NodeId, &'j [Json])> {
+        self.at = Some(place);
+        // Locations inside the object are relative to it (see `err`).
+        let path = "";
         let fields = self.object(v, path)?;
         self.check_keys(fields, path, &OBJECT_FIELDS, "an object")?;
         if get(fields, "matrix").is_some() {
@@ -918,12 +1478,38 @@ impl Loader<'_> {
                 return Err(self.err(&bitmap_path, "the root is a container; it cannot have a bitmap"));
             }
         }
+        // An `svg` object is a leaf like a `bitmap` one: the file is its only content.
+        let svg_path = join(path, "svg");
+        if get(fields, "svg").is_some() {
+            for k in ["graphics", "children", "bitmap"] {
+                if get(fields, k).is_some() {
+                    return Err(self.err(&svg_path, format!("an object with `svg` cannot have `{k}`")));
+                }
+            }
+            if parent.is_none() {
+                return Err(self.err(&svg_path, "the root cannot be an svg object; give it a child"));
+            }
+        }
+        let frames_path = join(path, "frames");
+        if get(fields, "frames").is_some() {
+            for k in ["graphics", "children", "bitmap", "svg"] {
+                if get(fields, k).is_some() {
+                    return Err(self.err(&frames_path, format!("an object with `frames` cannot have `{k}`")));
+                }
+            }
+            if parent.is_none() {
+                return Err(self.err(&frames_path, "the root is a container; it cannot have frames"));
+            }
+        } else if get(fields, "frame").is_some() {
+            return Err(self.err(&join(path, "frame"), "`frame` needs `frames`"));
+        }
         let name = match get(fields, "name") {
             None => None,
             Some(n) => {
                 let at = join(path, "name");
                 let n = self.string(n, &at)?;
                 if let Some((_, first)) = self.names.get(n) {
+                    let first = self.places.path(*first, "name");
                     return Err(self.err(
                         &at,
                         format!("duplicate name {} (first used at {first})", json_string(n)),
@@ -936,17 +1522,39 @@ impl Loader<'_> {
             Some(b) => Some(self.bitmap(b, &bitmap_path)?),
             None => None,
         };
-        let id = match (parent, bitmap) {
-            (None, _) => Ok(self.stage.root()),
-            (Some(p), Some((bm, smoothing))) => self.stage.add_bitmap(p, bm, smoothing),
-            (Some(p), None) => self.stage.add_container(p),
+        let frames = match get(fields, "frames") {
+            Some(v) => Some(self.frames(v, &frames_path)?),
+            None => None,
+        };
+        let id = match (parent, bitmap, frames) {
+            (None, _, _) => Ok(self.stage.root()),
+            (Some(p), _, Some(frames)) => self.stage.add_frames(p, frames),
+            (Some(p), Some((bm, smoothing)), None) => self.stage.add_bitmap(p, bm, smoothing),
+            (Some(p), None, None) => self.stage.add_container(p),
         }
         .map_err(|e| self.err(path, e.to_string()))?;
+        if let Some(v) = get(fields, "frame") {
+            let at = join(path, "frame");
+            let x = self.number(v, &at)?;
+            let count = self.stage.frame_count(id).unwrap_or(0);
+            if x.fract() != 0.0 || x < 0.0 || x >= count as f64 {
+                return Err(self.err(
+                    &at,
+                    format!(
+                        "expected a frame index, a whole number from 0 to {}; found {x}",
+                        count.saturating_sub(1)
+                    ),
+                ));
+            }
+            self.stage
+                .set_frame(id, x as usize)
+                .map_err(|e| self.err(&at, e.to_string()))?;
+        }
         if let Some((n, at)) = name {
             self.stage
                 .set_name(id, n)
                 .map_err(|e| self.err(&at, e.to_string()))?;
-            self.names.insert(n.to_string(), (id, at));
+            self.names.insert(n.to_string(), (id, place));
         }
         if let Some(m) = get(fields, "matrix") {
             let at = join(path, "matrix");
@@ -1007,13 +1615,77 @@ impl Loader<'_> {
                     .map_err(|e| self.err(&at, e.to_string()))?;
             }
         }
-        if let Some(v) = get(fields, "children") {
-            let at = join(path, "children");
-            for (i, item) in self.array(v, &at)?.iter().enumerate() {
-                self.node(item, &format!("{at}[{i}]"), Some(id))?;
+        if let Some(v) = get(fields, "svg") {
+            self.svg(v, &svg_path, id, place)?;
+        }
+        let children = match get(fields, "children") {
+            Some(v) => self.array(v, &join(path, "children"))?,
+            None => &[],
+        };
+        Ok((id, children))
+    }
+
+    /// The `frames` of an animated object: each `{"bitmap": ...}` or `{"graphics": [...]}`.
+    fn frames(&mut self, v: &Json, path: &str) -> Result<Vec<Frame>> {
+        let items = self.array(v, path)?;
+        if items.is_empty() {
+            return Err(self.err(path, "an animated object needs at least one frame"));
+        }
+        let mut frames = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let at = format!("{path}[{i}]");
+            let f = self.object(item, &at)?;
+            self.check_keys(f, &at, &["bitmap", "graphics"], "a frame")?;
+            frames.push(match (get(f, "bitmap"), get(f, "graphics")) {
+                (Some(b), None) => {
+                    let (bitmap, smoothing) = self.bitmap(b, &join(&at, "bitmap"))?;
+                    Frame::Bitmap { bitmap, smoothing }
+                }
+                (None, Some(g)) => {
+                    let gat = join(&at, "graphics");
+                    let mut list = Vec::new();
+                    for (k, item) in self.array(g, &gat)?.iter().enumerate() {
+                        list.push(self.graphic(item, &format!("{gat}[{k}]"))?);
+                    }
+                    Frame::Graphics(list)
+                }
+                _ => return Err(self.err(&at, "a frame has either `bitmap` or `graphics`")),
+            });
+        }
+        Ok(frames)
+    }
+
+    /// Adds the content of the SVG file named at `path` under the object `id`, and keeps its
+    /// warnings with their place in the scene file.
+    #[cfg(feature = "svg")]
+    fn svg(&mut self, v: &Json, path: &str, id: NodeId, place: usize) -> Result<()> {
+        let file = self.base_dir.join(self.string(v, path)?);
+        let doc = match self.svgs.get(&file) {
+            Some(doc) => doc.clone(),
+            None => {
+                let doc =
+                    crate::svg::SvgDocument::from_file(&file).map_err(|e| self.err(path, e.to_string()))?;
+                self.svgs.insert(file, doc.clone());
+                doc
             }
+        };
+        let load = doc
+            .add_to(&mut self.stage, id)
+            .map_err(|e| self.err(path, e.to_string()))?;
+        let at = self.places.path(place, path);
+        for w in load.warnings {
+            self.warnings.push(format!("{}: {at}: {w}", self.file));
         }
         Ok(())
+    }
+
+    #[cfg(not(feature = "svg"))]
+    fn svg(&mut self, v: &Json, path: &str, _id: NodeId, _place: usize) -> Result<()> {
+        self.string(v, path)?;
+        Err(self.err(
+            path,
+            "this pixelhit was built without SVG support (cargo feature `svg`)",
+        ))
     }
 
     fn bitmap(&mut self, v: &Json, path: &str) -> Result<(Bitmap, bool)> {
@@ -1029,7 +1701,7 @@ impl Loader<'_> {
         if let Some(b) = self.pngs.get(&file) {
             return Ok((b.clone(), smoothing));
         }
-        let bitmap = Bitmap::from_png_file(&file).map_err(|e| {
+        let bitmap = Bitmap::from_png_file_with_limits(&file, &self.limits.images).map_err(|e| {
             let reason = match e {
                 // The image error names its source; an I/O error names the path already.
                 Error::Io { .. } | Error::Image { .. } => e.to_string(),
@@ -1037,6 +1709,18 @@ impl Loader<'_> {
             };
             self.err(&png_path, reason)
         })?;
+        // Each image is within its own limits; many of them could still fill the memory.
+        self.image_bytes += bitmap.rgba().len() as u64;
+        if self.image_bytes > self.limits.max_image_bytes {
+            return Err(self.err(
+                &png_path,
+                format!(
+                    "image {}: the scene's images take more than {} bytes decoded, its limit",
+                    file.display(),
+                    self.limits.max_image_bytes
+                ),
+            ));
+        }
         self.pngs.insert(file, bitmap.clone());
         Ok((bitmap, smoothing))
     }
@@ -1136,10 +1820,12 @@ impl Loader<'_> {
             get(f, key).map_or(Ok(default), |v| self.boolean(v, &join(path, key)))
         };
         let allowed: &[&str] = match kind.as_str() {
-            "collision_rect" => &["a", "b", "parent", "precise", "tolerance", "anti_alias"],
+            "collision_rect" => &["a", "b", "parent", "precise", "tolerance", "anti_alias", "method"],
+            "collides" => &["a", "b", "parent", "tolerance", "method"],
             "bounds" | "tight_bounds" => &["object", "space"],
             "hit_test_point" => &["object", "x", "y", "shape_flag"],
             "hit_test_object" => &["a", "b"],
+            "collisions" => &["parent", "objects", "tolerance", "anti_alias", "details"],
             other => {
                 return Err(self.err(
                     path,
@@ -1163,6 +1849,7 @@ impl Loader<'_> {
                     Some(t) => self.tolerance(t, &join(path, "tolerance"))?,
                 };
                 let anti_alias = flag(f, "anti_alias", true)?;
+                let method = self.rect_method(f, path)?;
                 Query::CollisionRect {
                     a,
                     b,
@@ -1170,8 +1857,19 @@ impl Loader<'_> {
                     precise,
                     tolerance,
                     anti_alias,
+                    method,
                 }
             }
+            "collides" => Query::Collides {
+                a: name(f, "a")?,
+                b: name(f, "b")?,
+                parent: name(f, "parent")?,
+                tolerance: match get(f, "tolerance") {
+                    None => 255,
+                    Some(t) => self.tolerance(t, &join(path, "tolerance"))?,
+                },
+                method: self.method(f, path)?,
+            },
             "bounds" => Query::Bounds {
                 object: name(f, "object")?,
                 space: name(f, "space")?,
@@ -1186,11 +1884,59 @@ impl Loader<'_> {
                 y: self.number(self.required(f, path, "y")?, &join(path, "y"))?,
                 shape_flag: flag(f, "shape_flag", false)?,
             },
+            "collisions" => Query::Collisions {
+                parent: name(f, "parent")?,
+                objects: self.object_list(f, path)?,
+                tolerance: match get(f, "tolerance") {
+                    None => 255,
+                    Some(t) => self.tolerance(t, &join(path, "tolerance"))?,
+                },
+                anti_alias: flag(f, "anti_alias", true)?,
+                details: flag(f, "details", false)?,
+            },
             _ => Query::HitTestObject {
                 a: name(f, "a")?,
                 b: name(f, "b")?,
             },
         })
+    }
+
+    /// The `objects` of a `collisions` query: a list of names, or `"children"` (`None`).
+    fn object_list(&self, f: &Fields, path: &str) -> Result<Option<Vec<String>>> {
+        let here = join(path, "objects");
+        match self.required(f, path, "objects")? {
+            Json::String(s) if s == "children" => Ok(None),
+            Json::Array(items) => items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| Ok(self.string(v, &format!("{here}[{i}]"))?.to_string()))
+                .collect::<Result<Vec<_>>>()
+                .map(Some),
+            other => Err(self.expected(&here, "a list of names or \"children\"", other)),
+        }
+    }
+
+    /// The optional `method` of a query (default exact); an unknown name is an error at
+    /// `path.method`.
+    fn method(&self, f: &Fields, path: &str) -> Result<Method> {
+        let Some(v) = get(f, "method") else {
+            return Ok(Method::Exact);
+        };
+        let at = join(path, "method");
+        self.string(v, &at)?
+            .parse()
+            .map_err(|e: crate::ParseMethodError| self.err(&at, e.to_string()))
+    }
+
+    /// The optional `method` of a `collision_rect` query: one that can give a rectangle.
+    fn rect_method(&self, f: &Fields, path: &str) -> Result<RectMethod> {
+        let Some(v) = get(f, "method") else {
+            return Ok(RectMethod::Exact);
+        };
+        let at = join(path, "method");
+        self.string(v, &at)?
+            .parse()
+            .map_err(|e: crate::ParseMethodError| self.err(&at, e.to_string()))
     }
 
     fn tolerance(&self, v: &Json, path: &str) -> Result<u8> {
@@ -1259,18 +2005,20 @@ mod tests {
             assert!(back == *v, "{v:?} printed as {s}");
         }
         let text = format!("[{}]", list.join(", "));
-        let Json::Array(items) = parse_json(text.as_bytes(), "t").unwrap() else {
+        let parsed = parse_json(text.as_bytes(), "t").unwrap();
+        let Json::Array(items) = &parsed else {
             panic!("not an array")
         };
         for (v, item) in values.iter().zip(items) {
-            assert_eq!(item, Json::Number(*v + 0.0), "{v:?}");
+            assert_eq!(*item, Json::Number(*v + 0.0), "{v:?}");
         }
     }
 
     #[test]
     fn duplicate_keys_are_syntax_errors_with_line_and_column() {
         let e = load("{\"pixelhit_scene\": 1,\n \"root\": {\"x\": 1, \"x\": 2}}").unwrap_err();
-        assert_eq!(location(&e), "line 2, column 21");
+        // The colon after the second "x" (the reader has looked at it when the key is checked).
+        assert_eq!(location(&e), "line 2, column 22");
         assert!(e.to_string().contains("duplicate key \"x\""), "{e}");
     }
 
@@ -1343,6 +2091,7 @@ mod tests {
                 precise: false,
                 tolerance: 7,
                 anti_alias: false,
+                method: RectMethod::Exact,
             },
             Query::Bounds {
                 object: "a \"quoted\"".into(),
@@ -1601,6 +2350,7 @@ mod tests {
                     precise: true,
                     tolerance: 3,
                     anti_alias: true,
+                    method: RectMethod::Exact,
                 },
                 Query::HitTestPoint {
                     object: "x".into(),

@@ -34,6 +34,39 @@ impl NodeId {
 pub(crate) enum Content {
     Container(Vec<Graphic>),
     Bitmap { bitmap: Bitmap, smoothing: bool },
+    Frames { frames: Vec<Frame>, current: usize },
+}
+
+/// One frame of an animated node: a bitmap, or vector graphics.
+///
+/// Each frame's rasters are cached by content, so switching back to a frame shown before
+/// costs nothing to draw.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Frame {
+    /// A bitmap and its smoothing flag.
+    Bitmap {
+        /// The image.
+        bitmap: Bitmap,
+        /// Bilinear (`true`) or nearest sampling.
+        smoothing: bool,
+    },
+    /// Fills and strokes, drawn in order.
+    Graphics(Vec<Graphic>),
+}
+
+impl Content {
+    /// What is drawn now: a container's graphics, a bitmap, or the current frame.
+    fn shown(&self) -> (&[Graphic], Option<(&Bitmap, bool)>) {
+        match self {
+            Content::Container(g) => (g, None),
+            Content::Bitmap { bitmap, smoothing } => (&[], Some((bitmap, *smoothing))),
+            Content::Frames { frames, current } => match frames.get(*current) {
+                Some(Frame::Graphics(g)) => (g, None),
+                Some(Frame::Bitmap { bitmap, smoothing }) => (&[], Some((bitmap, *smoothing))),
+                None => (&[], None),
+            },
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -83,6 +116,28 @@ struct Slot {
 /// assert_eq!((p.x, p.y), (100.0, 10.0));
 /// # Ok::<(), pixelhit::Error>(())
 /// ```
+///
+/// # Bad calls and queries during a change
+///
+/// A call that fails (a removed id, moving a node under itself or one of its descendants,
+/// removing or moving the root, a bitmap as a parent, a non-finite number) returns an error
+/// and changes nothing, so the tree stays valid.
+///
+/// A query cannot run while the tree changes, and this needs no lock: queries borrow the
+/// stage shared (`&self`), changes borrow it exclusively (`&mut self`), and Rust's borrow
+/// rules allow one or the other, never both at once, also across threads (a `Stage` shared
+/// between threads needs a `RwLock` or the like, which does the same at run time). An
+/// answer that borrows the tree therefore cannot be held across a change:
+///
+/// ```compile_fail,E0502
+/// # use pixelhit::Stage;
+/// let mut stage = Stage::new();
+/// let root = stage.root();
+/// let children = stage.children(root)?; // borrows the stage
+/// stage.add_container(root)?; // error[E0502]: cannot borrow `stage` as mutable
+/// println!("{children:?}");
+/// # Ok::<(), pixelhit::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Stage {
     slots: Vec<Slot>,
@@ -121,6 +176,12 @@ impl Stage {
             },
             cache: crate::raster::RasterCache::default(),
         }
+    }
+
+    /// Frees the rasters this stage keeps between queries (they are made again when needed).
+    /// Answers never depend on the cache; this only trades memory for time.
+    pub fn clear_cache(&self) {
+        self.cache.clear();
     }
 
     /// The root container. It cannot be removed or moved.
@@ -209,7 +270,7 @@ impl Stage {
     fn check_container(&self, id: NodeId) -> Result<()> {
         match self.node(id)?.content {
             Content::Container(_) => Ok(()),
-            Content::Bitmap { .. } => Err(Error::NotContainer {
+            Content::Bitmap { .. } | Content::Frames { .. } => Err(Error::NotContainer {
                 node: self.describe(id),
             }),
         }
@@ -233,6 +294,89 @@ impl Stage {
     /// As [`Stage::add_container`].
     pub fn add_bitmap(&mut self, parent: NodeId, bitmap: Bitmap, smoothing: bool) -> Result<NodeId> {
         self.insert(parent, Content::Bitmap { bitmap, smoothing })
+    }
+
+    /// Adds an animated leaf showing one of `frames` at a time (the first to begin with), as
+    /// the last child of `parent`. Queries see the frame shown.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutOfRange`] when `frames` is empty, and as [`Stage::add_container`].
+    pub fn add_frames(&mut self, parent: NodeId, frames: Vec<Frame>) -> Result<NodeId> {
+        if frames.is_empty() {
+            return Err(Error::OutOfRange {
+                what: "number of frames".into(),
+                value: 0.0,
+                range: "1..",
+            });
+        }
+        self.insert(parent, Content::Frames { frames, current: 0 })
+    }
+
+    /// The index of the frame shown, for an animated node.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`].
+    pub fn frame(&self, id: NodeId) -> Result<Option<usize>> {
+        Ok(match &self.node(id)?.content {
+            Content::Frames { current, .. } => Some(*current),
+            _ => None,
+        })
+    }
+
+    /// The frames of an animated node (empty for other nodes).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`].
+    pub fn frames(&self, id: NodeId) -> Result<&[Frame]> {
+        Ok(match &self.node(id)?.content {
+            Content::Frames { frames, .. } => frames,
+            _ => &[],
+        })
+    }
+
+    /// How many frames an animated node has (0 for other nodes).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`].
+    pub fn frame_count(&self, id: NodeId) -> Result<usize> {
+        Ok(match &self.node(id)?.content {
+            Content::Frames { frames, .. } => frames.len(),
+            _ => 0,
+        })
+    }
+
+    /// Shows frame `index` of an animated node.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutOfRange`] naming the node when there is no such frame or the node is not
+    /// animated; [`Error::StaleNode`].
+    pub fn set_frame(&mut self, id: NodeId, index: usize) -> Result<()> {
+        let what = format!("frame of {}", self.describe(id));
+        match &mut self.node_mut(id)?.content {
+            Content::Frames { frames, current } if index < frames.len() => {
+                *current = index;
+                Ok(())
+            }
+            Content::Frames { frames, .. } => Err(Error::OutOfRange {
+                what,
+                value: index as f64,
+                range: if frames.len() == 1 {
+                    "0..1"
+                } else {
+                    "0..frame_count"
+                },
+            }),
+            _ => Err(Error::OutOfRange {
+                what: format!("{what} (not an animated node)"),
+                value: index as f64,
+                range: "none",
+            }),
+        }
     }
 
     /// Removes a node and its whole subtree; their ids become stale.
@@ -572,16 +716,14 @@ impl Stage {
         Ok(())
     }
 
-    /// The container's graphics (empty for a bitmap).
+    /// The container's graphics, or the graphics of the frame an animated node shows (empty
+    /// for a bitmap).
     ///
     /// # Errors
     ///
     /// [`Error::StaleNode`].
     pub fn graphics(&self, id: NodeId) -> Result<&[Graphic]> {
-        match &self.node(id)?.content {
-            Content::Container(g) => Ok(g),
-            Content::Bitmap { .. } => Ok(&[]),
-        }
+        Ok(self.node(id)?.content.shown().0)
     }
 
     /// Appends a fill or stroke to a container's graphics.
@@ -610,16 +752,14 @@ impl Stage {
         Ok(())
     }
 
-    /// The bitmap and its smoothing flag, for a bitmap node.
+    /// The bitmap and its smoothing flag, for a bitmap node or an animated node showing a
+    /// bitmap frame.
     ///
     /// # Errors
     ///
     /// [`Error::StaleNode`].
     pub fn bitmap(&self, id: NodeId) -> Result<Option<(&Bitmap, bool)>> {
-        match &self.node(id)?.content {
-            Content::Bitmap { bitmap, smoothing } => Ok(Some((bitmap, *smoothing))),
-            Content::Container(_) => Ok(None),
-        }
+        Ok(self.node(id)?.content.shown().1)
     }
 
     /// Replaces a bitmap node's image and smoothing flag.
@@ -635,7 +775,7 @@ impl Stage {
                 node.content = Content::Bitmap { bitmap, smoothing };
                 Ok(())
             }
-            Content::Container(_) => Err(Error::NotBitmap { node: desc }),
+            Content::Container(_) | Content::Frames { .. } => Err(Error::NotBitmap { node: desc }),
         }
     }
 
@@ -790,15 +930,12 @@ impl Stage {
                     what: format!("matrix of {} relative to the query's space", self.describe(id)),
                 });
             }
-            match &node.content {
-                Content::Container(graphics) => {
-                    for g in graphics {
-                        f(id, Leaf::Graphic(g), &m, &ct)?;
-                    }
-                }
-                Content::Bitmap { bitmap, smoothing } => {
-                    f(id, Leaf::Bitmap(bitmap, *smoothing), &m, &ct)?;
-                }
+            let (graphics, bitmap) = node.content.shown();
+            for g in graphics {
+                f(id, Leaf::Graphic(g), &m, &ct)?;
+            }
+            if let Some((bitmap, smoothing)) = bitmap {
+                f(id, Leaf::Bitmap(bitmap, smoothing), &m, &ct)?;
             }
             for &c in node.children.iter().rev() {
                 let child = self.node(c)?;

@@ -1,0 +1,386 @@
+//! Many objects at once: every colliding pair of a group, or one object against a list.
+//!
+//! A game asks "which of my sprites touch, and how" every frame. The answer here is the same
+//! as calling [`Stage::collision`] on every pair, found without trying every pair:
+//!
+//! - **Broad phase: sweep and prune** over the objects' Flash bounds in the parent's space.
+//!   Those are the boxes `collision_rect` intersects first, so a pair the sweep drops could
+//!   not have collided; the sweep costs O(n log n) plus the number of close pairs. A sweep
+//!   suits moving sprites better than a grid or a tree: it needs no cell size and nothing to
+//!   rebuild or rebalance, only a sort of boxes that are nearly sorted from the last frame.
+//! - **Narrow phase** on the remaining pairs, in parallel with rayon (feature `parallel`,
+//!   on by default). Rasters come from the stage's cache, so a sprite in several pairs is
+//!   drawn once, and a sprite that only moved by whole pixels is not drawn again.
+//! - **Contact details** only when asked: they need both planes around the overlap.
+
+use glam::DVec2;
+
+use crate::query::Setup;
+use crate::raster::Rasterizer;
+use crate::rect::PixelRect;
+use crate::{CollisionOptions, Error, NodeId, Rect, Result, Stage};
+
+/// One colliding pair.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Contact {
+    /// The first object (earlier in the list given).
+    pub a: NodeId,
+    /// The second object.
+    pub b: NodeId,
+    /// What [`Stage::collision`] answers for the pair: the overlap's rectangle in the
+    /// parent's space.
+    pub rect: Rect,
+    /// Pixels solid in both (precise queries only).
+    pub overlap_pixels: Option<u64>,
+    /// Where and how they touch, when asked for (precise queries only).
+    pub details: Option<ContactDetails>,
+}
+
+/// Where and how two objects touch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContactDetails {
+    /// The mean of the overlapping pixels' centres, in the parent's space.
+    pub centroid: DVec2,
+    /// A unit vector pointing from `a` into `b` (how to push `b` away), or zero when the
+    /// overlap gives no direction (see [`Stage::collisions`]).
+    pub normal: DVec2,
+    /// The first overlapping pixel in row-major order (smallest y, then smallest x).
+    pub first: (i64, i64),
+    /// The overlapping pixels themselves.
+    pub mask: OverlapMask,
+}
+
+/// The pixels two objects share, over the overlap's rectangle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OverlapMask {
+    rect: PixelRect,
+    words_per_row: usize,
+    bits: Vec<u64>,
+}
+
+impl OverlapMask {
+    /// Left edge, in the parent's pixels.
+    pub fn x(&self) -> i64 {
+        self.rect.x0
+    }
+    /// Top edge, in the parent's pixels.
+    pub fn y(&self) -> i64 {
+        self.rect.y0
+    }
+    /// Width in pixels.
+    pub fn width(&self) -> u64 {
+        self.rect.width()
+    }
+    /// Height in pixels.
+    pub fn height(&self) -> u64 {
+        self.rect.height()
+    }
+    /// Whether pixel `(x, y)` of the parent's grid is in the overlap.
+    pub fn contains(&self, x: i64, y: i64) -> bool {
+        if x < self.rect.x0 || y < self.rect.y0 || x >= self.rect.x1 || y >= self.rect.y1 {
+            return false;
+        }
+        let (i, j) = ((x - self.rect.x0) as usize, (y - self.rect.y0) as usize);
+        self.bits[j * self.words_per_row + i / 64] >> (i % 64) & 1 == 1
+    }
+    /// How many pixels are in the overlap.
+    pub fn count(&self) -> u64 {
+        self.bits.iter().map(|w| u64::from(w.count_ones())).sum()
+    }
+    /// The mask as an image of its rectangle: `color` where pixels overlap, transparent
+    /// elsewhere.
+    pub fn to_image(&self, color: [u8; 4]) -> image::RgbaImage {
+        image::RgbaImage::from_fn(self.width() as u32, self.height() as u32, |i, j| {
+            let hit = self.contains(self.rect.x0 + i64::from(i), self.rect.y0 + i64::from(j));
+            image::Rgba(if hit { color } else { [0; 4] })
+        })
+    }
+}
+
+/// Broad phase: the pairs `(i, j)`, `i < j`, whose boxes overlap (exclusively, as
+/// `collision_rect` intersects them), in order of `i` then `j`.
+fn close_pairs(boxes: &[Option<Rect>]) -> Vec<(usize, usize)> {
+    let mut order: Vec<(usize, Rect)> = boxes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| b.map(|b| (i, b)))
+        .collect();
+    order.sort_by(|a, b| a.1.left().total_cmp(&b.1.left()));
+    let mut active: Vec<(usize, Rect)> = Vec::new();
+    let mut pairs = Vec::new();
+    for &(i, bi) in &order {
+        // Sorted by left edge: a box whose right edge is at or before this left edge can
+        // overlap neither this box nor any later one.
+        active.retain(|(_, bj)| bj.right() > bi.left());
+        for &(j, bj) in &active {
+            if bi.intersect(&bj).is_some() {
+                pairs.push((i.min(j), i.max(j)));
+            }
+        }
+        active.push((i, bi));
+    }
+    pairs.sort_unstable();
+    pairs
+}
+
+impl Stage {
+    /// Every colliding pair among `objects`, in `parent`'s space: the pairs for which
+    /// [`Stage::collision`] finds an overlap, with its answer, ordered by the position of
+    /// `a` then `b` in `objects` (`a` always earlier). Ids repeated in `objects` count once.
+    ///
+    /// With `details`, each contact also carries [`ContactDetails`]. The normal is the
+    /// direction from `a`'s solid pixels to `b`'s around the contact: the difference of
+    /// their centroids over the overlap's rectangle grown by a quarter of its size (at least
+    /// 2 px). For a shallow contact that region holds both bodies on either side of the
+    /// touching pixels, so the normal is close to the surfaces' normal; for a deep one it
+    /// still points from `a`'s local mass to `b`'s, which is the way to separate them (the
+    /// Collision Detection Kit used the direction from `a`'s centre to the overlap, which
+    /// turns sideways when a long object is touched near its end). When both centroids
+    /// coincide it falls back to that direction, from the centre of `a`'s bounds to the
+    /// overlap's centroid, and when that is zero too, the normal is zero.
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::collision`] for any pair; [`Error::NotDescendant`] names the first object
+    /// that is not inside `parent`.
+    ///
+    /// ```
+    /// use pixelhit::{CollisionOptions, FillRule, Graphic, Path, Stage};
+    /// let mut stage = Stage::new();
+    /// let root = stage.root();
+    /// let mut boxes = Vec::new();
+    /// for x in [0.0, 8.0, 30.0] {
+    ///     let n = stage.add_container(root)?;
+    ///     stage.add_graphic(n, Graphic::fill(Path::rect(0.0, 0.0, 10.0, 10.0), FillRule::NonZero, 1.0)?)?;
+    ///     stage.set_x(n, x)?;
+    ///     boxes.push(n);
+    /// }
+    /// let contacts = stage.collisions(root, &boxes, &CollisionOptions::default(), true)?;
+    /// assert_eq!(contacts.len(), 1);
+    /// assert_eq!((contacts[0].a, contacts[0].b), (boxes[0], boxes[1]));
+    /// assert_eq!(contacts[0].overlap_pixels, Some(20));
+    /// let normal = contacts[0].details.as_ref().unwrap().normal;
+    /// assert!(normal.x > 0.99); // from the left box into the right one
+    /// # Ok::<(), pixelhit::Error>(())
+    /// ```
+    pub fn collisions(
+        &self,
+        parent: NodeId,
+        objects: &[NodeId],
+        opts: &CollisionOptions,
+        details: bool,
+    ) -> Result<Vec<Contact>> {
+        let objects = self.distinct_inside(parent, objects)?;
+        let boxes = objects
+            .iter()
+            .map(|&o| self.bounds(o, parent))
+            .collect::<Result<Vec<_>>>()?;
+        let pairs = close_pairs(&boxes);
+        self.narrow_phase(parent, &objects, &pairs, opts, details)
+    }
+
+    /// Every object of `others` that collides with `object`, in `parent`'s space, in the
+    /// order of `others` (`object` is always `a`). Like [`Stage::collisions`] otherwise.
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::collisions`].
+    pub fn collisions_with(
+        &self,
+        parent: NodeId,
+        object: NodeId,
+        others: &[NodeId],
+        opts: &CollisionOptions,
+        details: bool,
+    ) -> Result<Vec<Contact>> {
+        let mut all = vec![object];
+        all.extend(
+            self.distinct_inside(parent, others)?
+                .into_iter()
+                .filter(|&o| o != object),
+        );
+        self.distinct_inside(parent, &all[..1])?;
+        let Some(mine) = self.bounds(object, parent)? else {
+            return Ok(Vec::new());
+        };
+        let mut pairs = Vec::new();
+        for (i, &o) in all.iter().enumerate().skip(1) {
+            if self
+                .bounds(o, parent)?
+                .is_some_and(|r| r.intersect(&mine).is_some())
+            {
+                pairs.push((0, i));
+            }
+        }
+        self.narrow_phase(parent, &all, &pairs, opts, details)
+    }
+
+    /// The objects without repeats, in their first order, after checking that each is inside
+    /// `parent`.
+    fn distinct_inside(&self, parent: NodeId, objects: &[NodeId]) -> Result<Vec<NodeId>> {
+        let mut seen = std::collections::HashSet::with_capacity(objects.len());
+        let mut out = Vec::with_capacity(objects.len());
+        for &o in objects {
+            if !self.is_ancestor(parent, o)? {
+                return Err(Error::NotDescendant {
+                    node: self.describe(o),
+                    ancestor: self.describe(parent),
+                });
+            }
+            if seen.insert(o) {
+                out.push(o);
+            }
+        }
+        Ok(out)
+    }
+
+    fn narrow_phase(
+        &self,
+        parent: NodeId,
+        objects: &[NodeId],
+        pairs: &[(usize, usize)],
+        opts: &CollisionOptions,
+        details: bool,
+    ) -> Result<Vec<Contact>> {
+        let one = |&(i, j): &(usize, usize)| -> Result<Option<Contact>> {
+            let (a, b) = (objects[i], objects[j]);
+            let c = self.collision(a, b, parent, opts)?;
+            let Some(rect) = c.rect else { return Ok(None) };
+            let details = match details && opts.precise {
+                true => self.contact_details(a, b, parent, opts, rect)?,
+                false => None,
+            };
+            Ok(Some(Contact {
+                a,
+                b,
+                rect,
+                overlap_pixels: c.overlap_pixels,
+                details,
+            }))
+        };
+        #[cfg(feature = "parallel")]
+        let found: Vec<Result<Option<Contact>>> = {
+            use rayon::prelude::*;
+            pairs.par_iter().map(one).collect()
+        };
+        #[cfg(not(feature = "parallel"))]
+        let found: Vec<Result<Option<Contact>>> = pairs.iter().map(one).collect();
+        found.into_iter().filter_map(Result::transpose).collect()
+    }
+
+    /// The details of a contact whose overlap is `rect` (whole pixels).
+    fn contact_details(
+        &self,
+        a: NodeId,
+        b: NodeId,
+        parent: NodeId,
+        opts: &CollisionOptions,
+        rect: Rect,
+    ) -> Result<Option<ContactDetails>> {
+        let Setup::Precise { a: pa, b: pb, .. } = self.collision_setup(a, b, parent, opts)? else {
+            return Ok(None);
+        };
+        let overlap = PixelRect::covering(&rect);
+        let grow = ((overlap.width().max(overlap.height()) as i64 + 3) / 4).max(2);
+        let region = PixelRect {
+            x0: overlap.x0 - grow,
+            y0: overlap.y0 - grow,
+            x1: overlap.x1 + grow,
+            y1: overlap.y1 + grow,
+        };
+        let n = (region.width() * region.height()) as usize;
+        let (mut plane_a, mut plane_b) = (vec![0u8; n], vec![0u8; n]);
+        let mut raster = Rasterizer::new(opts.anti_alias);
+        raster.plane(0, &pa, region, &mut plane_a);
+        raster.plane(1, &pb, region, &mut plane_b);
+        let t = opts.threshold();
+        let w = region.width() as usize;
+        let words_per_row = (overlap.width() as usize).div_ceil(64);
+        let mut bits = vec![0u64; words_per_row * overlap.height() as usize];
+        let (mut sum_a, mut sum_b, mut sum_o) = (DVec2::ZERO, DVec2::ZERO, DVec2::ZERO);
+        let (mut n_a, mut n_b, mut n_o) = (0.0, 0.0, 0.0);
+        let mut first = None;
+        for (k, (&va, &vb)) in plane_a.iter().zip(&plane_b).enumerate() {
+            let (x, y) = (region.x0 + (k % w) as i64, region.y0 + (k / w) as i64);
+            let centre = DVec2::new(x as f64 + 0.5, y as f64 + 0.5);
+            let (sa, sb) = (va >= t, vb >= t);
+            if sa {
+                sum_a += centre;
+                n_a += 1.0;
+            }
+            if sb {
+                sum_b += centre;
+                n_b += 1.0;
+            }
+            let inside = x >= overlap.x0 && x < overlap.x1 && y >= overlap.y0 && y < overlap.y1;
+            if sa && sb && inside {
+                sum_o += centre;
+                n_o += 1.0;
+                first.get_or_insert((x, y));
+                let (i, j) = ((x - overlap.x0) as usize, (y - overlap.y0) as usize);
+                bits[j * words_per_row + i / 64] |= 1 << (i % 64);
+            }
+        }
+        let Some(first) = first else { return Ok(None) };
+        let centroid = sum_o / n_o;
+        let mut normal = (sum_b / n_b - sum_a / n_a).normalize_or_zero();
+        if normal == DVec2::ZERO
+            && let Some(ba) = self.bounds(a, parent)?
+        {
+            let centre = DVec2::new(ba.left() + ba.right(), ba.top() + ba.bottom()) * 0.5;
+            normal = (centroid - centre).normalize_or_zero();
+        }
+        Ok(Some(ContactDetails {
+            centroid,
+            normal,
+            first,
+            mask: OverlapMask {
+                rect: overlap,
+                words_per_row,
+                bits,
+            },
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(l: f64, t: f64, rr: f64, b: f64) -> Option<Rect> {
+        Rect::from_ltrb(l, t, rr, b)
+    }
+
+    #[test]
+    fn sweep_finds_exactly_the_overlapping_boxes() {
+        let mut seed = 99u64;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as f64 / (1u64 << 31) as f64
+        };
+        for _ in 0..200 {
+            let boxes: Vec<Option<Rect>> = (0..60)
+                .map(|_| {
+                    if next() < 0.05 {
+                        return None;
+                    }
+                    let (x, y) = ((next() * 100.0).floor(), (next() * 100.0).floor());
+                    r(x, y, x + (next() * 20.0).floor(), y + (next() * 20.0).floor())
+                })
+                .collect();
+            let mut want = Vec::new();
+            for i in 0..boxes.len() {
+                for j in i + 1..boxes.len() {
+                    if let (Some(a), Some(b)) = (boxes[i], boxes[j])
+                        && a.intersect(&b).is_some()
+                    {
+                        want.push((i, j));
+                    }
+                }
+            }
+            assert_eq!(close_pairs(&boxes), want);
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! Every input the fuzzers (`fuzz/`, run with `cargo afl`) ever crashed on, replayed
+//! through the same harness code, one named test per crash, plus the seed corpora and
+//! the saved crash files of `tests/fuzz_corpus/<target>/`.
+
+#[allow(dead_code)]
+#[path = "../fuzz/src/lib.rs"]
+mod harness;
+
+use std::path::Path;
+
+/// Runs a harness on every file of a folder (a missing folder holds nothing).
+fn replay_dir(dir: &Path, run: fn(&[u8])) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut n = 0;
+    for entry in entries {
+        let path = entry.expect("a readable folder").path();
+        if path.is_file() {
+            let bytes = std::fs::read(&path).expect("a readable file");
+            let outcome = std::panic::catch_unwind(|| run(&bytes));
+            assert!(outcome.is_ok(), "{} fails", path.display());
+            n += 1;
+        }
+    }
+    n
+}
+
+fn replay(target: &str, run: fn(&[u8])) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let seeds = replay_dir(&root.join("fuzz/corpus").join(target), run);
+    assert!(seeds > 0, "the seed corpus of {target} is empty");
+    replay_dir(&root.join("tests/fuzz_corpus").join(target), run);
+}
+
+#[test]
+fn scene_corpus() {
+    replay("scene", harness::scene);
+}
+
+#[test]
+fn path_corpus() {
+    replay("path", harness::path);
+}
+
+#[test]
+fn png_corpus() {
+    replay("png", harness::png);
+}
+
+#[test]
+fn tree_corpus() {
+    replay("tree", harness::tree);
+}
+
+/// xorshift64*, so that the inputs below are the same on every run.
+fn next(seed: &mut u64) -> u64 {
+    *seed ^= *seed >> 12;
+    *seed ^= *seed << 25;
+    *seed ^= *seed >> 27;
+    seed.wrapping_mul(0x2545_F491_4F6C_DD1D)
+}
+
+/// A short fuzz run without the fuzzer: random bytes through the tree harness, which
+/// builds, breaks and queries trees. (The real runs are `cargo afl fuzz`, see `.ci/run`.)
+#[test]
+fn tree_harness_on_random_bytes() {
+    let mut seed = 0x005E_ED0F_F022_u64;
+    for _ in 0..400 {
+        let len = (next(&mut seed) % 200) as usize;
+        let bytes: Vec<u8> = (0..len).map(|_| next(&mut seed) as u8).collect();
+        harness::tree(&bytes);
+    }
+}
+
+// ----- crashes found by `cargo afl fuzz`, one test each -----
+
+/// A tree whose hit test flattened a stroke's circle with a tolerance lyon refuses (its
+/// debug assertion `tolerance >= EPSILON^2`).
+#[test]
+fn tree_stroke_flatten_tolerance() {
+    harness::tree(include_bytes!("fuzz_corpus/tree/stroke_flatten_tolerance"));
+}
+
+/// The same bug by hand: a tiny circle stroked under a scale of 1e16 is flattened in its
+/// local space with the query's tolerance divided by the scale, below lyon's minimum.
+#[test]
+fn tree_stroke_flatten_tolerance_by_hand() {
+    use pixelhit::{CollisionOptions, Graphic, Path, Stage};
+    let mut s = Stage::new();
+    let root = s.root();
+    let ring = s.add_container(root).unwrap();
+    let g = Graphic::stroke(Path::circle(0.0, 0.0, 1e-6), 1e-15, 1.0).unwrap();
+    s.add_graphic(ring, g).unwrap();
+    s.set_scale_x(ring, 1e16).unwrap();
+    s.set_scale_y(ring, 1e16).unwrap();
+    // The stroke is 10 px wide on a circle of radius 1e10 px through (1e10, 0).
+    assert!(s.hit_test_point(ring, 1e10, 0.0, true).unwrap());
+    assert!(!s.hit_test_point(ring, 0.0, 0.0, true).unwrap());
+    let dot = s.add_container(root).unwrap();
+    let g = Graphic::fill(Path::rect(0.0, 0.0, 1.0, 1.0), pixelhit::FillRule::NonZero, 1.0).unwrap();
+    s.add_graphic(dot, g).unwrap();
+    s.set_x(dot, 1e10).unwrap();
+    let opts = CollisionOptions::default().max_pixels(1 << 16);
+    let c = s.collision(ring, dot, root, &opts).unwrap();
+    assert_eq!(c.overlap_pixels, Some(1));
+}
