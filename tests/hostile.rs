@@ -858,3 +858,47 @@ fn random_bad_calls_never_break_the_tree() {
         }
     }
 }
+
+#[test]
+fn a_stroke_too_complex_to_outline_is_refused_not_built() {
+    // 10,000 dots, each a disc of radius 5e5 px: an outline of 160 million vertices.
+    let data: String = (0..10_000)
+        .map(|i| format!("M{} 0 L{} 0 ", i % 100, i % 100))
+        .collect();
+    let mut stage = Stage::new();
+    let root = stage.root();
+    let dots = stage.add_container(root).unwrap();
+    stage
+        .add_graphic(
+            dots,
+            Graphic::stroke(Path::from_svg(&data).unwrap(), 1e6, 1.0).unwrap(),
+        )
+        .unwrap();
+    let probe = stage.add_container(root).unwrap();
+    stage
+        .add_graphic(
+            probe,
+            Graphic::fill(Path::rect(0.0, 0.0, 2.0, 2.0), FillRule::NonZero, 1.0).unwrap(),
+        )
+        .unwrap();
+    let e = stage
+        .collision(dots, probe, root, &CollisionOptions::default())
+        .unwrap_err();
+    assert!(matches!(e, Error::GeometryBudget { .. }), "{e}");
+    let e = stage.hit_test_point(dots, 1.0, 1.0, true).unwrap_err();
+    assert!(matches!(e, Error::GeometryBudget { .. }), "{e}");
+    // The tree is still usable, and a reasonable stroke still answers.
+    stage
+        .set_graphics(
+            dots,
+            vec![Graphic::stroke(Path::from_svg("M0,1 L2,1").unwrap(), 2.0, 1.0).unwrap()],
+        )
+        .unwrap();
+    assert!(
+        stage
+            .collision(dots, probe, root, &CollisionOptions::default())
+            .unwrap()
+            .rect
+            .is_some()
+    );
+}
