@@ -15,8 +15,8 @@
 use glam::{DAffine2, DVec2};
 use image::RgbaImage;
 use tiny_skia::{
-    Color, ColorU8, FillRule as SkFillRule, FilterQuality, Paint, PathBuilder, Pattern, Pixmap, PixmapPaint,
-    Shader, SpreadMode, Stroke, Transform,
+    Color, ColorU8, FillRule as SkFillRule, FilterQuality, Paint, Pattern, Pixmap, PixmapPaint, Shader,
+    SpreadMode, Stroke, Transform,
 };
 
 use crate::polygon::{self, Polylines};
@@ -546,17 +546,7 @@ fn outline(pic: &mut Pixmap, corners: [DVec2; 4], rgb: [u8; 3], width: f32) {
 
 /// Closed contours as a tiny-skia path (coordinates already near the pixmap).
 fn skia_path(polys: &Polylines) -> Option<tiny_skia::Path> {
-    let mut pb = PathBuilder::new();
-    for i in 0..polys.contours.len() {
-        let mut pts = polys.contour(i).iter();
-        let Some(first) = pts.next() else { continue };
-        pb.move_to(first.x as f32, first.y as f32);
-        for p in pts {
-            pb.line_to(p.x as f32, p.y as f32);
-        }
-        pb.close();
-    }
-    pb.finish()
+    polys.to_skia_path(|p| p)
 }
 
 fn to_skia(m: &DAffine2) -> Transform {

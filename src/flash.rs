@@ -13,8 +13,8 @@
 
 use glam::{DAffine2, DVec2};
 use tiny_skia::{
-    BlendMode, Color, FillRule as SkFillRule, FilterQuality, Mask, Paint, PathBuilder, Pattern, Pixmap,
-    PixmapPaint, PremultipliedColorU8, SpreadMode, Transform,
+    BlendMode, Color, FillRule as SkFillRule, FilterQuality, Mask, Paint, Pattern, Pixmap, PixmapPaint,
+    PremultipliedColorU8, SpreadMode, Transform,
 };
 
 use crate::color::round_channel;
@@ -242,17 +242,7 @@ impl Painter<'_> {
         if let Some(c) = self.clip {
             polygon::clip_to_rect(&self.polys, &c, &mut self.clipped);
         }
-        let mut pb = PathBuilder::new();
-        for i in 0..self.clipped.contours.len() {
-            let mut pts = self.clipped.contour(i).iter();
-            let Some(first) = pts.next() else { continue };
-            pb.move_to(first.x as f32, first.y as f32);
-            for p in pts {
-                pb.line_to(p.x as f32, p.y as f32);
-            }
-            pb.close();
-        }
-        pb.finish()
+        self.clipped.to_skia_path(|p| p)
     }
 
     fn fill(&mut self, g: &Graphic, m: &DAffine2, ct: &ColorTransform, ink: Ink, layer: &mut Pixmap) {

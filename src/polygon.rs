@@ -72,6 +72,22 @@ impl Polylines {
         }
     }
 
+    /// The contours as a closed tiny-skia path, each point mapped by `map` (which moves it
+    /// near the pixmap it is drawn into), or `None` when nothing is left.
+    pub fn to_skia_path(&self, map: impl Fn(DVec2) -> DVec2) -> Option<tiny_skia::Path> {
+        let mut pb = tiny_skia::PathBuilder::new();
+        for i in 0..self.contours.len() {
+            let mut pts = self.contour(i).iter().map(|&p| map(p));
+            let Some(first) = pts.next() else { continue };
+            pb.move_to(first.x as f32, first.y as f32);
+            for p in pts {
+                pb.line_to(p.x as f32, p.y as f32);
+            }
+            pb.close();
+        }
+        pb.finish()
+    }
+
     /// Appends `pts` as one contour (nothing when `pts` is empty).
     pub fn push_contour(&mut self, pts: impl IntoIterator<Item = DVec2>, closed: bool) {
         let start = self.points.len();

@@ -26,8 +26,8 @@ use std::sync::{Arc, Mutex};
 
 use glam::{DAffine2, DVec2};
 use tiny_skia::{
-    BlendMode, Color, FillRule as SkFillRule, FilterQuality, Mask, Paint, PathBuilder, Pattern, Pixmap,
-    Shader, SpreadMode, Transform,
+    BlendMode, Color, FillRule as SkFillRule, FilterQuality, Mask, Paint, Pattern, Pixmap, Shader,
+    SpreadMode, Transform,
 };
 
 use crate::bitmask::BitMask;
@@ -770,17 +770,7 @@ fn snap(v: DVec2) -> DVec2 {
 /// The contours as a tiny-skia path, measured from `origin` and snapped, or `None` when
 /// nothing is left.
 fn snapped_path(polys: &Polylines, origin: DVec2) -> Option<tiny_skia::Path> {
-    let mut pb = PathBuilder::new();
-    for i in 0..polys.contours.len() {
-        let mut pts = polys.contour(i).iter().map(|p| snap(*p - origin));
-        let Some(first) = pts.next() else { continue };
-        pb.move_to(first.x as f32, first.y as f32);
-        for p in pts {
-            pb.line_to(p.x as f32, p.y as f32);
-        }
-        pb.close();
-    }
-    pb.finish()
+    polys.to_skia_path(|p| snap(p - origin))
 }
 
 #[cfg(test)]
