@@ -68,8 +68,8 @@ impl BitMask {
         other_at: (i64, i64),
         window: PixelRect,
     ) -> Overlap {
-        let mine = moved(self.rect, at);
-        let theirs = moved(other.rect, other_at);
+        let mine = self.rect.moved(at);
+        let theirs = other.rect.moved(other_at);
         let area = mine.intersect(&theirs).intersect(&window);
         if area.is_empty() {
             return Overlap::default();
@@ -195,15 +195,6 @@ pub(crate) fn solid_bits(chunk: &[u8], threshold: u8) -> u64 {
         bits |= flags << (8 * j);
     }
     bits
-}
-
-fn moved(r: PixelRect, (dx, dy): (i64, i64)) -> PixelRect {
-    PixelRect {
-        x0: r.x0 + dx,
-        y0: r.y0 + dy,
-        x1: r.x1 + dx,
-        y1: r.y1 + dy,
-    }
 }
 
 #[cfg(test)]

@@ -234,21 +234,12 @@ enum Item {
     },
 }
 
-fn shift(r: PixelRect, (dx, dy): (i64, i64)) -> PixelRect {
-    PixelRect {
-        x0: r.x0 + dx,
-        y0: r.y0 + dy,
-        x1: r.x1 + dx,
-        y1: r.y1 + dy,
-    }
-}
-
 impl Item {
     /// The pixels it may touch in the parent's grid.
     fn extent(&self) -> PixelRect {
         match self {
-            Item::Cached { raster, anchor } => shift(raster.rect, *anchor),
-            Item::Tiled { rect, anchor, .. } => shift(*rect, *anchor),
+            Item::Cached { raster, anchor } => raster.rect.moved(*anchor),
+            Item::Tiled { rect, anchor, .. } => rect.moved(*anchor),
         }
     }
 }
@@ -677,7 +668,7 @@ impl Rasterizer {
                         out,
                         region,
                         &raster.alpha,
-                        shift(raster.rect, *anchor),
+                        raster.rect.moved(*anchor),
                         part,
                         index == 0,
                     );
@@ -689,7 +680,7 @@ impl Rasterizer {
                     rect,
                 } => {
                     // Item tiles overlapping `part`, in the item's own tile grid.
-                    let local = shift(part, (-anchor.0, -anchor.1));
+                    let local = part.moved((-anchor.0, -anchor.1));
                     let (tx0, tx1) = (
                         (local.x0 - rect.x0) / ITEM_TILE,
                         (local.x1 - 1 - rect.x0) / ITEM_TILE,
@@ -717,7 +708,7 @@ impl Rasterizer {
                                 self.tiles.insert(k, (tile, pixels));
                             }
                             let (tile, pixels) = &self.tiles[&k];
-                            any |= blend_rows(out, region, pixels, shift(*tile, *anchor), part, false);
+                            any |= blend_rows(out, region, pixels, tile.moved(*anchor), part, false);
                         }
                     }
                 }

@@ -229,6 +229,16 @@ impl PixelRect {
         }
     }
 
+    /// The same pixels moved by `(dx, dy)` whole pixels.
+    pub fn moved(self, (dx, dy): (i64, i64)) -> PixelRect {
+        PixelRect {
+            x0: self.x0 + dx,
+            y0: self.y0 + dy,
+            x1: self.x1 + dx,
+            y1: self.y1 + dy,
+        }
+    }
+
     pub fn to_rect(self) -> Option<Rect> {
         Rect::from_ltrb(self.x0 as f64, self.y0 as f64, self.x1 as f64, self.y1 as f64)
     }
