@@ -108,12 +108,8 @@ impl Bitmap {
     /// As [`Bitmap::from_png_file`].
     pub fn from_png_file_with_limits(path: impl AsRef<FsPath>, limits: &ImageLimits) -> Result<Bitmap> {
         let path = path.as_ref();
-        let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| Error::Io {
-            path: name.clone(),
-            reason: e.to_string(),
-        })?;
-        Bitmap::decode_png(&bytes, &name, limits)
+        let bytes = crate::error::read_file(path)?;
+        Bitmap::decode_png(&bytes, &path.display().to_string(), limits)
     }
 
     /// Decodes PNG bytes, naming them `source` in errors.

@@ -159,5 +159,13 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// Reads a whole file, naming it in the error when it cannot be read.
+pub(crate) fn read_file(path: &std::path::Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| Error::Io {
+        path: path.display().to_string(),
+        reason: e.to_string(),
+    })
+}
+
 /// Shorthand for results of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1849,7 +1849,7 @@ impl Loader<'_> {
                     Some(t) => self.tolerance(t, &join(path, "tolerance"))?,
                 };
                 let anti_alias = flag(f, "anti_alias", true)?;
-                let method = self.rect_method(f, path)?;
+                let method = self.method(f, path)?;
                 Query::CollisionRect {
                     a,
                     b,
@@ -1916,22 +1916,15 @@ impl Loader<'_> {
         }
     }
 
-    /// The optional `method` of a query (default exact); an unknown name is an error at
-    /// `path.method`.
-    fn method(&self, f: &Fields, path: &str) -> Result<Method> {
+    /// The optional `method` of a query (default exact): any method for `collides`, one
+    /// that can give a rectangle (`RectMethod`) for `collision_rect`. An unknown name is an
+    /// error at `path.method`.
+    fn method<M>(&self, f: &Fields, path: &str) -> Result<M>
+    where
+        M: Default + std::str::FromStr<Err = crate::ParseMethodError>,
+    {
         let Some(v) = get(f, "method") else {
-            return Ok(Method::Exact);
-        };
-        let at = join(path, "method");
-        self.string(v, &at)?
-            .parse()
-            .map_err(|e: crate::ParseMethodError| self.err(&at, e.to_string()))
-    }
-
-    /// The optional `method` of a `collision_rect` query: one that can give a rectangle.
-    fn rect_method(&self, f: &Fields, path: &str) -> Result<RectMethod> {
-        let Some(v) = get(f, "method") else {
-            return Ok(RectMethod::Exact);
+            return Ok(M::default());
         };
         let at = join(path, "method");
         self.string(v, &at)?

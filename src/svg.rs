@@ -231,10 +231,7 @@ impl SvgDocument {
     pub fn from_file(path: impl AsRef<FsPath>) -> Result<SvgDocument> {
         let path = path.as_ref();
         let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| Error::Io {
-            path: name.clone(),
-            reason: e.to_string(),
-        })?;
+        let bytes = crate::error::read_file(path)?;
         let dir = path.parent().unwrap_or(FsPath::new(""));
         // An empty folder means the current one; usvg needs it spelled out.
         let dir = if dir.as_os_str().is_empty() {
