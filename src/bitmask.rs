@@ -106,45 +106,36 @@ impl BitMask {
                 &other.column(k - q - 1)[yb..yb + rows],
             )
         };
-        let both_at = |k: i64, y: usize| -> u64 {
-            let (keep, a, hi, lo) = columns(k);
-            let b = if r == 0 {
-                hi[y]
-            } else {
-                (hi[y] << r) | (lo[y] >> (64 - r))
-            };
-            a[y] & b & keep
-        };
         let mut count = 0u64;
         let (mut x_min, mut x_max) = (i64::MAX, i64::MIN);
         let (mut top, mut bottom) = (usize::MAX, 0usize);
         for k in k0..=k1 {
             let (keep, a, hi, lo) = columns(k);
-            let (mut n, mut col) = (0u64, 0u64);
-            // Branch-free loops (the shift is the same for every row) that the compiler can
-            // vectorize; the first and last rows hit are looked up afterwards.
-            if r == 0 {
-                for (&a, &h) in a.iter().zip(hi) {
-                    let both = a & h & keep;
-                    n += u64::from(both.count_ones());
-                    col |= both;
-                }
+            // Branch-free loops (the shift is the same for every row); the first and last
+            // rows hit are looked up afterwards.
+            let sum = if r == 0 {
+                count_and_or([a, hi, lo], |a, h, _| a & h & keep)
             } else {
-                for ((&a, &h), &l) in a.iter().zip(hi).zip(lo) {
-                    let both = a & ((h << r) | (l >> (64 - r))) & keep;
-                    n += u64::from(both.count_ones());
-                    col |= both;
-                }
-            }
+                count_and_or([a, hi, lo], |a, h, l| a & ((h << r) | (l >> (64 - r))) & keep)
+            };
+            let (n, col) = (sum.count, sum.or);
             if col != 0 {
                 let base = mine.x0 + 64 * k;
                 x_min = x_min.min(base + i64::from(col.trailing_zeros()));
                 x_max = x_max.max(base + 63 - i64::from(col.leading_zeros()));
                 // Only rows above the best top (below the best bottom) can improve it.
-                if let Some(t) = (0..top.min(rows)).find(|&y| both_at(k, y) != 0) {
+                let hit = |y: usize| {
+                    let b = if r == 0 {
+                        hi[y]
+                    } else {
+                        (hi[y] << r) | (lo[y] >> (64 - r))
+                    };
+                    a[y] & b & keep != 0
+                };
+                if let Some(t) = (sum.rows.start..top.min(sum.rows.end)).find(|&y| hit(y)) {
                     top = t;
                 }
-                if let Some(b) = (bottom..rows).rev().find(|&y| both_at(k, y) != 0) {
+                if let Some(b) = (bottom.max(sum.rows.start)..sum.rows.end).rev().find(|&y| hit(y)) {
                     bottom = bottom.max(b);
                 }
             }
@@ -163,6 +154,94 @@ impl BitMask {
                 y1: y_max + 1,
             }),
         }
+    }
+}
+
+/// What [`count_and_or`] found in one column of words.
+struct ColumnSum {
+    /// Set bits.
+    count: u64,
+    /// The OR of all words.
+    or: u64,
+    /// Rows outside this range are zero (it may be empty).
+    rows: std::ops::Range<usize>,
+}
+
+/// The set bits of `word(a[y], h[y], l[y])` over the rows of three equally long columns.
+///
+/// Counting goes through carry-save adders (Harley and Seal's method): each block of 32
+/// words is summed bit-sliced into planes of weight 1, 2, 4 and 8, and only the weight-8
+/// plane is popcounted, so most words cost a few logic operations instead of a portable
+/// popcount each. Lanes of four words keep the adders independent, which lets the compiler
+/// put them in vector registers.
+#[inline(always)]
+fn count_and_or(columns: [&[u64]; 3], word: impl Fn(u64, u64, u64) -> u64) -> ColumnSum {
+    type Lanes = [u64; 4];
+    /// A full adder per bit: (carry, sum) of x + y + z.
+    #[inline(always)]
+    fn add(x: Lanes, y: Lanes, z: Lanes) -> (Lanes, Lanes) {
+        let mut carry = [0u64; 4];
+        let mut sum = [0u64; 4];
+        for i in 0..4 {
+            let u = x[i] ^ y[i];
+            carry[i] = (x[i] & y[i]) | (u & z[i]);
+            sum[i] = u ^ z[i];
+        }
+        (carry, sum)
+    }
+    let (mut ones, mut twos, mut fours) = ([0u64; 4], [0u64; 4], [0u64; 4]);
+    let mut eights = 0u64;
+    let mut or = 0u64;
+    // Rows before `first` and from `end` on are known to be zero (to the block).
+    let (mut first, mut end) = (usize::MAX, 0);
+    let [a, h, l] = columns;
+    let (a_blocks, h_blocks, l_blocks) = (a.chunks_exact(32), h.chunks_exact(32), l.chunks_exact(32));
+    let tail = (a_blocks.remainder(), h_blocks.remainder(), l_blocks.remainder());
+    for (block, ((a, h), l)) in a_blocks.zip(h_blocks).zip(l_blocks).enumerate() {
+        let w: [Lanes; 8] =
+            std::array::from_fn(|j| std::array::from_fn(|i| word(a[4 * j + i], h[4 * j + i], l[4 * j + i])));
+        let mut block_or = [0u64; 4];
+        for lanes in &w {
+            for i in 0..4 {
+                block_or[i] |= lanes[i];
+            }
+        }
+        let block_or = block_or[0] | block_or[1] | block_or[2] | block_or[3];
+        if block_or != 0 {
+            first = first.min(32 * block);
+            end = 32 * block + 32;
+            or |= block_or;
+        }
+        let (twos_a, o) = add(ones, w[0], w[1]);
+        let (twos_b, o) = add(o, w[2], w[3]);
+        let (fours_a, t) = add(twos, twos_a, twos_b);
+        let (twos_a, o) = add(o, w[4], w[5]);
+        let (twos_b, o) = add(o, w[6], w[7]);
+        let (fours_b, t) = add(t, twos_a, twos_b);
+        let (eights_now, f) = add(fours, fours_a, fours_b);
+        (ones, twos, fours) = (o, t, f);
+        eights += eights_now.iter().map(|e| u64::from(e.count_ones())).sum::<u64>();
+    }
+    let mut total = 8 * eights;
+    for i in 0..4 {
+        total += 4 * u64::from(fours[i].count_ones())
+            + 2 * u64::from(twos[i].count_ones())
+            + u64::from(ones[i].count_ones());
+    }
+    let tail_start = a.len() - tail.0.len();
+    for (y, ((&a, &h), &l)) in tail.0.iter().zip(tail.1).zip(tail.2).enumerate() {
+        let w = word(a, h, l);
+        if w != 0 {
+            total += u64::from(w.count_ones());
+            or |= w;
+            first = first.min(tail_start + y);
+            end = tail_start + y + 1;
+        }
+    }
+    ColumnSum {
+        count: total,
+        or,
+        rows: first..end,
     }
 }
 
@@ -260,20 +339,21 @@ mod tests {
         };
         for _ in 0..3000 {
             let mut rect = || {
-                let (x0, y0) = (next() % 300 - 150, next() % 40 - 20);
+                let (x0, y0) = (next() % 300 - 150, next() % 100 - 50);
                 PixelRect {
                     x0,
                     y0,
                     x1: x0 + 1 + next() % 200,
-                    y1: y0 + 1 + next() % 30,
+                    // Tall enough for whole 32-row blocks of the counting loop.
+                    y1: y0 + 1 + next() % 150,
                 }
             };
             let (ra, rb) = (rect(), rect());
             let window = rect().intersect(&PixelRect {
                 x0: -400,
-                y0: -60,
+                y0: -250,
                 x1: 400,
-                y1: 60,
+                y1: 250,
             });
             let density = next() % 256;
             let mut plane = |r: PixelRect| -> Vec<u8> {
