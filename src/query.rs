@@ -158,13 +158,24 @@ impl Stage {
     }
 
     fn flash_box(&self, obj: NodeId, space: NodeId, kind: BoxKind) -> Result<Option<Rect>> {
+        Ok(self.flash_box_and_matrix(obj, space, kind)?.map(|(b, _)| b))
+    }
+
+    /// [`Stage::flash_box`] and, when there is a box, the matrix from `obj` to `space`.
+    fn flash_box_and_matrix(
+        &self,
+        obj: NodeId,
+        space: NodeId,
+        kind: BoxKind,
+    ) -> Result<Option<(Rect, DAffine2)>> {
         let Some(local) = self.local_box(obj, kind)? else {
             return Ok(None);
         };
         let m = self.matrix_between(obj, space)?;
-        local.transform(&m).map(Some).ok_or_else(|| Error::NonFinite {
+        let mapped = local.transform(&m).ok_or_else(|| Error::NonFinite {
             what: format!("bounds of {} in {}", self.describe(obj), self.describe(space)),
-        })
+        })?;
+        Ok(Some((mapped, m)))
     }
 
     /// The union, in `obj`'s space, of each node's own graphics box mapped by its corners.
@@ -174,9 +185,13 @@ impl Stage {
         let mut acc: Option<Rect> = None;
         let mut run: Option<(NodeId, Rect, DAffine2)> = None;
         let add = |acc: &mut Option<Rect>, (id, r, m): (NodeId, Rect, DAffine2)| -> Result<()> {
-            let mapped = r.transform(&m).ok_or_else(|| Error::NonFinite {
-                what: format!("bounds of {}", self.describe(id)),
-            })?;
+            // obj's own graphics need no mapping (the identity maps every finite box to itself).
+            let mapped = match m == DAffine2::IDENTITY {
+                true => r,
+                false => r.transform(&m).ok_or_else(|| Error::NonFinite {
+                    what: format!("bounds of {}", self.describe(id)),
+                })?,
+            };
             *acc = Some(acc.map_or(mapped, |a| a.union(&mapped)));
             Ok(())
         };
@@ -353,7 +368,9 @@ impl Stage {
                 });
             }
         }
-        let (Some(ba), Some(bb)) = (self.bounds(a, parent)?, self.bounds(b, parent)?) else {
+        let bounds_a = self.flash_box_and_matrix(a, parent, BoxKind::WithStrokes)?;
+        let bounds_b = self.flash_box_and_matrix(b, parent, BoxKind::WithStrokes)?;
+        let (Some((ba, ma)), Some((bb, mb))) = (bounds_a, bounds_b) else {
             return Ok(Setup::Empty);
         };
         let Some(r) = ba.intersect(&bb) else {
@@ -363,8 +380,8 @@ impl Stage {
             return Ok(Setup::Loose(r));
         }
         let window = PixelRect::covering(&r);
-        let pa = Prepared::new(self, a, parent, opts.anti_alias)?;
-        let pb = Prepared::new(self, b, parent, opts.anti_alias)?;
+        let pa = Prepared::new(self, a, parent, ma, opts.anti_alias)?;
+        let pb = Prepared::new(self, b, parent, mb, opts.anti_alias)?;
         let (Some(ea), Some(eb)) = (pa.extent(), pb.extent()) else {
             return Ok(Setup::Empty);
         };

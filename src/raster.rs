@@ -22,7 +22,7 @@
 //!   past its own limit.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use glam::{DAffine2, DVec2};
 use tiny_skia::{
@@ -85,6 +85,10 @@ enum Source {
 pub(crate) struct CachedRaster {
     rect: PixelRect,
     alpha: Vec<u8>,
+    /// The mask at the first threshold asked for (nearly always the only one), readable
+    /// without a lock.
+    first_mask: OnceLock<(u8, BitMask)>,
+    /// Masks at other thresholds.
     masks: Mutex<Vec<(u8, Arc<BitMask>)>>,
     /// How many queries used this raster. Masks are made from the second use on: a raster
     /// used once (a sprite that moved by a fraction of a pixel) is cheaper to compare over
@@ -95,14 +99,36 @@ pub(crate) struct CachedRaster {
 
 impl CachedRaster {
     /// The solid pixels at `threshold`, made once per threshold.
-    pub fn mask(&self, threshold: u8) -> Arc<BitMask> {
+    pub fn mask(&self, threshold: u8) -> MaskRef<'_> {
+        let (t, m) = self
+            .first_mask
+            .get_or_init(|| (threshold, BitMask::from_plane(&self.alpha, self.rect, threshold)));
+        if *t == threshold {
+            return MaskRef::First(m);
+        }
         let mut masks = self.masks.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, m)) = masks.iter().find(|(t, _)| *t == threshold) {
-            return m.clone();
+            return MaskRef::Other(m.clone());
         }
         let m = Arc::new(BitMask::from_plane(&self.alpha, self.rect, threshold));
         masks.push((threshold, m.clone()));
-        m
+        MaskRef::Other(m)
+    }
+}
+
+/// A cached raster's mask, borrowed or shared.
+pub(crate) enum MaskRef<'a> {
+    First(&'a BitMask),
+    Other(Arc<BitMask>),
+}
+
+impl std::ops::Deref for MaskRef<'_> {
+    type Target = BitMask;
+    fn deref(&self) -> &BitMask {
+        match self {
+            MaskRef::First(m) => m,
+            MaskRef::Other(m) => m,
+        }
     }
 }
 
@@ -224,14 +250,18 @@ enum Item {
         raster: Arc<CachedRaster>,
         anchor: (i64, i64),
     },
-    /// An item too large to cache, drawn tile by tile.
-    Tiled {
-        shape: Shape,
-        alpha: u8,
-        anchor: (i64, i64),
-        /// Pixels it may touch, relative to the anchor.
-        rect: PixelRect,
-    },
+    /// An item too large to cache, drawn tile by tile (boxed: it is rare, and the common
+    /// item stays small enough to move around cheaply).
+    Tiled(Box<TiledItem>),
+}
+
+/// An item too large to cache.
+struct TiledItem {
+    shape: Shape,
+    alpha: u8,
+    anchor: (i64, i64),
+    /// Pixels it may touch, relative to the anchor.
+    rect: PixelRect,
 }
 
 impl Item {
@@ -239,7 +269,7 @@ impl Item {
     fn extent(&self) -> PixelRect {
         match self {
             Item::Cached { raster, anchor } => raster.rect.moved(*anchor),
-            Item::Tiled { rect, anchor, .. } => rect.moved(*anchor),
+            Item::Tiled(t) => t.rect.moved(t.anchor),
         }
     }
 }
@@ -323,9 +353,14 @@ fn matrix_bits(m: &DAffine2) -> [u64; 6] {
 
 impl Prepared {
     /// Collects the visible leaves of `target` relative to `parent` (the caller has checked
-    /// that `parent` is an ancestor), taking rasters from the stage's cache where it has them.
-    pub fn new(stage: &Stage, target: NodeId, parent: NodeId, anti_alias: bool) -> Result<Prepared> {
-        let base = stage.matrix_to(target, parent)?;
+    /// that `parent` is an ancestor, and `base` is `target`'s matrix to it), taking rasters from the stage's cache where it has them.
+    pub fn new(
+        stage: &Stage,
+        target: NodeId,
+        parent: NodeId,
+        base: DAffine2,
+        anti_alias: bool,
+    ) -> Result<Prepared> {
         let base_color = stage.color_transform_to(target, parent)?;
         let cache = &stage.cache;
         let mut items = Items::Empty;
@@ -334,7 +369,7 @@ impl Prepared {
                 return Ok(());
             }
             let (anchor, rel) = anchored(m);
-            let (key, source) = match leaf {
+            let key = match leaf {
                 Leaf::Graphic(g) => {
                     let alpha = round_channel(ct.apply_alpha(g.alpha() * 255.0));
                     if alpha == 0 {
@@ -344,27 +379,23 @@ impl Prepared {
                         Graphic::Fill(f) => (f.rule() as u8, 0.0),
                         Graphic::Stroke(s) => (2, s.width()),
                     };
-                    let key = RasterKey {
+                    RasterKey {
                         source: Arc::as_ptr(g.shared_path()) as usize,
                         kind,
                         extra: [width.to_bits(), 0],
                         matrix: matrix_bits(&rel),
                         alpha,
                         anti_alias,
-                    };
-                    (key, Source::Path(g.shared_path().clone()))
+                    }
                 }
-                Leaf::Bitmap(bitmap, smoothing) => {
-                    let key = RasterKey {
-                        source: bitmap.id(),
-                        kind: 3 + u8::from(smoothing),
-                        extra: [ct.alpha_multiplier.to_bits(), ct.alpha_offset.to_bits()],
-                        matrix: matrix_bits(&rel),
-                        alpha: 255,
-                        anti_alias,
-                    };
-                    (key, Source::Bitmap(bitmap.clone()))
-                }
+                Leaf::Bitmap(bitmap, smoothing) => RasterKey {
+                    source: bitmap.id(),
+                    kind: 3 + u8::from(smoothing),
+                    extra: [ct.alpha_multiplier.to_bits(), ct.alpha_offset.to_bits()],
+                    matrix: matrix_bits(&rel),
+                    alpha: 255,
+                    anti_alias,
+                },
             };
             if let Some(raster) = cache.lock().rasters.get(&key) {
                 raster.uses.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -415,19 +446,24 @@ impl Prepared {
             };
             let rect = extent_of(&bounds);
             if rect.width() as i64 > WHOLE_ITEM || rect.height() as i64 > WHOLE_ITEM {
-                items.push(Item::Tiled {
+                items.push(Item::Tiled(Box::new(TiledItem {
                     shape,
                     alpha: key.alpha,
                     anchor,
                     rect,
-                });
+                })));
                 return Ok(());
             }
             let mut scratch = Scratch::default();
             let alpha = scratch.render(&shape, key.alpha, rect, true, anti_alias);
+            let source = match leaf {
+                Leaf::Graphic(g) => Source::Path(g.shared_path().clone()),
+                Leaf::Bitmap(bitmap, _) => Source::Bitmap(bitmap.clone()),
+            };
             let raster = Arc::new(CachedRaster {
                 rect,
                 alpha,
+                first_mask: OnceLock::new(),
                 masks: Mutex::new(Vec::new()),
                 uses: std::sync::atomic::AtomicU32::new(1),
                 _source: source,
@@ -459,7 +495,7 @@ impl Prepared {
 
     /// For a target that is one cached raster used before, its solid pixels at `threshold`
     /// and where they sit: the whole answer of a query can then come from two masks.
-    pub fn single_mask(&self, threshold: u8) -> Option<(Arc<BitMask>, (i64, i64))> {
+    pub fn single_mask(&self, threshold: u8) -> Option<(MaskRef<'_>, (i64, i64))> {
         match self.items.as_slice() {
             [Item::Cached { raster, anchor }]
                 if raster.uses.load(std::sync::atomic::Ordering::Relaxed) > 1 =>
@@ -673,12 +709,13 @@ impl Rasterizer {
                         index == 0,
                     );
                 }
-                Item::Tiled {
-                    shape,
-                    alpha,
-                    anchor,
-                    rect,
-                } => {
+                Item::Tiled(tiled) => {
+                    let TiledItem {
+                        shape,
+                        alpha,
+                        anchor,
+                        rect,
+                    } = &**tiled;
                     // Item tiles overlapping `part`, in the item's own tile grid.
                     let local = part.moved((-anchor.0, -anchor.1));
                     let (tx0, tx1) = (

@@ -158,7 +158,32 @@ impl Rect {
     /// The box of the four corners mapped by `m` (Flash's way of moving a box between
     /// spaces), or `None` when the mapping overflows.
     pub fn transform(&self, m: &DAffine2) -> Option<Rect> {
-        Rect::from_points(self.corners().map(|p| m.transform_point2(p)))
+        // Each corner is (a x + c y) + t rounded step by step, and rounding is monotonic, so
+        // the extreme corner comes from the extreme products: the same answer as mapping
+        // the four corners, for a quarter of the work. Infinite products could make a corner
+        // NaN (inf - inf), which the corner path reports, so they take that path.
+        let (a, b) = (m.matrix2.x_axis.x, m.matrix2.x_axis.y);
+        let (c, d) = (m.matrix2.y_axis.x, m.matrix2.y_axis.y);
+        let products = [
+            a * self.left,
+            a * self.right,
+            c * self.top,
+            c * self.bottom,
+            b * self.left,
+            b * self.right,
+            d * self.top,
+            d * self.bottom,
+        ];
+        if !products.iter().all(|p| p.is_finite()) || !m.translation.is_finite() {
+            return Rect::from_points(self.corners().map(|p| m.transform_point2(p)));
+        }
+        let [al, ar, ct, cb, bl, br, dt, db] = products;
+        Rect::from_ltrb(
+            (al.min(ar) + ct.min(cb)) + m.translation.x,
+            (bl.min(br) + dt.min(db)) + m.translation.y,
+            (al.max(ar) + ct.max(cb)) + m.translation.x,
+            (bl.max(br) + dt.max(db)) + m.translation.y,
+        )
     }
 
     /// The rectangle grown by `d` on every side (shrunk for negative `d`, never past its centre).
@@ -247,6 +272,37 @@ impl PixelRect {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn transform_matches_mapping_the_corners() {
+        let mut seed = 0x9e37_79b9_u64;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed >> 11
+        };
+        // Values of every scale, signs and zeros included, so that products round, vanish
+        // and overflow.
+        let values = [
+            0.0, -0.0, 1.0, -1.0, 0.1, -0.3, 7.5, 1e-300, -1e-300, 1e150, -1e200, 1e308,
+        ];
+        let mut value = || {
+            let v = values[(next() % values.len() as u64) as usize];
+            let scale = (next() % 2001) as f64 / 1000.0 - 1.0;
+            if next() % 3 == 0 { v } else { v * scale + scale }
+        };
+        for _ in 0..20_000 {
+            let (l, t) = (value(), value());
+            let (w, h) = (value().abs(), value().abs());
+            let Some(r) = Rect::from_ltrb(l, t, l + w, t + h) else {
+                continue;
+            };
+            let m = DAffine2::from_cols_array(&[value(), value(), value(), value(), value(), value()]);
+            let corners = Rect::from_points(r.corners().map(|p| m.transform_point2(p)));
+            assert_eq!(r.transform(&m), corners, "{r:?} by {m:?}");
+        }
+    }
 
     #[test]
     fn intersection_is_exclusive() {
