@@ -203,7 +203,7 @@ impl Stage {
             |id, leaf, m, _| {
                 let r = match leaf {
                     Leaf::Graphic(g) => {
-                        let b = g.path().bounds(&DAffine2::IDENTITY);
+                        let b = g.path_box();
                         match (g, kind) {
                             (Graphic::Stroke(s), BoxKind::WithStrokes) => {
                                 b.and_then(|b| b.outset(s.width() / 2.0))

@@ -59,7 +59,7 @@ const CACHE_BYTES: usize = 128 << 20;
 const ANCHOR_LIMIT: f64 = 4_503_599_627_370_496.0;
 
 /// What a raster depends on, besides the shared path or bitmap it was made from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct RasterKey {
     /// Address of the shared path or bitmap (kept alive by the cache entry).
     source: usize,
@@ -71,6 +71,17 @@ struct RasterKey {
     matrix: [u64; 6],
     alpha: u8,
     anti_alias: bool,
+}
+
+// Word by word: the derived hash would feed the arrays through `Hasher::write` as bytes.
+impl std::hash::Hash for RasterKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.source as u64);
+        state.write_u64(u64::from(self.kind) | u64::from(self.alpha) << 8 | u64::from(self.anti_alias) << 16);
+        for v in self.extra.iter().chain(&self.matrix) {
+            state.write_u64(*v);
+        }
+    }
 }
 
 /// Keeps a cached raster's source alive, so that its address cannot be reused by another

@@ -2,7 +2,9 @@
 
 use std::sync::Arc;
 
-use crate::{Error, FillRule, Path, Result};
+use glam::DAffine2;
+
+use crate::{Error, FillRule, Path, Rect, Result};
 
 /// One entry of a container's graphics: a filled or a stroked path.
 ///
@@ -21,6 +23,8 @@ pub struct Fill {
     path: Arc<Path>,
     rule: FillRule,
     alpha: f64,
+    /// The path's exact box, worked out once: every bounds query needs it.
+    path_box: Option<Rect>,
 }
 
 /// A stroked path: round joins and round caps, `width` in the local space of its node.
@@ -29,6 +33,8 @@ pub struct Stroke {
     path: Arc<Path>,
     width: f64,
     alpha: f64,
+    /// The centreline's exact box, worked out once.
+    path_box: Option<Rect>,
 }
 
 fn check_path(path: &Path) -> Result<()> {
@@ -71,6 +77,7 @@ impl Graphic {
         check_path(&path)?;
         check_alpha(alpha)?;
         Ok(Graphic::Fill(Fill {
+            path_box: path.bounds(&DAffine2::IDENTITY),
             path: Arc::new(path),
             rule,
             alpha,
@@ -93,6 +100,7 @@ impl Graphic {
             });
         }
         Ok(Graphic::Stroke(Stroke {
+            path_box: path.bounds(&DAffine2::IDENTITY),
             path: Arc::new(path),
             width,
             alpha,
@@ -104,6 +112,15 @@ impl Graphic {
         match self {
             Graphic::Fill(f) => &f.path,
             Graphic::Stroke(s) => &s.path,
+        }
+    }
+
+    /// The exact box of the path in its own space (the centreline's, for a stroke); `None`
+    /// for a path that draws nothing.
+    pub(crate) fn path_box(&self) -> Option<Rect> {
+        match self {
+            Graphic::Fill(f) => f.path_box,
+            Graphic::Stroke(s) => s.path_box,
         }
     }
 
