@@ -68,6 +68,18 @@ impl BitMask {
         other_at: (i64, i64),
         window: PixelRect,
     ) -> Overlap {
+        self.overlap_compiled_for(Instructions::Best, at, other, other_at, window)
+    }
+
+    /// [`BitMask::overlap_moved`] with the word loop compiled for `instructions`.
+    fn overlap_compiled_for(
+        &self,
+        instructions: Instructions,
+        at: (i64, i64),
+        other: &BitMask,
+        other_at: (i64, i64),
+        window: PixelRect,
+    ) -> Overlap {
         let mine = self.rect.moved(at);
         let theirs = other.rect.moved(other_at);
         let area = mine.intersect(&theirs).intersect(&window);
@@ -113,10 +125,12 @@ impl BitMask {
             let (keep, a, hi, lo) = columns(k);
             // Branch-free loops (the shift is the same for every row); the first and last
             // rows hit are looked up afterwards.
-            let sum = if r == 0 {
-                count_and_or([a, hi, lo], |a, h, _| a & h & keep)
-            } else {
-                count_and_or([a, hi, lo], |a, h, l| a & ((h << r) | (l >> (64 - r))) & keep)
+            let sum = match instructions {
+                Instructions::Best => vectorized(
+                    #[inline(always)]
+                    || column_sum(r, keep, [a, hi, lo]),
+                ),
+                Instructions::Portable => column_sum(r, keep, [a, hi, lo]),
             };
             let (n, col) = (sum.count, sum.or);
             if col != 0 {
@@ -154,6 +168,54 @@ impl BitMask {
                 y1: y_max + 1,
             }),
         }
+    }
+}
+
+/// Which instructions the word loop may use.
+#[derive(Clone, Copy, Debug)]
+enum Instructions {
+    /// The best the CPU has (feature `simd`), else the portable build.
+    Best,
+    /// The build's target only; tests compare it with `Best`.
+    #[cfg_attr(not(test), allow(dead_code))]
+    Portable,
+}
+
+/// `f()`, compiled for the build's target only (feature `simd` is off).
+#[cfg(not(feature = "simd"))]
+#[inline(always)]
+fn vectorized<R>(f: impl Fn() -> R) -> R {
+    f()
+}
+
+/// `f()` compiled for AVX2 and hardware popcount (x86-64-v3) where the CPU has them, else as
+/// the portable build; pulp detects the CPU's features once and caches the answer.
+///
+/// Only code inlined into pulp's `#[target_feature]` function gets the wider instructions, so
+/// `f` must be `#[inline(always)]`, and it is called through `Fn`: through `FnOnce` (pulp's
+/// own closure form) a closure is called via a shim that LLVM does not inline there.
+#[cfg(feature = "simd")]
+#[inline(always)]
+fn vectorized<R>(f: impl Fn() -> R) -> R {
+    struct Op<F>(F);
+    impl<R, F: Fn() -> R> pulp::WithSimd for Op<F> {
+        type Output = R;
+        #[inline(always)]
+        fn with_simd<S: pulp::Simd>(self, _: S) -> R {
+            (self.0)()
+        }
+    }
+    pulp::Arch::new().dispatch(Op(f))
+}
+
+/// The bits of column `a` that are also in the other mask's columns `hi` and `lo` (shifted
+/// by `r` bits) and in `keep`.
+#[inline(always)]
+fn column_sum(r: u32, keep: u64, [a, hi, lo]: [&[u64]; 3]) -> ColumnSum {
+    if r == 0 {
+        count_and_or([a, hi, lo], |a, h, _| a & h & keep)
+    } else {
+        count_and_or([a, hi, lo], |a, h, l| a & ((h << r) | (l >> (64 - r))) & keep)
     }
 }
 
@@ -198,8 +260,14 @@ fn count_and_or(columns: [&[u64]; 3], word: impl Fn(u64, u64, u64) -> u64) -> Co
     let (a_blocks, h_blocks, l_blocks) = (a.chunks_exact(32), h.chunks_exact(32), l.chunks_exact(32));
     let tail = (a_blocks.remainder(), h_blocks.remainder(), l_blocks.remainder());
     for (block, ((a, h), l)) in a_blocks.zip(h_blocks).zip(l_blocks).enumerate() {
-        let w: [Lanes; 8] =
-            std::array::from_fn(|j| std::array::from_fn(|i| word(a[4 * j + i], h[4 * j + i], l[4 * j + i])));
+        // Plain loops rather than `std::array::from_fn`, which LLVM may leave out of line
+        // (and so without the target features) in `vectorized`.
+        let mut w = [[0u64; 4]; 8];
+        for (j, lanes) in w.iter_mut().enumerate() {
+            for (i, x) in lanes.iter_mut().enumerate() {
+                *x = word(a[4 * j + i], h[4 * j + i], l[4 * j + i]);
+            }
+        }
         let mut block_or = [0u64; 4];
         for lanes in &w {
             for i in 0..4 {
@@ -373,6 +441,8 @@ mod tests {
             let want = plain((&pa, ra), (&pb, rb), window, t);
             assert_eq!(ma.overlap(&mb, window), want, "{ra:?} {rb:?} {window:?}");
             assert_eq!(mb.overlap(&ma, window), want);
+            let portable = ma.overlap_compiled_for(Instructions::Portable, (0, 0), &mb, (0, 0), window);
+            assert_eq!(portable, want, "portable: {ra:?} {rb:?} {window:?}");
         }
     }
 }

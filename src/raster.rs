@@ -409,7 +409,11 @@ impl Prepared {
                 },
             };
             if let Some(raster) = cache.lock().rasters.get(&key) {
-                raster.uses.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                // Only "used more than once" matters, so a raster past that is not written
+                // again: an atomic add on every query costs more than the check.
+                if raster.uses.load(std::sync::atomic::Ordering::Relaxed) < 2 {
+                    raster.uses.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
                 items.push(Item::Cached {
                     raster: raster.clone(),
                     anchor,
