@@ -101,60 +101,30 @@ impl BitMask {
         } else {
             (1u64 << last_bits) - 1
         };
-        let rows = (area.y1 - area.y0) as usize;
-        let (ya, yb) = ((area.y0 - mine.y0) as usize, (area.y0 - theirs.y0) as usize);
-        let columns = |k: i64| -> (u64, &[u64], &[u64], &[u64]) {
-            let mut keep = !0u64;
-            if k == k0 {
-                keep &= first_mask;
-            }
-            if k == k1 {
-                keep &= last_mask;
-            }
-            (
-                keep,
-                &self.column(k)[ya..ya + rows],
-                &other.column(k - q)[yb..yb + rows],
-                &other.column(k - q - 1)[yb..yb + rows],
-            )
+        let plan = Plan {
+            q,
+            r,
+            k0,
+            k1,
+            first_mask,
+            last_mask,
+            rows: (area.y1 - area.y0) as usize,
+            ya: (area.y0 - mine.y0) as usize,
+            yb: (area.y0 - theirs.y0) as usize,
         };
-        let mut count = 0u64;
-        let (mut x_min, mut x_max) = (i64::MAX, i64::MIN);
-        let (mut top, mut bottom) = (usize::MAX, 0usize);
-        for k in k0..=k1 {
-            let (keep, a, hi, lo) = columns(k);
-            // Branch-free loops (the shift is the same for every row); the first and last
-            // rows hit are looked up afterwards.
-            let sum = match instructions {
-                Instructions::Best => vectorized(
-                    #[inline(always)]
-                    || column_sum(r, keep, [a, hi, lo]),
-                ),
-                Instructions::Portable => column_sum(r, keep, [a, hi, lo]),
-            };
-            let (n, col) = (sum.count, sum.or);
-            if col != 0 {
-                let base = mine.x0 + 64 * k;
-                x_min = x_min.min(base + i64::from(col.trailing_zeros()));
-                x_max = x_max.max(base + 63 - i64::from(col.leading_zeros()));
-                // Only rows above the best top (below the best bottom) can improve it.
-                let hit = |y: usize| {
-                    let b = if r == 0 {
-                        hi[y]
-                    } else {
-                        (hi[y] << r) | (lo[y] >> (64 - r))
-                    };
-                    a[y] & b & keep != 0
-                };
-                if let Some(t) = (sum.rows.start..top.min(sum.rows.end)).find(|&y| hit(y)) {
-                    top = t;
-                }
-                if let Some(b) = (bottom.max(sum.rows.start)..sum.rows.end).rev().find(|&y| hit(y)) {
-                    bottom = bottom.max(b);
-                }
-            }
-            count += n;
-        }
+        let Hits {
+            count,
+            columns: (k_min, k_max),
+            bits: (bit_min, bit_max),
+            rows: (top, bottom),
+        } = match instructions {
+            Instructions::Best => vectorized(
+                #[inline(always)]
+                || self.scan(other, &plan),
+            ),
+            Instructions::Portable => self.scan(other, &plan),
+        };
+        let (x_min, x_max) = (mine.x0 + 64 * k_min + bit_min, mine.x0 + 64 * k_max + bit_max);
         if count == 0 {
             return Overlap::default();
         }
@@ -168,6 +138,89 @@ impl BitMask {
                 y1: y_max + 1,
             }),
         }
+    }
+}
+
+/// Where [`BitMask::scan`] walks: the other mask's columns `k - q` and `k - q - 1` hold the
+/// pixels of this mask's column `k`, shifted by `r` bits; columns `k0..=k1`, trimmed by the
+/// bit masks at either end; rows `ya..ya + rows` of this mask and `yb..yb + rows` of the other.
+struct Plan {
+    q: i64,
+    r: u32,
+    k0: i64,
+    k1: i64,
+    first_mask: u64,
+    last_mask: u64,
+    rows: usize,
+    ya: usize,
+    yb: usize,
+}
+
+/// What [`BitMask::scan`] found: the count, and the first and last column, bit within those
+/// columns, and row hit (meaningless when the count is 0).
+struct Hits {
+    count: u64,
+    columns: (i64, i64),
+    bits: (i64, i64),
+    rows: (usize, usize),
+}
+
+impl BitMask {
+    /// The overlap's count and extremes, column by column. Branch-free word loops (the shift
+    /// is the same for every row) count and OR each column; the first and last rows hit are
+    /// looked up afterwards, only in the blocks where the loop saw bits.
+    #[inline(always)]
+    fn scan(&self, other: &BitMask, p: &Plan) -> Hits {
+        let r = p.r;
+        let mut hits = Hits {
+            count: 0,
+            columns: (i64::MAX, i64::MIN),
+            bits: (0, 0),
+            rows: (usize::MAX, 0),
+        };
+        for k in p.k0..=p.k1 {
+            let mut keep = !0u64;
+            if k == p.k0 {
+                keep &= p.first_mask;
+            }
+            if k == p.k1 {
+                keep &= p.last_mask;
+            }
+            let a = &self.column(k)[p.ya..p.ya + p.rows];
+            let hi = &other.column(k - p.q)[p.yb..p.yb + p.rows];
+            let lo = &other.column(k - p.q - 1)[p.yb..p.yb + p.rows];
+            let sum = column_sum(r, keep, [a, hi, lo]);
+            if sum.or == 0 {
+                continue;
+            }
+            hits.count += sum.count;
+            if hits.columns.0 == i64::MAX {
+                hits.columns.0 = k;
+                hits.bits.0 = i64::from(sum.or.trailing_zeros());
+            }
+            hits.columns.1 = k;
+            hits.bits.1 = 63 - i64::from(sum.or.leading_zeros());
+            let hit = |y: usize| {
+                let b = if r == 0 {
+                    hi[y]
+                } else {
+                    (hi[y] << r) | (lo[y] >> (64 - r))
+                };
+                a[y] & b & keep != 0
+            };
+            // Only rows above the best top (below the best bottom) can improve it.
+            let (top, bottom) = &mut hits.rows;
+            if let Some(t) = (sum.rows.start..(*top).min(sum.rows.end)).find(|&y| hit(y)) {
+                *top = t;
+            }
+            if let Some(b) = ((*bottom).max(sum.rows.start)..sum.rows.end)
+                .rev()
+                .find(|&y| hit(y))
+            {
+                *bottom = (*bottom).max(b);
+            }
+        }
+        hits
     }
 }
 
