@@ -83,6 +83,8 @@
 //!
 //! | feature | default | what it adds |
 //! |---|---|---|
+//! | `parallel` | on | [`Stage::collisions`] runs its narrow phase on all cores (rayon) |
+//! | `simd` | on | the bit-mask word loop compiled for AVX2 and hardware popcount, picked at run time where the CPU has them (pulp); the answers are the same without it |
 //! | `svg` | on | the `svg` module and the scene field `"svg"`, with usvg (about 15% more CPU for a clean build) |
 //! | `viewer` | off | the window of `examples/playground.rs` (minifb; X11, loaded when the window opens) |
 //!
