@@ -124,10 +124,10 @@ impl BitMask {
             ),
             Instructions::Portable => self.scan(other, &plan),
         };
-        let (x_min, x_max) = (mine.x0 + 64 * k_min + bit_min, mine.x0 + 64 * k_max + bit_max);
         if count == 0 {
             return Overlap::default();
         }
+        let (x_min, x_max) = (mine.x0 + 64 * k_min + bit_min, mine.x0 + 64 * k_max + bit_max);
         let (y_min, y_max) = (area.y0 + top as i64, area.y0 + bottom as i64);
         Overlap {
             count,

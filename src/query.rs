@@ -5,7 +5,7 @@ use glam::{DAffine2, DVec2};
 
 use crate::bitmask::{Overlap, solid_bits};
 use crate::polygon::{self, Polylines};
-use crate::raster::{self, Prepared, Rasterizer};
+use crate::raster::{self, DrawBudget, Prepared, Rasterizer};
 use crate::rect::PixelRect;
 use crate::stage::{Leaf, invert};
 use crate::{ColorTransform, Error, Graphic, NodeId, Rect, Result, Stage};
@@ -21,7 +21,9 @@ pub struct CollisionOptions {
     pub tolerance: u8,
     /// Coverage-weighted edges (`true`) or pixel-centre sampling (`false`).
     pub anti_alias: bool,
-    /// The most pixels a precise query may rasterize; larger windows give
+    /// The most pixels a precise query may rasterize: the window, and separately the total
+    /// area of the targets' item rasters (each fill, stroke or bitmap up to 4096 px on a side
+    /// is drawn whole, so that its pixels never depend on the window). Over either,
     /// [`Error::PixelBudget`] instead of an answer.
     pub max_pixels: u64,
     /// Use the fast paths (cached bit masks compared a word at a time). They give the same
@@ -278,7 +280,8 @@ impl Stage {
     ///
     /// [`Error::NotDescendant`] when `a` or `b` is not inside `parent`, [`Error::StaleNode`]
     /// for a removed id, [`Error::NonFinite`] when a matrix overflows, and
-    /// [`Error::PixelBudget`] when the window is larger than [`DEFAULT_MAX_PIXELS`].
+    /// [`Error::PixelBudget`] when the window, or the total of the targets' item rasters, is
+    /// larger than [`DEFAULT_MAX_PIXELS`].
     ///
     /// ```
     /// use pixelhit::{FillRule, Graphic, Path, Rect, Stage};
@@ -380,8 +383,9 @@ impl Stage {
             return Ok(Setup::Loose(r));
         }
         let window = PixelRect::covering(&r);
-        let pa = Prepared::new(self, a, parent, ma, opts.anti_alias)?;
-        let pb = Prepared::new(self, b, parent, mb, opts.anti_alias)?;
+        let mut budget = DrawBudget::new(opts.max_pixels);
+        let pa = Prepared::new(self, a, parent, ma, opts.anti_alias, &mut budget)?;
+        let pb = Prepared::new(self, b, parent, mb, opts.anti_alias, &mut budget)?;
         let (Some(ea), Some(eb)) = (pa.extent(), pb.extent()) else {
             return Ok(Setup::Empty);
         };

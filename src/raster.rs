@@ -35,7 +35,7 @@ use crate::color::{ColorTransform, round_channel};
 use crate::polygon::{self, Polylines};
 use crate::rect::PixelRect;
 use crate::stage::{Leaf, invert};
-use crate::{Bitmap, FillRule, Graphic, NodeId, Path, Rect, Result, Stage};
+use crate::{Bitmap, Error, FillRule, Graphic, NodeId, Path, Rect, Result, Stage};
 
 /// Curves and circles are flattened to within this distance, in the parent's pixels.
 pub(crate) const FLATTEN_TOLERANCE: f64 = 1.0 / 128.0;
@@ -314,6 +314,37 @@ impl Items {
     }
 }
 
+/// The pixels of whole item rasters one query may hold, counted whether they come from the
+/// cache or are drawn (so that the answer, error or not, never depends on the cache). Without
+/// it a target of many large shapes could hold gigabytes of rasters for a tiny window.
+pub(crate) struct DrawBudget {
+    used: u128,
+    max: u64,
+}
+
+impl DrawBudget {
+    /// A budget of `max` pixels.
+    pub fn new(max: u64) -> DrawBudget {
+        DrawBudget { used: 0, max }
+    }
+
+    /// Counts the pixels of `rect`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::PixelBudget`] when the total goes over the budget.
+    fn take(&mut self, rect: PixelRect) -> Result<()> {
+        self.used += rect.area();
+        if self.used > u128::from(self.max) {
+            return Err(Error::PixelBudget {
+                pixels: self.used,
+                budget: self.max,
+            });
+        }
+        Ok(())
+    }
+}
+
 /// A target made ready to rasterize against one parent.
 pub(crate) struct Prepared {
     items: Items,
@@ -371,6 +402,7 @@ impl Prepared {
         parent: NodeId,
         base: DAffine2,
         anti_alias: bool,
+        budget: &mut DrawBudget,
     ) -> Result<Prepared> {
         let base_color = stage.color_transform_to(target, parent)?;
         let cache = &stage.cache;
@@ -409,6 +441,7 @@ impl Prepared {
                 },
             };
             if let Some(raster) = cache.lock().rasters.get(&key) {
+                budget.take(raster.rect)?;
                 // Only "used more than once" matters, so a raster past that is not written
                 // again: an atomic add on every query costs more than the check.
                 if raster.uses.load(std::sync::atomic::Ordering::Relaxed) < 2 {
@@ -469,6 +502,7 @@ impl Prepared {
                 })));
                 return Ok(());
             }
+            budget.take(rect)?;
             let mut scratch = Scratch::default();
             let alpha = scratch.render(&shape, key.alpha, rect, true, anti_alias);
             let source = match leaf {

@@ -169,6 +169,44 @@ fn two_huge_targets_are_refused_by_the_pixel_budget() {
     );
 }
 
+/// A target of many large shapes queried against a dot: every shape is drawn whole (so that
+/// its pixels never depend on the window), so without a limit 2,000 discs of radius 1,900
+/// would hold 29 GB of rasters for a 10 x 10 window. The budget counts those pixels too and
+/// refuses the query once they pass it, before drawing the next shape.
+#[test]
+fn many_large_shapes_against_a_small_target_are_refused_by_the_pixel_budget() {
+    let mut s = Stage::new();
+    let root = s.root();
+    let big = s.add_container(root).unwrap();
+    for i in 0..2000 {
+        let disc = Path::circle(f64::from(i % 7), 0.0, 1900.0);
+        s.add_graphic(big, Graphic::fill(disc, FillRule::NonZero, 1.0).unwrap())
+            .unwrap();
+    }
+    let dot = square(&mut s, root, -5.0, -5.0, 10.0);
+    let e = s
+        .collision(big, dot, root, &CollisionOptions::default())
+        .unwrap_err();
+    match e {
+        Error::PixelBudget { pixels, budget } => {
+            assert_eq!(budget, pixelhit::DEFAULT_MAX_PIXELS);
+            // Refused at the first shape past the budget: one disc's raster more at most.
+            assert!(pixels > u128::from(budget), "{pixels}");
+            assert!(pixels <= u128::from(budget) + 3804 * 3804, "{pixels}");
+        }
+        other => panic!("{other}"),
+    }
+    // With a few shapes the same query is answered.
+    let few = s.add_container(root).unwrap();
+    for i in 0..3 {
+        let disc = Path::circle(f64::from(i), 0.0, 1900.0);
+        s.add_graphic(few, Graphic::fill(disc, FillRule::NonZero, 1.0).unwrap())
+            .unwrap();
+    }
+    let c = s.collision(few, dot, root, &CollisionOptions::default()).unwrap();
+    assert_eq!(c.overlap_pixels, Some(100));
+}
+
 /// Two thin strokes crossing far from the origin, inside a parent scaled so that the
 /// window is 20,000 x 20,000 pixels (4e8, over the default budget): refused by default,
 /// exact with a larger budget. Run alone under `/usr/bin/time -v` to see that memory
