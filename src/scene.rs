@@ -168,7 +168,7 @@ pub struct SceneLimits {
     /// Limits of each PNG the scene shows (default [`ImageLimits::default`]).
     pub images: ImageLimits,
     /// Largest total of decoded PNG pixels, in bytes (RGBA: 4 per pixel), over all the
-    /// distinct files the scene shows (default 1 GiB).
+    /// distinct files the scene shows, PNGs inside its SVG files included (default 1 GiB).
     pub max_image_bytes: u64,
 }
 
@@ -1665,6 +1665,18 @@ impl Loader<'_> {
             None => {
                 let doc =
                     crate::svg::SvgDocument::from_file(&file).map_err(|e| self.err(path, e.to_string()))?;
+                // Its PNGs count with the scene's own, once per file like them.
+                self.image_bytes += doc.image_bytes();
+                if self.image_bytes > self.limits.max_image_bytes {
+                    return Err(self.err(
+                        path,
+                        format!(
+                            "{}: the scene's images take more than {} bytes decoded, its limit",
+                            file.display(),
+                            self.limits.max_image_bytes
+                        ),
+                    ));
+                }
                 self.svgs.insert(file, doc.clone());
                 doc
             }

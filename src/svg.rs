@@ -369,12 +369,22 @@ impl SvgDocument {
                 detail: format!("{detail}; not loaded"),
             });
         }
-        let bitmaps = decode_images(&tree);
+        let bitmaps = decode_images(&tree, SVG_IMAGE_BYTES);
         Ok(SvgDocument(Arc::new(Inner {
             tree,
             warnings,
             bitmaps,
         })))
+    }
+
+    /// Bytes the document's decoded PNGs take (RGBA), for limits over many documents.
+    pub(crate) fn image_bytes(&self) -> u64 {
+        self.0
+            .bitmaps
+            .values()
+            .filter_map(|b| b.as_ref().ok())
+            .map(|b| b.rgba().len() as u64)
+            .sum()
     }
 
     /// The SVG's canvas size (`width` and `height`, or the `viewBox` size), in pixels.
@@ -552,8 +562,15 @@ fn check_depth(xml: &roxmltree::Document<'_>) -> std::result::Result<(), String>
     Ok(())
 }
 
-/// Decodes every PNG the tree shows, once per distinct byte buffer.
-fn decode_images(tree: &usvg::Tree) -> HashMap<usize, std::result::Result<Bitmap, String>> {
+/// The most bytes the PNGs of one SVG document may take decoded, together (each one is also
+/// within [`ImageLimits::default`]): without it a document of many small PNG bombs could
+/// take any amount of memory. PNGs past it are not loaded, with a warning.
+pub const SVG_IMAGE_BYTES: u64 = 1 << 30;
+
+/// Decodes every PNG the tree shows, once per distinct byte buffer, within `total` bytes of
+/// decoded pixels for them all.
+fn decode_images(tree: &usvg::Tree, total: u64) -> HashMap<usize, std::result::Result<Bitmap, String>> {
+    let mut left = total;
     let mut out = HashMap::new();
     let mut stack = vec![tree.root()];
     while let Some(g) = stack.pop() {
@@ -564,8 +581,21 @@ fn decode_images(tree: &usvg::Tree) -> HashMap<usize, std::result::Result<Bitmap
                     ImageKind::PNG(data) => {
                         let key = Arc::as_ptr(data) as usize;
                         out.entry(key).or_insert_with(|| {
-                            Bitmap::decode_png(data, "embedded PNG", &ImageLimits::default())
-                                .map_err(|e| e.to_string())
+                            let each = ImageLimits::default();
+                            let limits = ImageLimits {
+                                max_bytes: each.max_bytes.min(left),
+                                ..each
+                            };
+                            let decoded = Bitmap::decode_png(data, "embedded PNG", &limits).map_err(|e| {
+                                match limits.max_bytes < each.max_bytes {
+                                    true => format!("{e} (what is left of the {total} bytes all the document's PNGs may take)"),
+                                    false => e.to_string(),
+                                }
+                            });
+                            if let Ok(b) = &decoded {
+                                left = left.saturating_sub(b.rgba().len() as u64);
+                            }
+                            decoded
                         });
                     }
                     ImageKind::SVG(t) => stack.push(t.root()),
@@ -1067,6 +1097,39 @@ fn stroke_shape(data: &tiny_skia_path::Path) -> (bool, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_documents_pngs_share_one_byte_limit() {
+        let dir = std::env::temp_dir().join(format!("pixelhit-svg-share-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // Three 4 x 2 PNGs, 32 bytes each decoded, as three files.
+        for (i, name) in ["a.png", "b.png", "c.png"].iter().enumerate() {
+            let rgba = vec![i as u8 + 1; 32];
+            let png = Bitmap::from_rgba8(4, 2, rgba).unwrap().to_png_bytes().unwrap();
+            std::fs::write(dir.join(name), png).unwrap();
+        }
+        let text = r#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">
+            <image width="4" height="2" href="a.png"/>
+            <image width="4" height="2" href="b.png"/>
+            <image width="4" height="2" href="c.png"/>
+        </svg>"#;
+        let doc = SvgDocument::from_data(text.as_bytes(), "three.svg", Some(&dir)).unwrap();
+        assert_eq!(doc.image_bytes(), 96);
+        // Room for two: the third is refused, saying why.
+        let images = decode_images(&doc.0.tree, 70);
+        let (ok, refused): (Vec<_>, Vec<_>) = images.values().partition(|r| r.is_ok());
+        assert_eq!((ok.len(), refused.len()), (2, 1));
+        let why = refused[0].as_ref().unwrap_err();
+        assert!(why.contains("all the document's PNGs may take"), "{why}");
+        assert_eq!(
+            decode_images(&doc.0.tree, 96)
+                .values()
+                .filter(|r| r.is_ok())
+                .count(),
+            3
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     fn svg(body: &str) -> String {
         format!(r#"<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">{body}</svg>"#)

@@ -21,8 +21,8 @@ mod with_svg {
 
     use pixelhit::svg::{SvgDocument, SvgFeature, load_svg};
     use pixelhit::{
-        Bitmap, CollisionOptions, DAffine2, Error, FillRule, Graphic, NodeId, Path, Scene, Stage,
-        matrix_from_properties,
+        Bitmap, CollisionOptions, DAffine2, Error, FillRule, Graphic, NodeId, Path, Scene, SceneLimits,
+        Stage, matrix_from_properties,
     };
 
     fn temp_dir(test: &str) -> PathBuf {
@@ -474,6 +474,28 @@ mod with_svg {
         let file = dir.join("scene.json");
         std::fs::write(&file, scene).unwrap();
         (dir, file)
+    }
+
+    #[test]
+    fn the_pngs_inside_a_scenes_svg_files_count_toward_its_image_limit() {
+        let svg = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">
+              <image width="4" height="2" href="data:image/png;base64,{}"/>
+            </svg>"#,
+            base64(&half_png())
+        );
+        let scene = r#"{"pixelhit_scene": 1, "root": {"children": [{"name": "s", "svg": "ship.svg"}]}}"#;
+        let (dir, file) = scene_dir_with("image-limit", &svg, scene);
+        // The 4 x 2 PNG takes 32 bytes decoded.
+        assert!(Scene::load_with_limits(&file, &SceneLimits::default().max_image_bytes(32)).is_ok());
+        match Scene::load_with_limits(&file, &SceneLimits::default().max_image_bytes(31)) {
+            Err(Error::Scene { location, reason, .. }) => {
+                assert_eq!(location, "root.children[0].svg");
+                assert!(reason.contains("images take more than 31 bytes"), "{reason}");
+            }
+            other => panic!("expected a scene error, got {other:?}"),
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
