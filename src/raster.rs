@@ -177,6 +177,9 @@ struct CacheState {
     rasters: FastMap<RasterKey, Arc<CachedRaster>>,
     /// Transformed alpha of bitmaps, by (bitmap, alpha multiplier, alpha offset).
     pixmaps: FastMap<(usize, u64, u64), (Bitmap, Arc<Pixmap>)>,
+    /// Items too large to draw whole, ready to be drawn tile by tile: flattening and
+    /// outlining a huge stroke again for every query costs more than its tiles.
+    large: FastMap<RasterKey, LargeItem>,
     bytes: usize,
 }
 
@@ -212,6 +215,7 @@ impl RasterCache {
         let mut state = self.lock();
         state.rasters.clear();
         state.pixmaps.clear();
+        state.large.clear();
         state.bytes = 0;
     }
 
@@ -219,6 +223,7 @@ impl RasterCache {
         if state.bytes + bytes > CACHE_BYTES {
             state.rasters.clear();
             state.pixmaps.clear();
+            state.large.clear();
             state.bytes = 0;
         }
         state.bytes += bytes;
@@ -266,9 +271,17 @@ enum Item {
     Tiled(Box<TiledItem>),
 }
 
+/// An item too large to cache whole, kept as its geometry.
+struct LargeItem {
+    shape: Arc<Shape>,
+    /// Pixels it may touch, relative to its anchor.
+    rect: PixelRect,
+    _source: Source,
+}
+
 /// An item too large to cache.
 struct TiledItem {
-    shape: Shape,
+    shape: Arc<Shape>,
     alpha: u8,
     anchor: (i64, i64),
     /// Pixels it may touch, relative to the anchor.
@@ -453,47 +466,42 @@ impl Prepared {
                 });
                 return Ok(());
             }
-            let shape = match leaf {
-                Leaf::Graphic(g) => {
-                    let mut polys = Polylines::default();
-                    let rule = match g {
-                        Graphic::Fill(f) => {
-                            f.path().flatten(&rel, FLATTEN_TOLERANCE, &mut polys);
-                            f.rule()
-                        }
-                        Graphic::Stroke(s) => {
-                            polygon::check_outline(s.path(), s.width(), &rel, FLATTEN_TOLERANCE, || {
-                                stage.describe(target)
-                            })?;
-                            polygon::stroke_outline(s.path(), s.width(), &rel, FLATTEN_TOLERANCE, &mut polys);
-                            FillRule::NonZero
-                        }
-                    };
-                    Shape::Fill { polys, rule }
-                }
-                Leaf::Bitmap(bitmap, smoothing) => {
-                    let Some(alpha) = cache.alpha_pixmap(bitmap, ct) else {
+            // The item's geometry: kept from an earlier query that could not draw it whole,
+            // or built now.
+            let kept = cache.lock().large.get(&key).map(|l| (l.shape.clone(), l.rect));
+            let built = kept.is_none();
+            let (shape, rect) = match kept {
+                Some(kept) => kept,
+                None => {
+                    let Some(shape) = build_shape(stage, target, cache, leaf, &rel, ct)? else {
                         return Ok(());
                     };
-                    if invert(&rel).is_none() {
+                    let Some(bounds) = shape.bounds() else {
                         return Ok(());
-                    }
-                    Shape::Bitmap {
-                        alpha,
-                        texel_to_anchor: rel,
-                        quality: if smoothing {
-                            FilterQuality::Bilinear
-                        } else {
-                            FilterQuality::Nearest
-                        },
-                    }
+                    };
+                    (Arc::new(shape), extent_of(&bounds))
                 }
             };
-            let Some(bounds) = shape.bounds() else {
-                return Ok(());
+            let source = || match leaf {
+                Leaf::Graphic(g) => Source::Path(g.shared_path().clone()),
+                Leaf::Bitmap(bitmap, _) => Source::Bitmap(bitmap.clone()),
             };
-            let rect = extent_of(&bounds);
+            // Keeps geometry that is not drawn whole now, so that the next query does not
+            // flatten and outline it again (a huge stroke takes 64 MiB and seconds).
+            let keep = |shape: &Arc<Shape>| {
+                if built {
+                    let mut state = cache.lock();
+                    RasterCache::make_room(&mut state, shape.bytes() + 64);
+                    let large = LargeItem {
+                        shape: shape.clone(),
+                        rect,
+                        _source: source(),
+                    };
+                    state.large.insert(key, large);
+                }
+            };
             if rect.width() as i64 > WHOLE_ITEM || rect.height() as i64 > WHOLE_ITEM {
+                keep(&shape);
                 items.push(Item::Tiled(Box::new(TiledItem {
                     shape,
                     alpha: key.alpha,
@@ -502,23 +510,23 @@ impl Prepared {
                 })));
                 return Ok(());
             }
-            budget.take(rect)?;
+            if let Err(e) = budget.take(rect) {
+                keep(&shape);
+                return Err(e);
+            }
             let mut scratch = Scratch::default();
             let alpha = scratch.render(&shape, key.alpha, rect, true, anti_alias);
-            let source = match leaf {
-                Leaf::Graphic(g) => Source::Path(g.shared_path().clone()),
-                Leaf::Bitmap(bitmap, _) => Source::Bitmap(bitmap.clone()),
-            };
             let raster = Arc::new(CachedRaster {
                 rect,
                 alpha,
                 first_mask: OnceLock::new(),
                 masks: Mutex::new(Vec::new()),
                 uses: std::sync::atomic::AtomicU32::new(1),
-                _source: source,
+                _source: source(),
             });
             let mut state = cache.lock();
             RasterCache::make_room(&mut state, raster.alpha.len() + 64);
+            state.large.remove(&key);
             state.rasters.insert(key, raster.clone());
             drop(state);
             items.push(Item::Cached { raster, anchor });
@@ -556,7 +564,69 @@ impl Prepared {
     }
 }
 
+/// The geometry of one leaf relative to its anchor (`rel`), or `None` when it draws nothing.
+///
+/// # Errors
+///
+/// [`Error::GeometryBudget`] for a stroke whose outline would be too large.
+fn build_shape(
+    stage: &Stage,
+    target: NodeId,
+    cache: &RasterCache,
+    leaf: Leaf<'_>,
+    rel: &DAffine2,
+    ct: &ColorTransform,
+) -> Result<Option<Shape>> {
+    Ok(Some(match leaf {
+        Leaf::Graphic(g) => {
+            let mut polys = Polylines::default();
+            let rule = match g {
+                Graphic::Fill(f) => {
+                    f.path().flatten(rel, FLATTEN_TOLERANCE, &mut polys);
+                    f.rule()
+                }
+                Graphic::Stroke(s) => {
+                    polygon::check_outline(s.path(), s.width(), rel, FLATTEN_TOLERANCE, || {
+                        stage.describe(target)
+                    })?;
+                    polygon::stroke_outline(s.path(), s.width(), rel, FLATTEN_TOLERANCE, &mut polys);
+                    FillRule::NonZero
+                }
+            };
+            Shape::Fill { polys, rule }
+        }
+        Leaf::Bitmap(bitmap, smoothing) => {
+            let Some(alpha) = cache.alpha_pixmap(bitmap, ct) else {
+                return Ok(None);
+            };
+            if invert(rel).is_none() {
+                return Ok(None);
+            }
+            Shape::Bitmap {
+                alpha,
+                texel_to_anchor: *rel,
+                quality: if smoothing {
+                    FilterQuality::Bilinear
+                } else {
+                    FilterQuality::Nearest
+                },
+            }
+        }
+    }))
+}
+
 impl Shape {
+    /// Memory it holds of its own (a bitmap's pixels are the bitmap's).
+    fn bytes(&self) -> usize {
+        match self {
+            Shape::Fill { polys, .. } => {
+                polys.points.len() * std::mem::size_of::<DVec2>()
+                    + polys.contours.len() * std::mem::size_of::<polygon::Contour>()
+            }
+            Shape::Bitmap { .. } => 0,
+        }
+    }
+
     fn bounds(&self) -> Option<Rect> {
         match self {
             Shape::Fill { polys, .. } => polys.bounds(),
