@@ -290,9 +290,9 @@ impl Stage {
         };
         let n = (region.width() * region.height()) as usize;
         let (mut plane_a, mut plane_b) = (vec![0u8; n], vec![0u8; n]);
-        let mut raster = Rasterizer::new(opts.anti_alias);
-        raster.plane(0, &pa, region, &mut plane_a);
-        raster.plane(1, &pb, region, &mut plane_b);
+        let mut raster = Rasterizer::new(opts.anti_alias, &self.cache);
+        raster.plane(&pa, region, &mut plane_a);
+        raster.plane(&pb, region, &mut plane_b);
         let t = opts.threshold();
         let w = region.width() as usize;
         let words_per_row = (overlap.width() as usize).div_ceil(64);

@@ -345,7 +345,7 @@ impl Stage {
         };
         let overlap = match masks {
             (Some((ma, at_a)), Some((mb, at_b))) => ma.overlap_moved(at_a, &mb, at_b, window),
-            _ => scan_prepared(window, &pa, &pb, opts, |_, _| {}),
+            _ => scan_prepared(&self.cache, window, &pa, &pb, opts, |_, _| {}),
         };
         Ok(Collision {
             rect: overlap.rect.and_then(PixelRect::to_rect),
@@ -419,10 +419,10 @@ impl Stage {
             return Ok(None);
         };
         let n = (window.width() * window.height()) as usize;
-        let mut raster = Rasterizer::new(opts.anti_alias);
+        let mut raster = Rasterizer::new(opts.anti_alias, &self.cache);
         let (mut plane_a, mut plane_b) = (vec![0u8; n], vec![0u8; n]);
-        raster.plane(0, &a, window, &mut plane_a);
-        raster.plane(1, &b, window, &mut plane_b);
+        raster.plane(&a, window, &mut plane_a);
+        raster.plane(&b, window, &mut plane_b);
         Ok(Some(Planes {
             window,
             a: plane_a,
@@ -445,7 +445,7 @@ impl Stage {
             Setup::Loose(r) => return Ok(Some(r)),
             Setup::Precise { window, a, b } => (window, a, b),
         };
-        scan_prepared(window, &pa, &pb, opts, on_pixel);
+        scan_prepared(&self.cache, window, &pa, &pb, opts, on_pixel);
         Ok(None)
     }
 
@@ -528,6 +528,7 @@ const HIT_TOLERANCE: f64 = 1.0 / 1024.0;
 /// first target has no solid pixel are skipped before the second is drawn. Each row is
 /// turned into 64-pixel words, so the comparison is a word AND as in the masks.
 fn scan_prepared(
+    cache: &raster::RasterCache,
     window: PixelRect,
     pa: &Prepared,
     pb: &Prepared,
@@ -535,7 +536,7 @@ fn scan_prepared(
     mut on_pixel: impl FnMut(i64, i64),
 ) -> Overlap {
     let threshold = opts.threshold();
-    let mut raster = Rasterizer::new(opts.anti_alias);
+    let mut raster = Rasterizer::new(opts.anti_alias, cache);
     let n = (CHUNK * CHUNK) as usize;
     let (mut plane_a, mut plane_b) = (vec![0u8; n], vec![0u8; n]);
     let mut o = Overlap::default();
@@ -557,10 +558,10 @@ fn scan_prepared(
     for chunk in raster::chunks(window, CHUNK) {
         let len = (chunk.width() * chunk.height()) as usize;
         let (pa_buf, pb_buf) = (&mut plane_a[..len], &mut plane_b[..len]);
-        if !raster.plane(0, pa, chunk, pa_buf) || !pa_buf.iter().any(|&v| v >= threshold) {
+        if !raster.plane(pa, chunk, pa_buf) || !pa_buf.iter().any(|&v| v >= threshold) {
             continue;
         }
-        if !raster.plane(1, pb, chunk, pb_buf) {
+        if !raster.plane(pb, chunk, pb_buf) {
             continue;
         }
         let w = chunk.width() as usize;

@@ -16,10 +16,11 @@
 //!   bitmap, the linear part and fractional translation of the matrix, alpha, fill rule,
 //!   anti-aliasing), so a sprite that did not change, or only moved by whole pixels, is not
 //!   drawn again, and its solid pixels are kept as a bit mask per tolerance.
-//! - **Bounded memory.** An item larger than one tile is not cached: it is cut into tiles
-//!   (clipped in f64, in its own frame), drawn only where a window needs them and dropped when
-//!   the query's tile store grows past a fixed size. The cache itself is emptied when it grows
-//!   past its own limit.
+//! - **Bounded memory.** An item larger than 4096 px on a side is not drawn whole: its
+//!   geometry is cut into tiles of its own frame (clipped in f64), and each tile is drawn
+//!   when a window first needs it and kept in the cache, so that a sprite moving over a large
+//!   level does not draw it again. The cache is emptied when it grows past its limit, and the
+//!   whole item rasters one query holds count against its pixel budget.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -51,8 +52,6 @@ const QUANTUM: f64 = 1024.0;
 /// Geometry of a cut tile is clipped this far outside it, so tiny-skia's own clipping only
 /// ever cuts edges it draws straight.
 const CLIP_MARGIN: f64 = 2.0;
-/// Item tiles kept during one query before they are dropped (in bytes of alpha).
-const TILE_STORE_BYTES: usize = 64 << 20;
 /// Bytes of cached rasters and masks a stage keeps before it starts over.
 const CACHE_BYTES: usize = 128 << 20;
 /// Anchors are clamped here so that pixel arithmetic stays exact in i64.
@@ -87,6 +86,7 @@ impl std::hash::Hash for RasterKey {
 /// Keeps a cached raster's source alive, so that its address cannot be reused by another
 /// path or bitmap while the key holds it.
 #[allow(dead_code)]
+#[derive(Clone)]
 enum Source {
     Path(Arc<Path>),
     Bitmap(Bitmap),
@@ -172,6 +172,9 @@ impl std::hash::Hasher for KeyHasher {
 
 type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<KeyHasher>>;
 
+/// A tile of a large item: the item's key, the tile's column and row in the item's frame.
+type TileKey = (RasterKey, i64, i64);
+
 #[derive(Default)]
 struct CacheState {
     rasters: FastMap<RasterKey, Arc<CachedRaster>>,
@@ -180,6 +183,8 @@ struct CacheState {
     /// Items too large to draw whole, ready to be drawn tile by tile: flattening and
     /// outlining a huge stroke again for every query costs more than its tiles.
     large: FastMap<RasterKey, LargeItem>,
+    /// Drawn tiles of large items, by the item's key and the tile's column and row.
+    tiles: FastMap<TileKey, (Arc<[u8]>, Source)>,
     bytes: usize,
 }
 
@@ -216,6 +221,7 @@ impl RasterCache {
         state.rasters.clear();
         state.pixmaps.clear();
         state.large.clear();
+        state.tiles.clear();
         state.bytes = 0;
     }
 
@@ -224,6 +230,7 @@ impl RasterCache {
             state.rasters.clear();
             state.pixmaps.clear();
             state.large.clear();
+            state.tiles.clear();
             state.bytes = 0;
         }
         state.bytes += bytes;
@@ -281,6 +288,9 @@ struct LargeItem {
 
 /// An item too large to cache.
 struct TiledItem {
+    /// Its key in the cache, where its tiles are kept.
+    key: RasterKey,
+    source: Source,
     shape: Arc<Shape>,
     alpha: u8,
     anchor: (i64, i64),
@@ -503,6 +513,8 @@ impl Prepared {
             if rect.width() as i64 > WHOLE_ITEM || rect.height() as i64 > WHOLE_ITEM {
                 keep(&shape);
                 items.push(Item::Tiled(Box::new(TiledItem {
+                    key,
+                    source: source(),
                     shape,
                     alpha: key.alpha,
                     anchor,
@@ -784,32 +796,26 @@ impl Scratch {
     }
 }
 
-/// A tile of a large item: (target, item, tile column, tile row).
-type TileKey = (usize, usize, i64, i64);
-
-/// Draws targets into alpha planes, keeping the tiles of large items it drew for the rest of
-/// the query.
-pub(crate) struct Rasterizer {
+/// Draws targets into alpha planes. Tiles of large items are kept in the stage's cache, so
+/// that the next query over the same place does not draw them again.
+pub(crate) struct Rasterizer<'a> {
     anti_alias: bool,
-    tiles: HashMap<TileKey, (PixelRect, Vec<u8>)>,
-    bytes: usize,
+    cache: &'a RasterCache,
     scratch: Scratch,
 }
 
-impl Rasterizer {
-    pub fn new(anti_alias: bool) -> Rasterizer {
+impl Rasterizer<'_> {
+    pub fn new(anti_alias: bool, cache: &RasterCache) -> Rasterizer<'_> {
         Rasterizer {
             anti_alias,
-            tiles: HashMap::new(),
-            bytes: 0,
+            cache,
             scratch: Scratch::default(),
         }
     }
 
     /// Writes the alpha of `target` over `region` into `out` (row-major, `region.width()`
-    /// per row). `key` tells targets apart in the tile store. Returns whether any pixel is
-    /// not zero.
-    pub fn plane(&mut self, key: usize, target: &Prepared, region: PixelRect, out: &mut [u8]) -> bool {
+    /// per row). Returns whether any pixel is not zero.
+    pub fn plane(&mut self, target: &Prepared, region: PixelRect, out: &mut [u8]) -> bool {
         out.fill(0);
         let mut any = false;
         for (index, item) in target.items.as_slice().iter().enumerate() {
@@ -830,6 +836,8 @@ impl Rasterizer {
                 }
                 Item::Tiled(tiled) => {
                     let TiledItem {
+                        key,
+                        source,
                         shape,
                         alpha,
                         anchor,
@@ -847,24 +855,34 @@ impl Rasterizer {
                     );
                     for ty in ty0..=ty1 {
                         for tx in tx0..=tx1 {
-                            let k = (key, index, tx, ty);
-                            if !self.tiles.contains_key(&k) {
-                                if self.bytes > TILE_STORE_BYTES {
-                                    self.tiles.clear();
-                                    self.bytes = 0;
+                            let tile = PixelRect {
+                                x0: rect.x0 + tx * ITEM_TILE,
+                                y0: rect.y0 + ty * ITEM_TILE,
+                                x1: (rect.x0 + (tx + 1) * ITEM_TILE).min(rect.x1),
+                                y1: (rect.y0 + (ty + 1) * ITEM_TILE).min(rect.y1),
+                            };
+                            let kept = self
+                                .cache
+                                .lock()
+                                .tiles
+                                .get(&(*key, tx, ty))
+                                .map(|(p, _)| p.clone());
+                            let pixels = match kept {
+                                Some(pixels) => pixels,
+                                None => {
+                                    let pixels: Arc<[u8]> = self
+                                        .scratch
+                                        .render(shape, *alpha, tile, false, self.anti_alias)
+                                        .into();
+                                    let mut state = self.cache.lock();
+                                    RasterCache::make_room(&mut state, pixels.len() + 64);
+                                    state
+                                        .tiles
+                                        .insert((*key, tx, ty), (pixels.clone(), source.clone()));
+                                    pixels
                                 }
-                                let tile = PixelRect {
-                                    x0: rect.x0 + tx * ITEM_TILE,
-                                    y0: rect.y0 + ty * ITEM_TILE,
-                                    x1: (rect.x0 + (tx + 1) * ITEM_TILE).min(rect.x1),
-                                    y1: (rect.y0 + (ty + 1) * ITEM_TILE).min(rect.y1),
-                                };
-                                let pixels = self.scratch.render(shape, *alpha, tile, false, self.anti_alias);
-                                self.bytes += pixels.len();
-                                self.tiles.insert(k, (tile, pixels));
-                            }
-                            let (tile, pixels) = &self.tiles[&k];
-                            any |= blend_rows(out, region, pixels, tile.moved(*anchor), part, false);
+                            };
+                            any |= blend_rows(out, region, &pixels, tile.moved(*anchor), part, false);
                         }
                     }
                 }

@@ -220,3 +220,89 @@ fn moving_sprites_reuse_rasters_without_changing_answers() {
         }
     }
 }
+
+/// Items larger than 4096 px on a side are drawn in tiles that the stage keeps between
+/// queries: a sprite moving over a long terrain stroke, a large filled polygon and a bitmap
+/// scaled far up must get the answers a fresh stage gives, frame after frame.
+#[test]
+fn tiles_of_large_items_are_reused_without_changing_answers() {
+    let mut rng = Rng(0x7113_5eed);
+    let mut stage = Stage::new();
+    let root = stage.root();
+    let terrain = stage.add_container(root).unwrap();
+    let ground = |x: f64| 600.0 + 250.0 * (x * 0.003).sin();
+    let mut d = String::from("M0 600");
+    for i in 1..=300 {
+        let x = f64::from(i) * 30.0;
+        d.push_str(&format!(" L{x} {}", ground(x)));
+    }
+    let stroke = Graphic::stroke(Path::from_svg(&d).unwrap(), rng.range(8.0, 30.0), 1.0).unwrap();
+    stage.add_graphic(terrain, stroke).unwrap();
+    let rock = stage.add_container(root).unwrap();
+    let outline: Vec<DVec2> = (0..40)
+        .map(|i| {
+            let a = std::f64::consts::TAU * f64::from(i) / 40.0;
+            let r = 3000.0 * (0.8 + 0.2 * (3.0 * a).sin());
+            DVec2::new(4500.0 + r * a.cos(), 600.0 + 0.7 * r * a.sin())
+        })
+        .collect();
+    let fill = Graphic::fill(Path::polygon(&outline), FillRule::EvenOdd, 0.8).unwrap();
+    stage.add_graphic(rock, fill).unwrap();
+    let picture = bitmap(&mut rng);
+    let scale = DVec2::new(
+        9000.0 / f64::from(picture.width()),
+        3000.0 / f64::from(picture.height()),
+    );
+    let backdrop = stage.add_bitmap(root, picture, false).unwrap();
+    stage.set_matrix(backdrop, DAffine2::from_scale(scale)).unwrap();
+    for (i, large) in [terrain, rock, backdrop].into_iter().enumerate() {
+        assert!(
+            stage.bounds(large, root).unwrap().unwrap().width() > 4096.0,
+            "large item {i} must be drawn in tiles"
+        );
+    }
+    let sprite = target(&mut rng, &mut stage, root, DVec2::new(100.0, ground(100.0)));
+    let mut x = 100.0;
+    let (mut hits, mut total) = (0, 0);
+    for frame in 0..120 {
+        // Along the ground: whole-pixel and fractional steps, now and then a turn, and
+        // now and then a jump to another place.
+        x += match frame % 4 {
+            0 => rng.below(40) as f64,
+            1 => rng.range(0.0, 40.0),
+            2 => rng.range(2000.0, 3000.0),
+            _ => 0.0,
+        };
+        if x > 8800.0 {
+            x -= 8700.0;
+        }
+        let m = stage.matrix(sprite).unwrap();
+        let turn = if frame % 4 == 3 {
+            DAffine2::from_angle(rng.range(-0.5, 0.5))
+        } else {
+            DAffine2::IDENTITY
+        };
+        // Mostly on the ground; sometimes anywhere over the rock and the backdrop, so that
+        // every row of their tiles is visited.
+        let y = if rng.chance(0.3) {
+            rng.range(-1400.0, 2900.0)
+        } else {
+            ground(x) + rng.range(-30.0, 30.0)
+        };
+        let at = DVec2::new(x, y);
+        let moved = DAffine2::from_translation(at) * turn * DAffine2::from_mat2(m.matrix2);
+        stage.set_matrix(sprite, moved).unwrap();
+        let opts = options(&mut rng);
+        for large in [terrain, rock, backdrop] {
+            let got = stage.collision(large, sprite, root, &opts).unwrap();
+            assert_eq!(
+                got,
+                plain(&stage, large, sprite, root, &opts),
+                "frame {frame}, {opts:?}"
+            );
+            hits += usize::from(got.overlap_pixels.unwrap_or(0) > 0);
+            total += 1;
+        }
+    }
+    assert!(hits > total / 4, "{hits} hits of {total}");
+}
