@@ -433,12 +433,15 @@ fn draw_leaf(
     match leaf {
         Leaf::Graphic(g) => {
             let rule = match g {
+                // Geometry over the budget is left out of the picture (the queries report it).
                 Graphic::Fill(f) => {
-                    f.path().flatten(m, TOL, &mut polys);
+                    let _ =
+                        f.path()
+                            .flatten_within(m, TOL, &mut polys, polygon::MAX_OUTLINE_VERTICES as usize);
                     f.rule()
                 }
                 Graphic::Stroke(s) => {
-                    polygon::stroke_outline(s.path(), s.width(), m, TOL, &mut polys);
+                    let _ = polygon::stroke_outline(s.path(), s.width(), m, TOL, &mut polys);
                     FillRule::NonZero
                 }
             };

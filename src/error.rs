@@ -97,7 +97,8 @@ pub enum Error {
     GeometryBudget {
         /// What would be built, e.g. `the stroke outline of "ship"`.
         what: String,
-        /// Vertices it would take at most.
+        /// Vertices it would take: the estimate that refused it before anything was built,
+        /// or how many there were when building stopped at the budget.
         vertices: u128,
         /// The budget.
         budget: u64,
@@ -147,7 +148,7 @@ impl fmt::Display for Error {
                 budget,
             } => write!(
                 f,
-                "{what} would take up to {vertices} vertices, over the budget of {budget}"
+                "{what} would take too many vertices ({vertices} estimated or counted), over the budget of {budget}"
             ),
             Error::PixelBudget { pixels, budget } => write!(
                 f,

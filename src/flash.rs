@@ -252,12 +252,16 @@ impl Painter<'_> {
         }
         self.polys.clear();
         let rule = match g {
+            // Geometry over the vertex budget is not drawn.
             Graphic::Fill(f) => {
-                f.path().flatten(m, FLATTEN_TOLERANCE, &mut self.polys);
+                let budget = polygon::MAX_OUTLINE_VERTICES as usize;
+                let _ = f
+                    .path()
+                    .flatten_within(m, FLATTEN_TOLERANCE, &mut self.polys, budget);
                 f.rule()
             }
             Graphic::Stroke(s) => {
-                polygon::stroke_outline(s.path(), s.width(), m, FLATTEN_TOLERANCE, &mut self.polys);
+                let _ = polygon::stroke_outline(s.path(), s.width(), m, FLATTEN_TOLERANCE, &mut self.polys);
                 FillRule::NonZero
             }
         };

@@ -621,7 +621,45 @@ impl Path {
     /// Appends one contour per subpath with a drawing command, with points mapped by `m` and
     /// curves flattened to within `tolerance` (in the mapped space). The closing edge of a
     /// closed subpath is not repeated as a point; `Contour::closed` records the `Z`.
+    #[cfg(test)]
     pub(crate) fn flatten(&self, m: &DAffine2, tolerance: f64, out: &mut Polylines) {
+        self.flatten_within(m, tolerance, out, usize::MAX);
+    }
+
+    /// [`Path::flatten`], unless that would add more than `max_points` points to `out`: then
+    /// `out` is left as it was and the answer is `false`. Each curve gives at most 65,537
+    /// points, but a path of many curves under a huge scale would give billions.
+    pub(crate) fn flatten_within(
+        &self,
+        m: &DAffine2,
+        tolerance: f64,
+        out: &mut Polylines,
+        max_points: usize,
+    ) -> bool {
+        let (points_before, contours_before) = (out.points.len(), out.contours.len());
+        let limit = points_before.saturating_add(max_points);
+        let mut over = false;
+        self.flatten_all(m, tolerance, out, &mut |out: &mut Polylines| {
+            over |= out.points.len() > limit;
+            over
+        });
+        if over {
+            out.points.truncate(points_before);
+            out.contours.truncate(contours_before);
+        }
+        !over
+    }
+
+    /// Flattens every segment into `out`, asking `stop(out)` after each segment whether to
+    /// skip the rest (the walk over the commands goes on, adding nothing).
+    fn flatten_all(
+        &self,
+        m: &DAffine2,
+        tolerance: f64,
+        out: &mut Polylines,
+        stop: &mut dyn FnMut(&mut Polylines) -> bool,
+    ) {
+        let mut stopped = false;
         let tol = if tolerance.is_finite() && tolerance > 0.0 {
             tolerance
         } else {
@@ -638,51 +676,71 @@ impl Path {
                 });
             }
         };
-        self.walk(m, |seg| match seg {
-            Seg::Start(p) => {
-                // A subpath left open ends where the next one starts.
-                finish(out, begin, false);
-                begin = out.points.len();
-                out.points.push(p);
+        self.walk(m, |seg| {
+            if stopped {
+                return;
             }
-            Seg::Line(p) => out.points.push(p),
-            Seg::Quad(a, c, p) => {
-                let l = ((a - c * 2.0 + p) * 2.0).length_squared();
-                match curve_tolerance(l, tol) {
-                    Some(t) => QuadraticBezierSegment {
-                        from: point(a.x, a.y),
-                        ctrl: point(c.x, c.y),
-                        to: point(p.x, p.y),
-                    }
-                    .for_each_flattened(t, &mut |s| {
-                        out.points.push(DVec2::new(s.to.x, s.to.y));
-                    }),
-                    None => out.points.push(p),
-                }
-            }
-            Seg::Cubic(a, c1, c2, p) => {
-                let l = ((a - c1 * 2.0 + c2) * 6.0)
-                    .length_squared()
-                    .max(((c1 - c2 * 2.0 + p) * 6.0).length_squared());
-                match curve_tolerance(l, tol) {
-                    Some(t) => CubicBezierSegment {
-                        from: point(a.x, a.y),
-                        ctrl1: point(c1.x, c1.y),
-                        ctrl2: point(c2.x, c2.y),
-                        to: point(p.x, p.y),
-                    }
-                    .for_each_flattened(t, &mut |s| {
-                        out.points.push(DVec2::new(s.to.x, s.to.y));
-                    }),
-                    None => out.points.push(p),
-                }
-            }
-            Seg::Close => {
-                finish(out, begin, true);
-                begin = out.points.len();
-            }
+            flatten_segment(seg, tol, out, &mut begin, &finish);
+            stopped = stop(out);
         });
-        finish(out, begin, false);
+        if !stopped {
+            finish(out, begin, false);
+        }
+    }
+}
+
+/// One segment of [`Path::flatten_all`]: its points appended, and the contour finished at a
+/// move or a close.
+fn flatten_segment(
+    seg: Seg,
+    tol: f64,
+    out: &mut Polylines,
+    begin: &mut usize,
+    finish: &impl Fn(&mut Polylines, usize, bool),
+) {
+    match seg {
+        Seg::Start(p) => {
+            // A subpath left open ends where the next one starts.
+            finish(out, *begin, false);
+            *begin = out.points.len();
+            out.points.push(p);
+        }
+        Seg::Line(p) => out.points.push(p),
+        Seg::Quad(a, c, p) => {
+            let l = ((a - c * 2.0 + p) * 2.0).length_squared();
+            match curve_tolerance(l, tol) {
+                Some(t) => QuadraticBezierSegment {
+                    from: point(a.x, a.y),
+                    ctrl: point(c.x, c.y),
+                    to: point(p.x, p.y),
+                }
+                .for_each_flattened(t, &mut |s| {
+                    out.points.push(DVec2::new(s.to.x, s.to.y));
+                }),
+                None => out.points.push(p),
+            }
+        }
+        Seg::Cubic(a, c1, c2, p) => {
+            let l = ((a - c1 * 2.0 + c2) * 6.0)
+                .length_squared()
+                .max(((c1 - c2 * 2.0 + p) * 6.0).length_squared());
+            match curve_tolerance(l, tol) {
+                Some(t) => CubicBezierSegment {
+                    from: point(a.x, a.y),
+                    ctrl1: point(c1.x, c1.y),
+                    ctrl2: point(c2.x, c2.y),
+                    to: point(p.x, p.y),
+                }
+                .for_each_flattened(t, &mut |s| {
+                    out.points.push(DVec2::new(s.to.x, s.to.y));
+                }),
+                None => out.points.push(p),
+            }
+        }
+        Seg::Close => {
+            finish(out, *begin, true);
+            *begin = out.points.len();
+        }
     }
 }
 
@@ -1522,6 +1580,26 @@ mod tests {
             let on = 25.0 - (x - 30.0) * (x - 30.0) / 20.0;
             assert!((y - on).abs() < 0.1 + 1e-9);
         }
+    }
+
+    #[test]
+    fn flattening_within_a_budget_is_all_or_nothing() {
+        // Ten huge curves after a triangle already in `out`: 65,536 segments each.
+        let mut d = String::from("M0 0 ");
+        for _ in 0..10 {
+            d.push_str("C1e12 1e12 -1e12 1e12 1 0 ");
+        }
+        let p = svg(&d);
+        let mut all = Polylines::default();
+        p.flatten(&DAffine2::IDENTITY, 1e-3, &mut all);
+        let mut out = Polylines::default();
+        out.push_contour([DVec2::ZERO, DVec2::X, DVec2::Y], true);
+        let before = (out.points.clone(), out.contours.len());
+        assert!(!p.flatten_within(&DAffine2::IDENTITY, 1e-3, &mut out, all.points.len() - 1));
+        assert_eq!((out.points.clone(), out.contours.len()), before);
+        assert!(p.flatten_within(&DAffine2::IDENTITY, 1e-3, &mut out, all.points.len()));
+        assert_eq!(&out.points[3..], &all.points[..]);
+        assert_eq!(out.contours.len(), 1 + all.contours.len());
     }
 
     #[test]

@@ -317,6 +317,16 @@ pub(crate) fn check_outline(
     Ok(())
 }
 
+/// The error for geometry of `target()` that went over [`MAX_OUTLINE_VERTICES`] while it was
+/// built (a fill flattened, or a stroke outlined): `what` names the kind.
+pub(crate) fn over_budget(what: &str, target: impl FnOnce() -> String) -> crate::Error {
+    crate::Error::GeometryBudget {
+        what: format!("{what} of {}", target()),
+        vertices: u128::from(MAX_OUTLINE_VERTICES) + 1,
+        budget: MAX_OUTLINE_VERTICES,
+    }
+}
+
 /// Vertices of an inscribed polygon within `tol` of a circle of radius `radius`: the gap
 /// between a chord and its arc is `radius * (1 - cos(pi / n))`.
 fn circle_segments(radius: f64, tol: f64) -> usize {
@@ -341,12 +351,20 @@ struct StrokeBuilder<'a> {
     /// Angle between consecutive vertices of a full circle.
     step: f64,
     circle_n: usize,
+    /// Length of `out.points` past which the outline is over its budget.
+    limit: usize,
+    /// Whether it went over; nothing more is emitted then.
+    over: bool,
 }
 
 impl StrokeBuilder<'_> {
     /// Emits a piece given with positive signed area in local space (or negative when
     /// `reversed`), so that after mapping it has positive area.
     fn emit(&mut self, pts: &[DVec2], reversed: bool) {
+        self.over |= self.out.points.len() + pts.len() > self.limit;
+        if self.over {
+            return;
+        }
         let m = self.m;
         let start = self.out.points.len();
         self.out
@@ -426,24 +444,26 @@ impl StrokeBuilder<'_> {
 /// `tolerance` of the true circle (or ellipse, once mapped). The centreline is flattened with
 /// `tolerance / s` in local space, s being the largest stretch of m. `width <= 0`, a
 /// non-finite width or a singular or non-finite `m` give nothing.
+#[must_use = "an outline over the budget is left out, which the caller must report"]
 pub(crate) fn stroke_outline(
     centerline: &Path,
     width: f64,
     m: &DAffine2,
     tolerance: f64,
     out: &mut Polylines,
-) {
-    // Callers that can report it check the budget first (`check_outline`); for the others
-    // an outline over it is left out rather than allowed to fill the memory.
-    if !(width > 0.0 && width.is_finite() && m.is_finite())
-        || stroke_outline_estimate(centerline, width, m, tolerance) > u128::from(MAX_OUTLINE_VERTICES)
-    {
-        return;
+) -> bool {
+    // Callers that can report it check the estimate first (`check_outline`); an outline over
+    // the budget is left out rather than allowed to fill the memory, and the answer says so.
+    if stroke_outline_estimate(centerline, width, m, tolerance) > u128::from(MAX_OUTLINE_VERTICES) {
+        return false;
+    }
+    if !(width > 0.0 && width.is_finite() && m.is_finite()) {
+        return true;
     }
     let det = m.matrix2.determinant();
     let s = max_scale(m);
     if !(det != 0.0 && det.is_finite() && s > 0.0 && s.is_finite()) {
-        return;
+        return true;
     }
     let r = width * 0.5;
     let tol = if tolerance > 0.0 && tolerance.is_finite() {
@@ -452,8 +472,15 @@ pub(crate) fn stroke_outline(
         0.0
     };
     let circle_n = circle_segments(r * s, tol);
+    // The estimate counts commands, not the segments curves flatten into; under a huge
+    // scale those run to millions, so the flattening and the outline are held to the budget
+    // as they are made.
+    let budget = MAX_OUTLINE_VERTICES as usize;
     let mut lines = Polylines::default();
-    centerline.flatten(&DAffine2::IDENTITY, tol / s, &mut lines);
+    if !centerline.flatten_within(&DAffine2::IDENTITY, tol / s, &mut lines, budget) {
+        return false;
+    }
+    let (points_before, contours_before) = (out.points.len(), out.contours.len());
     let mut b = StrokeBuilder {
         out,
         m: *m,
@@ -461,6 +488,8 @@ pub(crate) fn stroke_outline(
         r,
         step: TAU / circle_n as f64,
         circle_n,
+        limit: points_before.saturating_add(budget),
+        over: false,
     };
     let mut pts: Vec<DVec2> = Vec::new();
     let mut scratch: Vec<DVec2> = Vec::new();
@@ -512,7 +541,16 @@ pub(crate) fn stroke_outline(
                 }
             }
         }
+        if b.over {
+            break;
+        }
     }
+    if b.over {
+        out.points.truncate(points_before);
+        out.contours.truncate(contours_before);
+        return false;
+    }
+    true
 }
 
 #[cfg(test)]
@@ -756,7 +794,7 @@ mod tests {
     /// whose local distance is below r - margin must be inside, above r + margin outside.
     fn check_stroke(path: &Path, width: f64, m: DAffine2, tol: f64, seed: u64) {
         let mut outline = Polylines::default();
-        stroke_outline(path, width, &m, tol, &mut outline);
+        assert!(stroke_outline(path, width, &m, tol, &mut outline));
         assert!(!outline.contours.is_empty());
         // Every piece has positive area in the mapped space.
         for i in 0..outline.contours.len() {
@@ -850,7 +888,7 @@ mod tests {
     fn stroke_dots_and_nothing() {
         let dot = Path::from_svg("M5,5 L5,5").unwrap();
         let mut out = Polylines::default();
-        stroke_outline(&dot, 4.0, &DAffine2::IDENTITY, 0.01, &mut out);
+        assert!(stroke_outline(&dot, 4.0, &DAffine2::IDENTITY, 0.01, &mut out));
         assert_eq!(out.contours.len(), 1);
         assert!(contains(&out, DVec2::new(6.9, 5.0), FillRule::NonZero));
         assert!(!contains(&out, DVec2::new(7.1, 5.0), FillRule::NonZero));
@@ -862,21 +900,44 @@ mod tests {
             assert!(((*q - DVec2::splat(5.0)).length() - 2.0).abs() < 1e-12);
         }
         out.clear();
-        stroke_outline(&dot, 0.0, &DAffine2::IDENTITY, 0.01, &mut out);
-        stroke_outline(&dot, -1.0, &DAffine2::IDENTITY, 0.01, &mut out);
-        stroke_outline(&dot, f64::NAN, &DAffine2::IDENTITY, 0.01, &mut out);
-        stroke_outline(
+        assert!(stroke_outline(&dot, 0.0, &DAffine2::IDENTITY, 0.01, &mut out));
+        assert!(stroke_outline(&dot, -1.0, &DAffine2::IDENTITY, 0.01, &mut out));
+        assert!(stroke_outline(
+            &dot,
+            f64::NAN,
+            &DAffine2::IDENTITY,
+            0.01,
+            &mut out
+        ));
+        assert!(stroke_outline(
             &dot,
             2.0,
             &DAffine2::from_scale(DVec2::new(1.0, 0.0)),
             0.01,
             &mut out,
-        );
+        ));
         assert!(out.contours.is_empty());
         // Bad tolerances stay bounded.
-        stroke_outline(&dot, 2.0, &DAffine2::IDENTITY, 0.0, &mut out);
-        stroke_outline(&dot, 2e9, &DAffine2::IDENTITY, f64::NAN, &mut out);
+        assert!(stroke_outline(&dot, 2.0, &DAffine2::IDENTITY, 0.0, &mut out));
+        assert!(stroke_outline(&dot, 2e9, &DAffine2::IDENTITY, f64::NAN, &mut out));
         assert!(out.points.len() <= 2 * MAX_CIRCLE_SEGMENTS);
+    }
+
+    #[test]
+    fn an_outline_over_the_budget_is_left_out_whole() {
+        // A unit circle under a scale of 1e12 flattens into 2.4 million segments, so its
+        // outline would take about 16 million vertices; the estimate counts only commands.
+        let ring = Path::circle(0.0, 0.0, 1.0);
+        let m = DAffine2::from_scale(DVec2::splat(1e12));
+        assert!(stroke_outline_estimate(&ring, 2.0, &m, 1.0 / 128.0) < u128::from(MAX_OUTLINE_VERTICES));
+        let mut out = Polylines::default();
+        out.push_contour([DVec2::ZERO, DVec2::X, DVec2::Y], true);
+        assert!(!stroke_outline(&ring, 2.0, &m, 1.0 / 128.0, &mut out));
+        assert_eq!((out.points.len(), out.contours.len()), (3, 1));
+        // The same ring at a scale of 1e6 fits.
+        let m = DAffine2::from_scale(DVec2::splat(1e6));
+        assert!(stroke_outline(&ring, 2.0, &m, 1.0 / 128.0, &mut out));
+        assert!(out.points.len() > 100_000 && out.points.len() as u64 <= MAX_OUTLINE_VERTICES);
     }
 
     #[test]
@@ -906,7 +967,7 @@ mod tests {
                 pick(&mut rng),
             ]);
             let mut out = Polylines::default();
-            stroke_outline(&p, pick(&mut rng).abs(), &m, 0.1, &mut out);
+            let _ = stroke_outline(&p, pick(&mut rng).abs(), &m, 0.1, &mut out);
             let mut flat = Polylines::default();
             p.flatten(&m, 0.1, &mut flat);
             if let Some(clip) = Rect::from_ltrb(-10.0, -10.0, 10.0, 10.0) {

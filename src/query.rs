@@ -474,6 +474,7 @@ impl Stage {
         let base = self.matrix_to(obj, self.root())?;
         let mut hit = false;
         let mut polys = Polylines::default();
+        let budget = polygon::MAX_OUTLINE_VERTICES as usize;
         self.for_each_leaf(obj, base, ColorTransform::IDENTITY, true, |_, leaf, m, _| {
             if hit || m.matrix2.determinant() == 0.0 {
                 return Ok(());
@@ -481,15 +482,21 @@ impl Stage {
             polys.clear();
             hit = match leaf {
                 Leaf::Graphic(Graphic::Fill(f)) => {
-                    f.path().flatten(m, HIT_TOLERANCE, &mut polys);
+                    if !f.path().flatten_within(m, HIT_TOLERANCE, &mut polys, budget) {
+                        return Err(polygon::over_budget("a fill", || self.describe(obj)));
+                    }
                     polygon::contains(&polys, p, f.rule())
                 }
                 Leaf::Graphic(Graphic::Stroke(s)) => {
                     polygon::check_outline(s.path(), s.width(), m, HIT_TOLERANCE, || self.describe(obj))?;
-                    polygon::stroke_outline(s.path(), s.width(), m, HIT_TOLERANCE, &mut polys);
+                    if !polygon::stroke_outline(s.path(), s.width(), m, HIT_TOLERANCE, &mut polys) {
+                        return Err(polygon::over_budget("a stroke", || self.describe(obj)));
+                    }
                     let inside = polygon::contains(&polys, p, crate::FillRule::NonZero);
                     polys.clear();
-                    s.path().flatten(m, HIT_TOLERANCE, &mut polys);
+                    if !s.path().flatten_within(m, HIT_TOLERANCE, &mut polys, budget) {
+                        return Err(polygon::over_budget("a stroke", || self.describe(obj)));
+                    }
                     inside || polygon::distance(&polys, p).is_some_and(|d| d <= 0.5)
                 }
                 Leaf::Bitmap(bm, _) => invert(m).is_some_and(|inv| {

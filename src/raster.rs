@@ -96,6 +96,8 @@ enum Source {
 pub(crate) struct CachedRaster {
     rect: PixelRect,
     alpha: Vec<u8>,
+    /// Vertices of the geometry it was drawn from.
+    vertices: usize,
     /// The mask at the first threshold asked for (nearly always the only one), readable
     /// without a lock.
     first_mask: OnceLock<(u8, BitMask)>,
@@ -343,12 +345,22 @@ impl Items {
 pub(crate) struct DrawBudget {
     used: u128,
     max: u64,
+    /// Vertices of the items' geometry (each item's alone is held to
+    /// [`polygon::MAX_OUTLINE_VERTICES`] as it is built).
+    vertices: u128,
 }
+
+/// Most vertices of geometry one query may hold over all its items (8 Mi, about 200 MB).
+pub(crate) const MAX_QUERY_VERTICES: u64 = 1 << 23;
 
 impl DrawBudget {
     /// A budget of `max` pixels.
     pub fn new(max: u64) -> DrawBudget {
-        DrawBudget { used: 0, max }
+        DrawBudget {
+            used: 0,
+            max,
+            vertices: 0,
+        }
     }
 
     /// Counts the pixels of `rect`.
@@ -356,6 +368,24 @@ impl DrawBudget {
     /// # Errors
     ///
     /// [`Error::PixelBudget`] when the total goes over the budget.
+    /// Counts the vertices of an item's geometry, built now or earlier (so that the answer
+    /// does not depend on the cache).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::GeometryBudget`] when the total goes over [`MAX_QUERY_VERTICES`].
+    fn take_vertices(&mut self, vertices: usize, target: impl FnOnce() -> String) -> Result<()> {
+        self.vertices += vertices as u128;
+        if self.vertices > u128::from(MAX_QUERY_VERTICES) {
+            return Err(Error::GeometryBudget {
+                what: format!("the geometry of the query's targets, at {}", target()),
+                vertices: self.vertices,
+                budget: MAX_QUERY_VERTICES,
+            });
+        }
+        Ok(())
+    }
+
     fn take(&mut self, rect: PixelRect) -> Result<()> {
         self.used += rect.area();
         if self.used > u128::from(self.max) {
@@ -464,6 +494,7 @@ impl Prepared {
                 },
             };
             if let Some(raster) = cache.lock().rasters.get(&key) {
+                budget.take_vertices(raster.vertices, || stage.describe(target))?;
                 budget.take(raster.rect)?;
                 // Only "used more than once" matters, so a raster past that is not written
                 // again: an atomic add on every query costs more than the check.
@@ -492,6 +523,7 @@ impl Prepared {
                     (Arc::new(shape), extent_of(&bounds))
                 }
             };
+
             let source = || match leaf {
                 Leaf::Graphic(g) => Source::Path(g.shared_path().clone()),
                 Leaf::Bitmap(bitmap, _) => Source::Bitmap(bitmap.clone()),
@@ -510,6 +542,10 @@ impl Prepared {
                     state.large.insert(key, large);
                 }
             };
+            if let Err(e) = budget.take_vertices(shape.vertices(), || stage.describe(target)) {
+                keep(&shape);
+                return Err(e);
+            }
             if rect.width() as i64 > WHOLE_ITEM || rect.height() as i64 > WHOLE_ITEM {
                 keep(&shape);
                 items.push(Item::Tiled(Box::new(TiledItem {
@@ -531,6 +567,7 @@ impl Prepared {
             let raster = Arc::new(CachedRaster {
                 rect,
                 alpha,
+                vertices: shape.vertices(),
                 first_mask: OnceLock::new(),
                 masks: Mutex::new(Vec::new()),
                 uses: std::sync::atomic::AtomicU32::new(1),
@@ -580,7 +617,7 @@ impl Prepared {
 ///
 /// # Errors
 ///
-/// [`Error::GeometryBudget`] for a stroke whose outline would be too large.
+/// [`Error::GeometryBudget`] for a fill or a stroke outline over its vertex budget.
 fn build_shape(
     stage: &Stage,
     target: NodeId,
@@ -594,14 +631,22 @@ fn build_shape(
             let mut polys = Polylines::default();
             let rule = match g {
                 Graphic::Fill(f) => {
-                    f.path().flatten(rel, FLATTEN_TOLERANCE, &mut polys);
+                    let budget = polygon::MAX_OUTLINE_VERTICES as usize;
+                    if !f
+                        .path()
+                        .flatten_within(rel, FLATTEN_TOLERANCE, &mut polys, budget)
+                    {
+                        return Err(polygon::over_budget("a fill", || stage.describe(target)));
+                    }
                     f.rule()
                 }
                 Graphic::Stroke(s) => {
                     polygon::check_outline(s.path(), s.width(), rel, FLATTEN_TOLERANCE, || {
                         stage.describe(target)
                     })?;
-                    polygon::stroke_outline(s.path(), s.width(), rel, FLATTEN_TOLERANCE, &mut polys);
+                    if !polygon::stroke_outline(s.path(), s.width(), rel, FLATTEN_TOLERANCE, &mut polys) {
+                        return Err(polygon::over_budget("a stroke", || stage.describe(target)));
+                    }
                     FillRule::NonZero
                 }
             };
@@ -628,6 +673,14 @@ fn build_shape(
 }
 
 impl Shape {
+    /// Vertices of its geometry (a bitmap is a quad).
+    fn vertices(&self) -> usize {
+        match self {
+            Shape::Fill { polys, .. } => polys.points.len(),
+            Shape::Bitmap { .. } => 4,
+        }
+    }
+
     /// Memory it holds of its own (a bitmap's pixels are the bitmap's).
     fn bytes(&self) -> usize {
         match self {

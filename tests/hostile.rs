@@ -940,3 +940,69 @@ fn a_stroke_too_complex_to_outline_is_refused_not_built() {
             .is_some()
     );
 }
+
+/// Curves under a huge scale flatten into up to 65,536 segments each: a unit circle stroked
+/// under a scale of 1e12 once gave an outline of 16.5 million vertices (0.4 s, 448 MB), and
+/// ten of them in one target 3.7 GB. The budget now holds while the geometry is built, for
+/// fills as for strokes, and over all the items of one query.
+#[test]
+fn curves_flattened_under_a_huge_scale_are_held_to_the_vertex_budget() {
+    let mut stage = Stage::new();
+    let root = stage.root();
+    let probe = stage.add_container(root).unwrap();
+    stage
+        .add_graphic(
+            probe,
+            Graphic::fill(Path::rect(0.0, 0.0, 10.0, 10.0), FillRule::NonZero, 1.0).unwrap(),
+        )
+        .unwrap();
+    let huge = |stage: &mut Stage, graphics: Vec<Graphic>, scale: f64| {
+        let id = stage.add_container(root).unwrap();
+        stage.set_graphics(id, graphics).unwrap();
+        stage.set_scale_x(id, scale).unwrap();
+        stage.set_scale_y(id, scale).unwrap();
+        id
+    };
+    let budget_error = |r: Result<pixelhit::Collision, Error>, what: &str| match r {
+        Err(Error::GeometryBudget {
+            what: w,
+            vertices,
+            budget,
+        }) => {
+            assert!(w.contains(what), "{w}");
+            assert!(vertices > u128::from(budget), "{vertices} {budget}");
+        }
+        other => panic!("expected a geometry budget error, got {other:?}"),
+    };
+    let ring = Graphic::stroke(Path::circle(0.0, 0.0, 1.0), 2.0, 1.0).unwrap();
+    // Three unit circles in one fill path: 108 curves, 7 million points flattened.
+    let circles = "M-1 0 A1 1 0 1 0 1 0 A1 1 0 1 0 -1 0 Z ".repeat(3);
+    let disc = Graphic::fill(Path::from_svg(&circles).unwrap(), FillRule::NonZero, 1.0).unwrap();
+    for (graphic, what) in [(ring, "a stroke"), (disc, "a fill")] {
+        let id = huge(&mut stage, vec![graphic], 1e12);
+        stage.set_x(probe, 1e12 - 20.0).unwrap();
+        budget_error(
+            stage.collision(id, probe, root, &CollisionOptions::default()),
+            what,
+        );
+        assert!(matches!(
+            stage.hit_test_point(id, 1e12, 0.0, true),
+            Err(Error::GeometryBudget { .. })
+        ));
+    }
+    // Each of these rings is within the budget alone (1.8 million vertices), ten are not.
+    let rings: Vec<Graphic> = (0..10)
+        .map(|i| Graphic::stroke(Path::circle(0.0, f64::from(i) * 1e-3, 1.0), 2.0, 1.0).unwrap())
+        .collect();
+    let one = huge(&mut stage, rings[..1].to_vec(), 1e8);
+    let ten = huge(&mut stage, rings, 1e8);
+    stage.set_x(probe, 1e8).unwrap();
+    let c = stage
+        .collision(one, probe, root, &CollisionOptions::default())
+        .unwrap();
+    assert_eq!(c.overlap_pixels, Some(100));
+    budget_error(
+        stage.collision(ten, probe, root, &CollisionOptions::default()),
+        "the geometry of the query's targets",
+    );
+}
