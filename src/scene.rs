@@ -1666,17 +1666,7 @@ impl Loader<'_> {
                 let doc =
                     crate::svg::SvgDocument::from_file(&file).map_err(|e| self.err(path, e.to_string()))?;
                 // Its PNGs count with the scene's own, once per file like them.
-                self.image_bytes += doc.image_bytes();
-                if self.image_bytes > self.limits.max_image_bytes {
-                    return Err(self.err(
-                        path,
-                        format!(
-                            "{}: the scene's images take more than {} bytes decoded, its limit",
-                            file.display(),
-                            self.limits.max_image_bytes
-                        ),
-                    ));
-                }
+                self.count_image_bytes(doc.image_bytes(), path, &file.display().to_string())?;
                 self.svgs.insert(file, doc.clone());
                 doc
             }
@@ -1721,20 +1711,26 @@ impl Loader<'_> {
             };
             self.err(&png_path, reason)
         })?;
-        // Each image is within its own limits; many of them could still fill the memory.
-        self.image_bytes += bitmap.rgba().len() as u64;
+        let what = format!("image {}", file.display());
+        self.count_image_bytes(bitmap.rgba().len() as u64, &png_path, &what)?;
+        self.pngs.insert(file, bitmap.clone());
+        Ok((bitmap, smoothing))
+    }
+
+    /// Adds decoded image bytes to the scene's total: each image is within its own limits,
+    /// but many of them could still fill the memory.
+    fn count_image_bytes(&mut self, bytes: u64, path: &str, what: &str) -> Result<()> {
+        self.image_bytes += bytes;
         if self.image_bytes > self.limits.max_image_bytes {
             return Err(self.err(
-                &png_path,
+                path,
                 format!(
-                    "image {}: the scene's images take more than {} bytes decoded, its limit",
-                    file.display(),
+                    "{what}: the scene's images take more than {} bytes decoded, its limit",
                     self.limits.max_image_bytes
                 ),
             ));
         }
-        self.pngs.insert(file, bitmap.clone());
-        Ok((bitmap, smoothing))
+        Ok(())
     }
 
     fn graphic(&self, v: &Json, path: &str) -> Result<Graphic> {
