@@ -618,17 +618,19 @@ impl Path {
         Rect::from_ltrb(lo.x, lo.y, hi.x, hi.y)
     }
 
-    /// Appends one contour per subpath with a drawing command, with points mapped by `m` and
-    /// curves flattened to within `tolerance` (in the mapped space). The closing edge of a
-    /// closed subpath is not repeated as a point; `Contour::closed` records the `Z`.
+    /// [`Path::flatten_within`] with no limit (for tests).
     #[cfg(test)]
     pub(crate) fn flatten(&self, m: &DAffine2, tolerance: f64, out: &mut Polylines) {
         self.flatten_within(m, tolerance, out, usize::MAX);
     }
 
-    /// [`Path::flatten`], unless that would add more than `max_points` points to `out`: then
-    /// `out` is left as it was and the answer is `false`. Each curve gives at most 65,537
-    /// points, but a path of many curves under a huge scale would give billions.
+    /// Appends one contour per subpath with a drawing command, with points mapped by `m` and
+    /// curves flattened to within `tolerance` (in the mapped space). The closing edge of a
+    /// closed subpath is not repeated as a point; `Contour::closed` records the `Z`.
+    ///
+    /// When that would add more than `max_points` points, `out` is left as it was and the
+    /// answer is `false`: each curve gives at most 65,537 points, but a path of many curves
+    /// under a huge scale would give billions.
     pub(crate) fn flatten_within(
         &self,
         m: &DAffine2,

@@ -339,9 +339,10 @@ impl Items {
     }
 }
 
-/// The pixels of whole item rasters one query may hold, counted whether they come from the
-/// cache or are drawn (so that the answer, error or not, never depends on the cache). Without
-/// it a target of many large shapes could hold gigabytes of rasters for a tiny window.
+/// What one query may hold: the pixels of whole item rasters and the vertices of the items'
+/// geometry, counted whether they come from the cache or are made now (so that the answer,
+/// error or not, never depends on the cache). Without it a target of many large shapes could
+/// hold gigabytes for a tiny window.
 pub(crate) struct DrawBudget {
     used: u128,
     max: u64,
@@ -363,11 +364,6 @@ impl DrawBudget {
         }
     }
 
-    /// Counts the pixels of `rect`.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::PixelBudget`] when the total goes over the budget.
     /// Counts the vertices of an item's geometry, built now or earlier (so that the answer
     /// does not depend on the cache).
     ///
@@ -386,6 +382,11 @@ impl DrawBudget {
         Ok(())
     }
 
+    /// Counts the pixels of `rect`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::PixelBudget`] when the total goes over the budget.
     fn take(&mut self, rect: PixelRect) -> Result<()> {
         self.used += rect.area();
         if self.used > u128::from(self.max) {
