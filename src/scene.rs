@@ -1467,40 +1467,41 @@ impl Loader<'_> {
                 }
             }
         }
-        let bitmap_path = join(path, "bitmap");
-        if get(fields, "bitmap").is_some() {
-            for k in ["graphics", "children"] {
-                if get(fields, k).is_some() {
-                    return Err(self.err(&bitmap_path, format!("an object with `bitmap` cannot have `{k}`")));
-                }
+        let (bitmap_path, svg_path, frames_path) =
+            (join(path, "bitmap"), join(path, "svg"), join(path, "frames"));
+        // `bitmap`, `svg` and `frames` objects are leaves: that field is their only content.
+        let leaves: [(&str, &str, &[&str], &str); 3] = [
+            (
+                "bitmap",
+                &bitmap_path,
+                &["graphics", "children"],
+                "the root is a container; it cannot have a bitmap",
+            ),
+            (
+                "svg",
+                &svg_path,
+                &["graphics", "children", "bitmap"],
+                "the root cannot be an svg object; give it a child",
+            ),
+            (
+                "frames",
+                &frames_path,
+                &["graphics", "children", "bitmap", "svg"],
+                "the root is a container; it cannot have frames",
+            ),
+        ];
+        for (kind, at, others, at_root) in leaves {
+            if get(fields, kind).is_none() {
+                continue;
+            }
+            if let Some(k) = others.iter().find(|k| get(fields, k).is_some()) {
+                return Err(self.err(at, format!("an object with `{kind}` cannot have `{k}`")));
             }
             if parent.is_none() {
-                return Err(self.err(&bitmap_path, "the root is a container; it cannot have a bitmap"));
+                return Err(self.err(at, at_root));
             }
         }
-        // An `svg` object is a leaf like a `bitmap` one: the file is its only content.
-        let svg_path = join(path, "svg");
-        if get(fields, "svg").is_some() {
-            for k in ["graphics", "children", "bitmap"] {
-                if get(fields, k).is_some() {
-                    return Err(self.err(&svg_path, format!("an object with `svg` cannot have `{k}`")));
-                }
-            }
-            if parent.is_none() {
-                return Err(self.err(&svg_path, "the root cannot be an svg object; give it a child"));
-            }
-        }
-        let frames_path = join(path, "frames");
-        if get(fields, "frames").is_some() {
-            for k in ["graphics", "children", "bitmap", "svg"] {
-                if get(fields, k).is_some() {
-                    return Err(self.err(&frames_path, format!("an object with `frames` cannot have `{k}`")));
-                }
-            }
-            if parent.is_none() {
-                return Err(self.err(&frames_path, "the root is a container; it cannot have frames"));
-            }
-        } else if get(fields, "frame").is_some() {
+        if get(fields, "frames").is_none() && get(fields, "frame").is_some() {
             return Err(self.err(&join(path, "frame"), "`frame` needs `frames`"));
         }
         let name = match get(fields, "name") {
@@ -2291,6 +2292,60 @@ mod tests {
         for (text, want) in cases {
             let e = load(text).unwrap_err();
             assert_eq!(location(&e), want, "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn bitmap_svg_and_frames_objects_are_leaves() {
+        let cases = [
+            (
+                r#"{"children": [{"bitmap": {"png": "x.png"}, "children": []}]}"#,
+                "root.children[0].bitmap",
+                "an object with `bitmap` cannot have `children`",
+            ),
+            (
+                r#"{"children": [{"svg": "x.svg", "graphics": [], "bitmap": {"png": "x.png"}}]}"#,
+                "root.children[0].bitmap",
+                "an object with `bitmap` cannot have `graphics`",
+            ),
+            (
+                r#"{"children": [{"svg": "x.svg", "bitmap": {"png": "x.png"}}]}"#,
+                "root.children[0].svg",
+                "an object with `svg` cannot have `bitmap`",
+            ),
+            (
+                r#"{"svg": "x.svg"}"#,
+                "root.svg",
+                "the root cannot be an svg object; give it a child",
+            ),
+            (
+                r#"{"children": [{"frames": [], "svg": "x.svg"}]}"#,
+                "root.children[0].frames",
+                "an object with `frames` cannot have `svg`",
+            ),
+            (
+                r#"{"frames": []}"#,
+                "root.frames",
+                "the root is a container; it cannot have frames",
+            ),
+            (
+                r#"{"children": [{"frame": 0}]}"#,
+                "root.children[0].frame",
+                "`frame` needs `frames`",
+            ),
+        ];
+        for (root, want_at, want_why) in cases {
+            let text = format!(r#"{{"pixelhit_scene": 1, "root": {root}}}"#);
+            match load(&text) {
+                Err(Error::Scene { location, reason, .. }) => {
+                    assert_eq!(
+                        (location.as_str(), reason.as_str()),
+                        (want_at, want_why),
+                        "{text}"
+                    );
+                }
+                other => panic!("{text}: {other:?}"),
+            }
         }
     }
 
