@@ -47,6 +47,11 @@ impl BitMask {
         BitMask { rect, height, words }
     }
 
+    /// Memory it holds.
+    pub fn bytes(&self) -> usize {
+        self.words.capacity() * std::mem::size_of::<u64>() + std::mem::size_of::<BitMask>()
+    }
+
     /// Column `k` (from -1, the zero column before the first real one).
     fn column(&self, k: i64) -> &[u64] {
         let start = (k + 1) as usize * self.height;

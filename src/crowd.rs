@@ -290,7 +290,7 @@ impl Stage {
         };
         let n = (region.width() * region.height()) as usize;
         let (mut plane_a, mut plane_b) = (vec![0u8; n], vec![0u8; n]);
-        let mut raster = Rasterizer::new(opts.anti_alias, &self.cache);
+        let mut raster = Rasterizer::new();
         raster.plane(&pa, region, &mut plane_a);
         raster.plane(&pb, region, &mut plane_b);
         let t = opts.threshold();

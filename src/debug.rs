@@ -20,7 +20,7 @@ use tiny_skia::{
 };
 
 use crate::polygon::{self, Polylines};
-use crate::stage::Leaf;
+use crate::shape::Leaf;
 use crate::{
     Bitmap, Collision, CollisionOptions, ColorTransform, Error, FillRule, Graphic, NodeId, Rect, Result,
     Stage,

@@ -20,7 +20,7 @@ use tiny_skia::{
 use crate::color::round_channel;
 use crate::polygon::{self, Polylines};
 use crate::rect::PixelRect;
-use crate::stage::Leaf;
+use crate::shape::Leaf;
 use crate::{CollisionOptions, ColorTransform, Error, FillRule, Graphic, NodeId, Rect, Result, Stage};
 
 /// Curves are flattened to within this distance, in the window's pixels (as the exact

@@ -43,11 +43,12 @@ impl Polylines {
     }
 
     /// The points of a contour, tolerating bad indices rather than panicking.
-    fn slice(&self, c: &Contour) -> &[DVec2] {
+    pub fn slice(&self, c: &Contour) -> &[DVec2] {
         self.points.get(c.start..c.end).unwrap_or(&[])
     }
 
     /// Box of every contour's points; `None` when there is none or one is not finite.
+    #[cfg(test)]
     pub fn bounds(&self) -> Option<Rect> {
         Rect::from_points(self.contours.iter().flat_map(|c| self.slice(c).iter().copied()))
     }

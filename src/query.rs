@@ -7,7 +7,8 @@ use crate::bitmask::{Overlap, solid_bits};
 use crate::polygon::{self, Polylines};
 use crate::raster::{self, DrawBudget, Prepared, Rasterizer};
 use crate::rect::PixelRect;
-use crate::stage::{Leaf, invert};
+use crate::shape::Leaf;
+use crate::transform::invert;
 use crate::{ColorTransform, Error, Graphic, NodeId, Rect, Result, Stage};
 
 /// Options of a collision query; `CollisionOptions::default()` is a precise query at
@@ -340,12 +341,15 @@ impl Stage {
         // Two targets that are one cached raster each (a sprite, a bitmap, a shape) compare
         // their cached bit masks a word at a time; anything else is composited plane by plane.
         let masks = match opts.fast_paths {
-            true => (pa.single_mask(threshold), pb.single_mask(threshold)),
+            true => (
+                pa.single_mask(threshold, &self.cache),
+                pb.single_mask(threshold, &self.cache),
+            ),
             false => (None, None),
         };
         let overlap = match masks {
             (Some((ma, at_a)), Some((mb, at_b))) => ma.overlap_moved(at_a, &mb, at_b, window),
-            _ => scan_prepared(&self.cache, window, &pa, &pb, opts, |_, _| {}),
+            _ => scan_prepared(window, &pa, &pb, opts, |_, _| {}),
         };
         Ok(Collision {
             rect: overlap.rect.and_then(PixelRect::to_rect),
@@ -384,8 +388,8 @@ impl Stage {
         }
         let window = PixelRect::covering(&r);
         let mut budget = DrawBudget::new(opts.max_pixels);
-        let pa = Prepared::new(self, a, parent, ma, opts.anti_alias, &mut budget)?;
-        let pb = Prepared::new(self, b, parent, mb, opts.anti_alias, &mut budget)?;
+        let pa = self.prepare(a, parent, ma, opts.anti_alias, &mut budget)?;
+        let pb = self.prepare(b, parent, mb, opts.anti_alias, &mut budget)?;
         let (Some(ea), Some(eb)) = (pa.extent(), pb.extent()) else {
             return Ok(Setup::Empty);
         };
@@ -404,6 +408,25 @@ impl Stage {
         Ok(Setup::Precise { window, a: pa, b: pb })
     }
 
+    /// `target`'s visible leaves relative to `parent` (the caller has checked that `parent`
+    /// is an ancestor, and `base` is `target`'s matrix to it), ready to rasterize.
+    pub(crate) fn prepare(
+        &self,
+        target: NodeId,
+        parent: NodeId,
+        base: DAffine2,
+        anti_alias: bool,
+        budget: &mut DrawBudget,
+    ) -> Result<Prepared> {
+        let base_color = self.color_transform_to(target, parent)?;
+        let mut prepared = Prepared::new(anti_alias);
+        let name = || self.describe(target);
+        self.for_each_leaf(target, base, base_color, true, |_, leaf, m, ct| {
+            prepared.add(&self.cache, leaf, m, ct, budget, &name)
+        })?;
+        Ok(prepared)
+    }
+
     /// Both targets' whole alpha planes over the query's pixel window (row-major), for the
     /// methods that scan two images; `None` when no pixel can overlap. Not for precise =
     /// false (gives `None`). Memory grows with the window, which `opts.max_pixels` bounds.
@@ -419,7 +442,7 @@ impl Stage {
             return Ok(None);
         };
         let n = (window.width() * window.height()) as usize;
-        let mut raster = Rasterizer::new(opts.anti_alias, &self.cache);
+        let mut raster = Rasterizer::new();
         let (mut plane_a, mut plane_b) = (vec![0u8; n], vec![0u8; n]);
         raster.plane(&a, window, &mut plane_a);
         raster.plane(&b, window, &mut plane_b);
@@ -445,7 +468,7 @@ impl Stage {
             Setup::Loose(r) => return Ok(Some(r)),
             Setup::Precise { window, a, b } => (window, a, b),
         };
-        scan_prepared(&self.cache, window, &pa, &pb, opts, on_pixel);
+        scan_prepared(window, &pa, &pb, opts, on_pixel);
         Ok(None)
     }
 
@@ -535,7 +558,6 @@ const HIT_TOLERANCE: f64 = 1.0 / 1024.0;
 /// first target has no solid pixel are skipped before the second is drawn. Each row is
 /// turned into 64-pixel words, so the comparison is a word AND as in the masks.
 fn scan_prepared(
-    cache: &raster::RasterCache,
     window: PixelRect,
     pa: &Prepared,
     pb: &Prepared,
@@ -543,7 +565,7 @@ fn scan_prepared(
     mut on_pixel: impl FnMut(i64, i64),
 ) -> Overlap {
     let threshold = opts.threshold();
-    let mut raster = Rasterizer::new(opts.anti_alias, cache);
+    let mut raster = Rasterizer::new();
     let n = (CHUNK * CHUNK) as usize;
     let (mut plane_a, mut plane_b) = (vec![0u8; n], vec![0u8; n]);
     let mut o = Overlap::default();

@@ -10,7 +10,7 @@ use std::f64::consts::TAU;
 
 use glam::{DAffine2, DMat2, DVec2};
 
-use crate::stage::Leaf;
+use crate::shape::Leaf;
 use crate::{CollisionOptions, FillRule, Graphic, NodeId, Path, Result, Stage};
 
 /// Options of [`Method::Radial`](crate::Method::Radial), fixed when a profile is built.

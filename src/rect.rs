@@ -206,7 +206,7 @@ impl Rect {
 
 /// A rectangle of whole pixels: pixel `(i, j)` is the square `[i, i+1) x [j, j+1)`, and this
 /// holds the pixels `x0 <= i < x1`, `y0 <= j < y1`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct PixelRect {
     pub x0: i64,
     pub y0: i64,

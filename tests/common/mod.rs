@@ -235,28 +235,14 @@ pub enum Mode {
     Coverage { threshold: u8 },
 }
 
-/// Pixel centres this close to an edge may go either way without anti-aliasing. (tiny-skia
-/// rounds vertices to 1/64 px; over thousands of random polygons the worst centre it put on
-/// the wrong side was 0.026 px from the edge, near and far from the origin alike.)
-pub const CENTRE_MARGIN: f64 = 0.05;
+/// Pixel centres this close to an edge may go either way without anti-aliasing: vertices
+/// are snapped to the 1/256 px grid (semantics.md 4.5), which moves an edge by at most
+/// sqrt(2)/512 px, and the centre test on the snapped edges is exact.
+pub const CENTRE_MARGIN: f64 = 1.0 / 256.0;
 
-/// Margins of the anti-aliased reference. tiny-skia anti-aliases by supersampling each pixel
-/// on a 4 x 4 grid (4 sub-scanlines, quarter-pixel spans): a pixel's alpha is
-/// `255 * (samples inside) / 16`, not its exact area. A sliver of a polygon can lie between
-/// two sample rows and show nothing: a strip 1/4 px high across a pixel covers 0.25 and hits
-/// no sample, and a concave vertex can combine two such pieces. So coverage 0.02 is NOT
-/// certainly visible; we call a pixel certainly visible (alpha >= 1) only from coverage 0.5
-/// up, and certainly invisible only at coverage 0 exactly. Symmetrically, a pixel is fully
-/// opaque (alpha 255) exactly when all 16 samples are inside, which a hole of area up to
-/// ~0.5 can escape: it is certainly not opaque below coverage 0.5, and certainly opaque when
-/// the pixel grown by `OPAQUE_MARGIN` on every side lies entirely inside the polygon. For a
-/// threshold in between (tolerance 128), the sample estimate can be off by as much again,
-/// so the band is +-0.45 around the threshold. (Measured on these cases: a lower bound of
-/// 0.1 for "certainly visible" already fails, 0.15 passes; the theory above is what we rely on.)
-pub const VISIBLE_COVERAGE: f64 = 0.5;
-pub const OPAQUE_BELOW: f64 = 0.5;
-pub const OPAQUE_MARGIN: f64 = 0.02;
-pub const MID_BAND: f64 = 0.45;
+/// How far (in 1/255) an anti-aliased pixel may be from 255 times the exact area of the
+/// unsnapped polygon in it (semantics.md 4.5).
+pub const AREA_MARGIN: f64 = 3.0;
 
 /// One target of the reference: its outline in the parent's space and how it is drawn.
 #[derive(Clone, Debug)]
@@ -291,39 +277,14 @@ impl RefTarget {
                 }
             }
             Mode::Coverage { threshold } => {
-                let cov = clipped_area(&self.poly, x, y, x + 1.0, y + 1.0);
-                match threshold {
-                    0 | 1 => {
-                        if cov <= 1e-12 {
-                            Tri::No
-                        } else if cov >= VISIBLE_COVERAGE {
-                            Tri::Yes
-                        } else {
-                            Tri::Maybe
-                        }
-                    }
-                    255 => {
-                        let m = OPAQUE_MARGIN;
-                        let grown = clipped_area(&self.poly, x - m, y - m, x + 1.0 + m, y + 1.0 + m);
-                        let full = (1.0 + 2.0 * m) * (1.0 + 2.0 * m);
-                        if cov < OPAQUE_BELOW {
-                            Tri::No
-                        } else if grown >= full * (1.0 - 1e-12) {
-                            Tri::Yes
-                        } else {
-                            Tri::Maybe
-                        }
-                    }
-                    th => {
-                        let f = f64::from(th) / 255.0;
-                        if cov <= (f - MID_BAND).max(1e-12) {
-                            Tri::No
-                        } else if cov >= f + MID_BAND {
-                            Tri::Yes
-                        } else {
-                            Tri::Maybe
-                        }
-                    }
+                let value = 255.0 * clipped_area(&self.poly, x, y, x + 1.0, y + 1.0);
+                let t = f64::from(threshold.max(1));
+                if value - AREA_MARGIN >= t {
+                    Tri::Yes
+                } else if value + AREA_MARGIN < t {
+                    Tri::No
+                } else {
+                    Tri::Maybe
                 }
             }
         }

@@ -1,0 +1,229 @@
+//! Geometry snapping: an item's outline as straight edges with integer end points on the
+//! 1/256 px grid, relative to the item's anchor.
+//!
+//! Everything downstream (area coverage, centre tests) reads only these integers, so an
+//! item's value at a pixel is a function of its edges and that pixel alone, and an item
+//! that moves by whole pixels (its anchor moves) has the very same edges.
+
+use glam::{DAffine2, DVec2};
+
+use crate::polygon::Polylines;
+use crate::rect::PixelRect;
+
+/// Grid steps per pixel: vertices are snapped to multiples of 1/GRID px.
+pub(crate) const GRID: i64 = 256;
+
+/// Largest distance of a snapped vertex from its item's anchor, in pixels (2^40, about
+/// 1.1e12). Past it a vertex could not be told apart from its neighbours in f64 after the
+/// arithmetic of a row; geometry reaching that far is refused by the caller.
+pub(crate) const FAR_LIMIT: f64 = 1_099_511_627_776.0;
+
+/// One non-horizontal edge, top to bottom, in grid units relative to the anchor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Edge {
+    pub x_top: i64,
+    pub top: i64,
+    pub x_bottom: i64,
+    pub bottom: i64,
+    /// +1 when the contour runs down (y grows) along it, -1 when it runs up.
+    pub dir: i8,
+}
+
+impl Edge {
+    /// The edge from `a` to `b` (grid units), or `None` when it is horizontal.
+    pub fn new(a: (i64, i64), b: (i64, i64)) -> Option<Edge> {
+        match a.1.cmp(&b.1) {
+            std::cmp::Ordering::Equal => None,
+            std::cmp::Ordering::Less => Some(Edge {
+                x_top: a.0,
+                top: a.1,
+                x_bottom: b.0,
+                bottom: b.1,
+                dir: 1,
+            }),
+            std::cmp::Ordering::Greater => Some(Edge {
+                x_top: b.0,
+                top: b.1,
+                x_bottom: a.0,
+                bottom: a.1,
+                dir: -1,
+            }),
+        }
+    }
+
+    /// x (grid units, f64) where the edge is at height `y` (grid units, between top and
+    /// bottom). Computed the same way for every caller, so equal inputs give equal bits.
+    pub fn x_at(&self, y: f64) -> f64 {
+        let dy = (self.bottom - self.top) as f64;
+        let dx = (self.x_bottom - self.x_top) as f64;
+        self.x_top as f64 + (y - self.top as f64) * dx / dy
+    }
+}
+
+/// `v` (pixels) on the grid, in grid units, or `None` past [`FAR_LIMIT`] or not finite.
+pub(crate) fn snap(v: DVec2) -> Option<(i64, i64)> {
+    if !(v.x.abs() <= FAR_LIMIT && v.y.abs() <= FAR_LIMIT) {
+        return None;
+    }
+    let g = GRID as f64;
+    Some(((v.x * g).round() as i64, (v.y * g).round() as i64))
+}
+
+/// An item's edges, sorted by their top, and the pixels they can touch.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Edges {
+    pub edges: Vec<Edge>,
+    /// Pixels (relative to the anchor) any part of the edges reaches; empty when no edge.
+    pub rect: PixelRect,
+}
+
+/// Why a contour could not be snapped.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct TooFar;
+
+impl Edges {
+    /// The closed contours of `local` mapped by `rel` (the item's matrix relative to its
+    /// anchor) and snapped, every contour closed.
+    ///
+    /// # Errors
+    ///
+    /// [`TooFar`] when a vertex lands farther than [`FAR_LIMIT`] from the anchor.
+    pub fn from_contours(local: &Polylines, rel: &DAffine2) -> Result<Edges, TooFar> {
+        let mut out = Edges::default();
+        let mut snapped = Vec::new();
+        for c in &local.contours {
+            snapped.clear();
+            for p in local.slice(c) {
+                snapped.push(snap(rel.transform_point2(*p)).ok_or(TooFar)?);
+            }
+            out.push_closed(&snapped);
+        }
+        out.finish();
+        Ok(out)
+    }
+
+    /// The closed polygon through `points` (grid units).
+    pub fn push_closed(&mut self, points: &[(i64, i64)]) {
+        let Some(&last) = points.last() else { return };
+        let mut prev = last;
+        for &p in points {
+            self.edges.extend(Edge::new(prev, p));
+            prev = p;
+        }
+    }
+
+    /// Sorts the edges by top and works out the pixels they can touch.
+    pub fn finish(&mut self) {
+        self.edges
+            .sort_by_key(|e| (e.top, e.bottom, e.x_top, e.x_bottom, e.dir));
+        let mut r: Option<(i64, i64, i64, i64)> = None;
+        for e in &self.edges {
+            let (l, rr) = (e.x_top.min(e.x_bottom), e.x_top.max(e.x_bottom));
+            r = Some(match r {
+                None => (l, e.top, rr, e.bottom),
+                Some((x0, y0, x1, y1)) => (x0.min(l), y0.min(e.top), x1.max(rr), y1.max(e.bottom)),
+            });
+        }
+        self.rect = match r {
+            None => PixelRect::default(),
+            Some((x0, y0, x1, y1)) => PixelRect {
+                x0: x0.div_euclid(GRID),
+                y0: y0.div_euclid(GRID),
+                x1: (x1 + GRID - 1).div_euclid(GRID),
+                y1: (y1 + GRID - 1).div_euclid(GRID),
+            },
+        };
+    }
+
+    /// Memory the edges hold.
+    pub fn bytes(&self) -> usize {
+        self.edges.capacity() * std::mem::size_of::<Edge>()
+    }
+}
+
+/// Walks the edges of pixel rows from top to bottom, keeping the list of edges that reach
+/// into the current row, so that each row sees only its own edges.
+pub(crate) struct ActiveEdges<'a> {
+    edges: &'a [Edge],
+    next: usize,
+    pub active: Vec<Edge>,
+}
+
+impl<'a> ActiveEdges<'a> {
+    pub fn new(edges: &'a [Edge], mut active: Vec<Edge>) -> ActiveEdges<'a> {
+        active.clear();
+        ActiveEdges {
+            edges,
+            next: 0,
+            active,
+        }
+    }
+
+    /// Moves to the band `[y0, y1)` (grid units; bands must come in increasing order):
+    /// afterwards `active` holds the edges with `top < y1` and `bottom > y0`, in the order of
+    /// the item's sorted edges.
+    pub fn advance(&mut self, y0: i64, y1: i64) {
+        self.active.retain(|e| e.bottom > y0);
+        while let Some(e) = self.edges.get(self.next) {
+            if e.top >= y1 {
+                break;
+            }
+            if e.bottom > y0 {
+                self.active.push(*e);
+            }
+            self.next += 1;
+        }
+    }
+
+    /// Gives the buffer back for reuse.
+    pub fn into_buffer(self) -> Vec<Edge> {
+        self.active
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn horizontal_edges_are_dropped_and_others_point_down() {
+        assert_eq!(Edge::new((0, 5), (9, 5)), None);
+        let e = Edge::new((10, 20), (0, 0)).unwrap();
+        assert_eq!((e.x_top, e.top, e.x_bottom, e.bottom, e.dir), (0, 0, 10, 20, -1));
+    }
+
+    #[test]
+    fn snapping_is_to_the_nearest_grid_point_and_refuses_far_points() {
+        assert_eq!(snap(DVec2::new(1.0 / 512.0 + 1e-9, -0.3)), Some((1, -77)));
+        assert_eq!(snap(DVec2::new(2e12, 0.0)), None);
+        assert_eq!(snap(DVec2::new(f64::NAN, 0.0)), None);
+    }
+
+    #[test]
+    fn the_rect_holds_every_pixel_the_edges_reach() {
+        let mut e = Edges::default();
+        e.push_closed(&[(-1, 0), (512, 0), (512, 257)]);
+        e.finish();
+        assert_eq!(
+            e.rect,
+            PixelRect {
+                x0: -1,
+                y0: 0,
+                x1: 2,
+                y1: 2
+            }
+        );
+    }
+
+    #[test]
+    fn active_edges_follow_the_rows() {
+        let mut e = Edges::default();
+        e.push_closed(&[(0, 0), (0, 512), (256, 512)]);
+        e.finish();
+        let mut a = ActiveEdges::new(&e.edges, Vec::new());
+        a.advance(0, 256);
+        assert_eq!(a.active.len(), 2);
+        a.advance(512, 768);
+        assert!(a.active.is_empty());
+    }
+}

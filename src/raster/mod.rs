@@ -1,0 +1,41 @@
+//! Drawing targets into alpha planes: the one definition of a pixel's value (semantics.md
+//! 4.5), computed only where a query needs it.
+//!
+//! A target is a list of *items* (a fill, a stroke turned into its outline, or a bitmap),
+//! each placed by its matrix to the query's parent. The steps, one file each:
+//!
+//! - [`edges`]: geometry snapping. Local geometry (flattened once per detail level and kept
+//!   in the cache) is mapped by the item's matrix relative to its *anchor*, the whole-pixel
+//!   part of its translation, and every vertex is put on the 1/256 px grid. Everything after
+//!   reads only these integers, so an item's value at a pixel depends on the item and that
+//!   pixel alone, and moving by whole pixels moves the anchor and nothing else.
+//! - [`coverage`]: anti-aliased coverage, the exact area of the region by its fill rule in
+//!   each pixel of a row, summed in fixed point.
+//! - [`centres`]: without anti-aliasing, exact integer tests of the pixel centres.
+//! - [`sample`]: bitmaps, the texel under each pixel centre mapped back in f64.
+//! - [`item`]: an item in a pose, and its values over any rows and columns.
+//! - [`prepare`]: a query target's items, from the cache where they are: a pose seen once
+//!   keeps its edges; a pose seen again is drawn whole and keeps its bit masks, which the
+//!   word-by-word fast path compares.
+//! - [`plane`]: items composited over a region, source-over in u8.
+//! - [`cache`] and [`budget`]: what a stage keeps between queries, and what one query may
+//!   hold.
+//!
+//! tiny-skia is not used here: its anti-aliasing samples 4 x 4 points per pixel (up to
+//! 50/255 off the area, and thin bars can vanish), and a window it draws alone differs from
+//! the whole item it draws. It still draws the debug pictures and the literal Flash recipe.
+
+mod budget;
+mod cache;
+mod centres;
+mod coverage;
+mod edges;
+mod item;
+mod plane;
+mod prepare;
+mod sample;
+
+pub(crate) use budget::DrawBudget;
+pub(crate) use cache::RasterCache;
+pub(crate) use plane::{Rasterizer, chunks};
+pub(crate) use prepare::Prepared;

@@ -1,0 +1,405 @@
+//! A query target made ready: its items in paint order, each placed in its pose, taken from
+//! the cache where an earlier query made it.
+
+use std::sync::Arc;
+
+use glam::{DAffine2, DVec2};
+
+use super::budget::DrawBudget;
+use super::cache::{CachedRaster, LocalKey, MaskRef, RasterCache, RasterKey, Source};
+use super::edges::{Edges, TooFar, snap};
+use super::item::{Scratch, Shape};
+use crate::color::{ColorTransform, round_channel};
+use crate::polygon::{self, Polylines};
+use crate::rect::PixelRect;
+use crate::shape::Leaf;
+use crate::transform::{invert, max_scale};
+use crate::{Error, FillRule, Graphic, Result};
+
+/// Curves and circles are flattened to within this distance, in the parent's pixels.
+pub(crate) const FLATTEN_TOLERANCE: f64 = 1.0 / 128.0;
+
+/// Largest item drawn whole and cached for poses used more than once (4 MiB of alpha).
+/// Larger items are computed in the query's window only, from their kept pose.
+const WHOLE_ITEM_PIXELS: u128 = 1 << 22;
+
+/// Anchors are clamped here so that pixel arithmetic stays exact in i64.
+const ANCHOR_LIMIT: f64 = 4_503_599_627_370_496.0;
+
+/// One item of a target, placed at its anchor (the whole-pixel part of its translation).
+pub(crate) enum Item {
+    /// A whole raster from the cache.
+    Raster {
+        raster: Arc<CachedRaster>,
+        anchor: (i64, i64),
+    },
+    /// A pose computed where a window needs it.
+    Shape { shape: Arc<Shape>, anchor: (i64, i64) },
+}
+
+impl Item {
+    /// The pixels it may touch in the parent's grid.
+    pub fn extent(&self) -> PixelRect {
+        match self {
+            Item::Raster { raster, anchor } => raster.rect.moved(*anchor),
+            Item::Shape { shape, anchor } => shape.rect().moved(*anchor),
+        }
+    }
+}
+
+/// A target's items. Most targets are one sprite, so one item is kept inline and a query
+/// on it allocates nothing.
+enum Items {
+    Empty,
+    One(Item),
+    Many(Vec<Item>),
+}
+
+impl Items {
+    fn push(&mut self, item: Item) {
+        *self = match std::mem::replace(self, Items::Empty) {
+            Items::Empty => Items::One(item),
+            Items::One(first) => Items::Many(vec![first, item]),
+            Items::Many(mut all) => {
+                all.push(item);
+                Items::Many(all)
+            }
+        };
+    }
+
+    fn as_slice(&self) -> &[Item] {
+        match self {
+            Items::Empty => &[],
+            Items::One(item) => std::slice::from_ref(item),
+            Items::Many(all) => all,
+        }
+    }
+}
+
+/// A target made ready to rasterize against one parent.
+pub(crate) struct Prepared {
+    items: Items,
+    extent: Option<PixelRect>,
+    anti_alias: bool,
+}
+
+/// Splits a matrix into its anchor (the whole-pixel part of the translation) and the matrix
+/// relative to it.
+fn anchored(m: &DAffine2) -> ((i64, i64), DAffine2) {
+    let t = m
+        .translation
+        .floor()
+        .clamp(DVec2::splat(-ANCHOR_LIMIT), DVec2::splat(ANCHOR_LIMIT));
+    let rel = DAffine2 {
+        matrix2: m.matrix2,
+        translation: m.translation - t,
+    };
+    ((t.x as i64, t.y as i64), rel)
+}
+
+fn matrix_bits(m: &DAffine2) -> [u64; 6] {
+    m.to_cols_array().map(f64::to_bits)
+}
+
+/// The flattening tolerance in an item's own units for a matrix that stretches by up to
+/// `scale`: the largest power of two within [`FLATTEN_TOLERANCE`] in the parent's pixels
+/// (to one part in a million), so that a sprite that only turns keeps its local geometry.
+fn local_tolerance(scale: f64) -> f64 {
+    let t = FLATTEN_TOLERANCE / scale * (1.0 + 1e-6);
+    2f64.powi(t.log2().floor().clamp(-1000.0, 1000.0) as i32)
+}
+
+/// The error for geometry that lands too far from its item's origin.
+fn too_far(target: impl FnOnce() -> String) -> Error {
+    Error::NonFinite {
+        what: format!(
+            "geometry of {} lies more than 2^40 px from the item's position in the query's space",
+            target()
+        ),
+    }
+}
+
+impl Prepared {
+    /// A target with no items yet.
+    pub fn new(anti_alias: bool) -> Prepared {
+        Prepared {
+            items: Items::Empty,
+            extent: None,
+            anti_alias,
+        }
+    }
+
+    /// Adds one leaf, drawn by `m` (to the query's parent) with colour transform `ct`,
+    /// taking what it can from `cache`. `target` names the query target in errors.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::GeometryBudget`] for geometry over its vertex budgets, [`Error::NonFinite`]
+    /// for geometry too far from its position.
+    pub fn add(
+        &mut self,
+        cache: &RasterCache,
+        leaf: Leaf<'_>,
+        m: &DAffine2,
+        ct: &ColorTransform,
+        budget: &mut DrawBudget,
+        target: &dyn Fn() -> String,
+    ) -> Result<()> {
+        if m.matrix2.determinant() == 0.0 {
+            return Ok(());
+        }
+        let (anchor, rel) = anchored(m);
+        let key = match leaf {
+            Leaf::Graphic(g) => {
+                let alpha = round_channel(ct.apply_alpha(g.alpha() * 255.0));
+                if alpha == 0 {
+                    return Ok(());
+                }
+                let (kind, width) = match g {
+                    Graphic::Fill(f) => (f.rule() as u8, 0.0),
+                    Graphic::Stroke(s) => (2, s.width()),
+                };
+                RasterKey {
+                    source: Arc::as_ptr(g.shared_path()) as usize,
+                    kind,
+                    extra: [width.to_bits(), 0],
+                    matrix: matrix_bits(&rel),
+                    alpha,
+                    anti_alias: self.anti_alias,
+                }
+            }
+            Leaf::Bitmap(bitmap, smoothing) => RasterKey {
+                source: bitmap.id(),
+                kind: 3 + u8::from(smoothing),
+                extra: [ct.alpha_multiplier.to_bits(), ct.alpha_offset.to_bits()],
+                matrix: matrix_bits(&rel),
+                alpha: 255,
+                anti_alias: self.anti_alias,
+            },
+        };
+        if let Some(raster) = cache.raster(&key) {
+            budget.take_vertices(raster.vertices, target)?;
+            if budget.try_take_pixels(raster.rect) {
+                self.push(Item::Raster { raster, anchor });
+                return Ok(());
+            }
+            // No room for the whole raster in this query: its pixels are computed in the
+            // window from the pose, built again (its vertices are counted already).
+            if let Some(shape) = build_shape(cache, leaf, &rel, ct, target)? {
+                self.push(Item::Shape {
+                    shape: Arc::new(shape),
+                    anchor,
+                });
+            }
+            return Ok(());
+        }
+        let shape = match cache.pose(&key) {
+            // A pose seen before: draw it whole, to be read from the cache from now on.
+            Some(shape) => {
+                budget.take_vertices(shape.vertices(), target)?;
+                let rect = shape.rect();
+                if !rect.is_empty() && rect.area() <= WHOLE_ITEM_PIXELS && budget.try_take_pixels(rect) {
+                    let raster = Arc::new(CachedRaster::new(
+                        rect,
+                        whole_raster(&shape, rect, self.anti_alias),
+                        shape.vertices(),
+                    ));
+                    cache.keep_raster(key, raster.clone());
+                    self.push(Item::Raster { raster, anchor });
+                    return Ok(());
+                }
+                shape
+            }
+            None => {
+                let Some(shape) = build_shape(cache, leaf, &rel, ct, target)? else {
+                    return Ok(());
+                };
+                budget.take_vertices(shape.vertices(), target)?;
+                let shape = Arc::new(shape);
+                let source = match leaf {
+                    Leaf::Graphic(g) => Source::Path(g.shared_path().clone()),
+                    Leaf::Bitmap(b, _) => Source::Bitmap(b.clone()),
+                };
+                cache.keep_pose(key, shape.clone(), source);
+                shape
+            }
+        };
+        self.push(Item::Shape { shape, anchor });
+        Ok(())
+    }
+
+    fn push(&mut self, item: Item) {
+        let e = item.extent();
+        // An item that draws nothing (all its edges horizontal) is left out, so that its
+        // position cannot widen the extent.
+        if e.is_empty() {
+            return;
+        }
+        self.extent = Some(match self.extent {
+            None => e,
+            Some(a) => PixelRect {
+                x0: a.x0.min(e.x0),
+                y0: a.y0.min(e.y0),
+                x1: a.x1.max(e.x1),
+                y1: a.y1.max(e.y1),
+            },
+        });
+        self.items.push(item);
+    }
+
+    /// The pixels this target can touch in the parent's grid.
+    pub fn extent(&self) -> Option<PixelRect> {
+        self.extent
+    }
+
+    pub fn items(&self) -> &[Item] {
+        self.items.as_slice()
+    }
+
+    pub fn anti_alias(&self) -> bool {
+        self.anti_alias
+    }
+
+    /// For a target that is one whole cached raster, its solid pixels at `threshold` and
+    /// where they sit: the whole answer of a query can then come from two masks.
+    pub fn single_mask<'a>(
+        &'a self,
+        threshold: u8,
+        cache: &RasterCache,
+    ) -> Option<(MaskRef<'a>, (i64, i64))> {
+        match self.items.as_slice() {
+            [Item::Raster { raster, anchor }] => Some((raster.mask(threshold, cache), *anchor)),
+            _ => None,
+        }
+    }
+}
+
+/// Every pixel of `shape` over `rect` (relative to its anchor), row-major.
+fn whole_raster(shape: &Shape, rect: PixelRect, anti_alias: bool) -> Vec<u8> {
+    let w = rect.width() as usize;
+    let mut out = vec![0u8; w * rect.height() as usize];
+    let mut scratch = Scratch::default();
+    shape.rows(rect, anti_alias, &mut scratch, |j, values| {
+        let start = (j - rect.y0) as usize * w;
+        out[start..start + w].copy_from_slice(values);
+    });
+    out
+}
+
+/// The local geometry of a fill or a stroke, flattened for a matrix that stretches by up to
+/// `scale`, from the cache.
+fn local_geometry(
+    cache: &RasterCache,
+    g: &Graphic,
+    scale: f64,
+    target: &dyn Fn() -> String,
+) -> Result<Arc<Polylines>> {
+    let tol = local_tolerance(scale);
+    let (kind, width) = match g {
+        Graphic::Fill(f) => (f.rule() as u8, 0.0),
+        Graphic::Stroke(s) => (2, s.width()),
+    };
+    let key: LocalKey = (
+        Arc::as_ptr(g.shared_path()) as usize,
+        kind,
+        width.to_bits(),
+        tol.to_bits(),
+    );
+    let budget = polygon::MAX_OUTLINE_VERTICES as usize;
+    cache.local(
+        key,
+        || Source::Path(g.shared_path().clone()),
+        || {
+            let mut polys = Polylines::default();
+            let id = DAffine2::IDENTITY;
+            let ok = match g {
+                Graphic::Fill(f) => f.path().flatten_within(&id, tol, &mut polys, budget),
+                Graphic::Stroke(s) => polygon::stroke_outline(s.path(), s.width(), &id, tol, &mut polys),
+            };
+            match (ok, g) {
+                (true, _) => Ok(polys),
+                (false, Graphic::Fill(_)) => Err(polygon::over_budget("a fill", target)),
+                (false, Graphic::Stroke(_)) => Err(polygon::over_budget("a stroke", target)),
+            }
+        },
+    )
+}
+
+/// The pose of one leaf relative to its anchor (`rel`), or `None` when it draws nothing.
+fn build_shape(
+    cache: &RasterCache,
+    leaf: Leaf<'_>,
+    rel: &DAffine2,
+    ct: &ColorTransform,
+    target: &dyn Fn() -> String,
+) -> Result<Option<Shape>> {
+    let alpha = |g: &Graphic| round_channel(ct.apply_alpha(g.alpha() * 255.0));
+    Ok(Some(match leaf {
+        Leaf::Graphic(g) => {
+            let scale = max_scale(rel);
+            if !(scale > 0.0 && scale.is_finite()) {
+                return Ok(None);
+            }
+            let rule = match g {
+                Graphic::Fill(f) => f.rule(),
+                Graphic::Stroke(s) => {
+                    polygon::check_outline(s.path(), s.width(), rel, FLATTEN_TOLERANCE, target)?;
+                    FillRule::NonZero
+                }
+            };
+            let local = local_geometry(cache, g, scale, target)?;
+            let edges = Edges::from_contours(&local, rel).map_err(|TooFar| too_far(target))?;
+            Shape::Fill {
+                edges,
+                rule,
+                alpha: alpha(g),
+            }
+        }
+        Leaf::Bitmap(bitmap, smoothing) => {
+            let Some(inverse) = invert(rel) else {
+                return Ok(None);
+            };
+            let (w, h) = (f64::from(bitmap.width()), f64::from(bitmap.height()));
+            let corners = [
+                DVec2::ZERO,
+                DVec2::new(w, 0.0),
+                DVec2::new(w, h),
+                DVec2::new(0.0, h),
+            ];
+            let mut snapped = Vec::with_capacity(4);
+            for c in corners {
+                snapped.push(snap(rel.transform_point2(c)).ok_or_else(|| too_far(target))?);
+            }
+            let mut quad = Edges::default();
+            quad.push_closed(&snapped);
+            quad.finish();
+            Shape::Bitmap {
+                texels: cache.texels(bitmap, ct),
+                inverse,
+                smoothing,
+                quad,
+            }
+        }
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn anchors_take_the_whole_pixels_of_the_translation() {
+        let m = DAffine2::from_cols_array(&[2.0, 0.0, 0.0, 1.0, -3.25, 7.5]);
+        let (anchor, rel) = anchored(&m);
+        assert_eq!(anchor, (-4, 7));
+        assert_eq!(rel.translation, DVec2::new(0.75, 0.5));
+    }
+
+    #[test]
+    fn local_tolerance_is_a_power_of_two_within_the_parent_tolerance() {
+        assert_eq!(local_tolerance(1.0), 1.0 / 128.0);
+        assert_eq!(local_tolerance(1.0 + 1e-12), 1.0 / 128.0);
+        assert_eq!(local_tolerance(3.0), 1.0 / 512.0);
+        assert_eq!(local_tolerance(0.25), 1.0 / 32.0);
+    }
+}
