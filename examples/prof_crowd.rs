@@ -1,4 +1,6 @@
-//! Times frames of a moving crowd (for profiling the many-object query with perf).
+//! Times frames of a moving crowd (for profiling the many-object query with perf):
+//! `prof_crowd N` moves by whole pixels, `prof_crowd N frac` by fractions, `prof_crowd N spin`
+//! by fractions while every sprite turns.
 #[path = "../benches/scenes.rs"]
 mod scenes;
 use pixelhit::*;
@@ -7,7 +9,9 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(1000);
-    let fractional = std::env::args().nth(2).is_some();
+    let mode = std::env::args().nth(2).unwrap_or_default();
+    let fractional = !mode.is_empty();
+    let spin = mode == "spin";
     let mut rng = scenes::Rng::new(n as u64);
     let mut stage = Stage::new();
     let world = stage.add_container(stage.root()).unwrap();
@@ -37,6 +41,11 @@ fn main() {
             let d = if fractional { 0.37 } else { 1.0 };
             let sign = if (f / 10).is_multiple_of(2) { d } else { -d };
             stage.set_x(s, stage.x(s).unwrap() + sign).unwrap();
+            if spin {
+                stage
+                    .set_rotation(s, stage.rotation(s).unwrap() + 0.7071)
+                    .unwrap();
+            }
         }
         total += stage.collisions(world, &sprites, &opts, false).unwrap().len();
     }

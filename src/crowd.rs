@@ -176,6 +176,7 @@ impl Stage {
             .map(|&o| self.bounds(o, parent))
             .collect::<Result<Vec<_>>>()?;
         let pairs = close_pairs(&boxes);
+        let _frame = self.cache.batch();
         self.narrow_phase(parent, &objects, &pairs, opts, details)
     }
 
@@ -212,6 +213,7 @@ impl Stage {
                 pairs.push((0, i));
             }
         }
+        let _frame = self.cache.batch();
         self.narrow_phase(parent, &all, &pairs, opts, details)
     }
 

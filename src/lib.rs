@@ -110,6 +110,7 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+mod alpha_plane;
 mod bitmap;
 mod bitmask;
 mod color;
@@ -131,6 +132,7 @@ mod stage;
 pub mod svg;
 mod transform;
 
+pub use alpha_plane::AlphaPlane;
 pub use bitmap::{Bitmap, ImageLimits};
 pub use color::ColorTransform;
 pub use crowd::{Contact, ContactDetails, OverlapMask};

@@ -3,9 +3,9 @@
 
 use glam::{DAffine2, DVec2};
 
-use crate::bitmask::{Overlap, solid_bits};
+use crate::bitmask::Overlap;
 use crate::polygon::{self, Polylines};
-use crate::raster::{self, DrawBudget, Prepared, Rasterizer};
+use crate::raster::{DrawBudget, Prepared, Rasterizer, SolidRows};
 use crate::rect::PixelRect;
 use crate::shape::Leaf;
 use crate::transform::invert;
@@ -388,8 +388,9 @@ impl Stage {
         }
         let window = PixelRect::covering(&r);
         let mut budget = DrawBudget::new(opts.max_pixels);
-        let pa = self.prepare(a, parent, ma, opts.anti_alias, &mut budget)?;
-        let pb = self.prepare(b, parent, mb, opts.anti_alias, &mut budget)?;
+        let epoch = self.cache.query_epoch();
+        let pa = self.prepare(a, parent, ma, opts.anti_alias, epoch, &mut budget)?;
+        let pb = self.prepare(b, parent, mb, opts.anti_alias, epoch, &mut budget)?;
         let (Some(ea), Some(eb)) = (pa.extent(), pb.extent()) else {
             return Ok(Setup::Empty);
         };
@@ -416,10 +417,11 @@ impl Stage {
         parent: NodeId,
         base: DAffine2,
         anti_alias: bool,
+        epoch: u64,
         budget: &mut DrawBudget,
     ) -> Result<Prepared> {
         let base_color = self.color_transform_to(target, parent)?;
-        let mut prepared = Prepared::new(anti_alias);
+        let mut prepared = Prepared::new(anti_alias, epoch);
         let name = || self.describe(target);
         self.for_each_leaf(target, base, base_color, true, |_, leaf, m, ct| {
             prepared.add(&self.cache, leaf, m, ct, budget, &name)
@@ -547,16 +549,17 @@ impl Stage {
     }
 }
 
-/// Side of the pieces a precise query's window is compared in.
-const CHUNK: i64 = 256;
-
 /// Flattening tolerance of point tests, in root pixels.
 const HIT_TOLERANCE: f64 = 1.0 / 1024.0;
 
-/// The pixels of `window` solid in both targets, counted and bounded, chunk by chunk;
-/// `on_pixel(x, y)` is called for each of them, row by row within a chunk. Chunks where the
-/// first target has no solid pixel are skipped before the second is drawn. Each row is
-/// turned into 64-pixel words, so the comparison is a word AND as in the masks.
+/// Pixels of dense planes computed at once when a target is not a single fill.
+const BAND_PIXELS: u64 = 1 << 16;
+
+/// The pixels of `window` solid in both targets, counted and bounded; `on_pixel(x, y)` is
+/// called for each of them, row by row. The window is taken in bands of rows; a band where
+/// the first target has no solid pixel is skipped before the second is computed. Each row
+/// is a list of solid intervals per target (runs for a single fill, so that the work grows
+/// with the edges rather than the area), and the two lists are intersected.
 fn scan_prepared(
     window: PixelRect,
     pa: &Prepared,
@@ -566,51 +569,55 @@ fn scan_prepared(
 ) -> Overlap {
     let threshold = opts.threshold();
     let mut raster = Rasterizer::new();
-    let n = (CHUNK * CHUNK) as usize;
-    let (mut plane_a, mut plane_b) = (vec![0u8; n], vec![0u8; n]);
+    let band_rows = if Rasterizer::has_runs(pa) && Rasterizer::has_runs(pb) {
+        window.height()
+    } else {
+        (BAND_PIXELS / window.width().max(1)).max(1)
+    } as i64;
+    let (mut sa, mut sb) = (SolidRows::default(), SolidRows::default());
+    let mut plane = Vec::new();
     let mut o = Overlap::default();
-    let mut grow = |x0: i64, x1: i64, y: i64| {
-        let r = PixelRect {
-            x0,
-            y0: y,
-            x1,
-            y1: y + 1,
-        };
-        o.rect = Some(o.rect.map_or(r, |h| PixelRect {
-            x0: h.x0.min(r.x0),
-            y0: h.y0.min(r.y0),
-            x1: h.x1.max(r.x1),
-            y1: h.y1.max(r.y1),
-        }));
-    };
     let mut count = 0u64;
-    for chunk in raster::chunks(window, CHUNK) {
-        let len = (chunk.width() * chunk.height()) as usize;
-        let (pa_buf, pb_buf) = (&mut plane_a[..len], &mut plane_b[..len]);
-        if !raster.plane(pa, chunk, pa_buf) || !pa_buf.iter().any(|&v| v >= threshold) {
+    let mut y0 = window.y0;
+    while y0 < window.y1 {
+        let band = PixelRect {
+            y0,
+            y1: (y0 + band_rows).min(window.y1),
+            ..window
+        };
+        y0 = band.y1;
+        raster.solid_rows(pa, band, threshold, &mut plane, &mut sa, None);
+        if sa.is_empty() {
             continue;
         }
-        if !raster.plane(pb, chunk, pb_buf) {
-            continue;
-        }
-        let w = chunk.width() as usize;
-        for (y, (row_a, row_b)) in (chunk.y0..).zip(pa_buf.chunks_exact(w).zip(pb_buf.chunks_exact(w))) {
-            for (k, (wa, wb)) in row_a.chunks(64).zip(row_b.chunks(64)).enumerate() {
-                let both = solid_bits(wa, threshold) & solid_bits(wb, threshold);
-                if both == 0 {
-                    continue;
+        raster.solid_rows(pb, band, threshold, &mut plane, &mut sb, Some(&sa));
+        for (k, y) in (band.y0..band.y1).enumerate() {
+            let (ra, rb) = (sa.row(k), sb.row(k));
+            let (mut i, mut j) = (0, 0);
+            while i < ra.len() && j < rb.len() {
+                let (x0, x1) = (ra[i].0.max(rb[j].0), ra[i].1.min(rb[j].1));
+                if x0 < x1 {
+                    count += (x1 - x0) as u64;
+                    let r = PixelRect {
+                        x0,
+                        y0: y,
+                        x1,
+                        y1: y + 1,
+                    };
+                    o.rect = Some(o.rect.map_or(r, |h| PixelRect {
+                        x0: h.x0.min(r.x0),
+                        y0: h.y0.min(r.y0),
+                        x1: h.x1.max(r.x1),
+                        y1: h.y1.max(r.y1),
+                    }));
+                    for x in x0..x1 {
+                        on_pixel(x, y);
+                    }
                 }
-                count += u64::from(both.count_ones());
-                let x = chunk.x0 + 64 * k as i64;
-                grow(
-                    x + i64::from(both.trailing_zeros()),
-                    x + 64 - i64::from(both.leading_zeros()),
-                    y,
-                );
-                let mut bits = both;
-                while bits != 0 {
-                    on_pixel(x + i64::from(bits.trailing_zeros()), y);
-                    bits &= bits - 1;
+                if ra[i].1 < rb[j].1 {
+                    i += 1;
+                } else {
+                    j += 1;
                 }
             }
         }

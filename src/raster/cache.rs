@@ -9,6 +9,7 @@
 //!   stand still or move by whole pixels), which is what the word-by-word fast path reads.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::item::Shape;
@@ -157,7 +158,8 @@ pub(crate) type LocalKey = (usize, u8, u64, u64);
 #[derive(Default)]
 struct CacheState {
     rasters: FastMap<RasterKey, Arc<CachedRaster>>,
-    poses: FastMap<RasterKey, (Arc<Shape>, Source)>,
+    /// Poses seen once, with the epoch of the query that saw them.
+    poses: FastMap<RasterKey, (Arc<Shape>, Source, u64)>,
     local: FastMap<LocalKey, (Arc<Polylines>, Source)>,
     /// Transformed alpha of bitmaps, by (bitmap, alpha multiplier, alpha offset).
     texels: FastMap<(usize, u64, u64), (Arc<Texels>, Source)>,
@@ -169,6 +171,18 @@ struct CacheState {
 #[derive(Default)]
 pub(crate) struct RasterCache {
     state: Mutex<CacheState>,
+    /// Counts queries; one many-object query (a frame of `collisions`) is one epoch.
+    epoch: AtomicU64,
+    batches: AtomicUsize,
+}
+
+/// A running batch of queries ([`RasterCache::batch`]).
+pub(crate) struct Batch<'a>(&'a RasterCache);
+
+impl Drop for Batch<'_> {
+    fn drop(&mut self) {
+        self.0.batches.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 impl Clone for RasterCache {
@@ -227,21 +241,40 @@ impl RasterCache {
     /// Keeps a whole raster, and forgets the pose it was drawn from.
     pub fn keep_raster(&self, key: RasterKey, raster: Arc<CachedRaster>) {
         let mut state = self.lock();
-        if let Some((shape, _)) = state.poses.remove(&key) {
+        if let Some((shape, ..)) = state.poses.remove(&key) {
             state.bytes = state.bytes.saturating_sub(shape.bytes() + ENTRY_BYTES);
         }
         Self::make_room(&mut state, raster.alpha.capacity() + ENTRY_BYTES);
         state.rasters.insert(key, raster);
     }
 
-    pub fn pose(&self, key: &RasterKey) -> Option<Arc<Shape>> {
-        self.lock().poses.get(key).map(|(s, _)| s.clone())
+    /// A pose seen before, and the epoch it was seen in.
+    pub fn pose(&self, key: &RasterKey) -> Option<(Arc<Shape>, u64)> {
+        self.lock().poses.get(key).map(|(s, _, e)| (s.clone(), *e))
     }
 
-    pub fn keep_pose(&self, key: RasterKey, shape: Arc<Shape>, source: Source) {
+    pub fn keep_pose(&self, key: RasterKey, shape: Arc<Shape>, source: Source, epoch: u64) {
         let mut state = self.lock();
         Self::make_room(&mut state, shape.bytes() + ENTRY_BYTES);
-        state.poses.insert(key, (shape, source));
+        state.poses.insert(key, (shape, source, epoch));
+    }
+
+    /// The epoch of a query starting now: a new one, unless a batch is running.
+    pub fn query_epoch(&self) -> u64 {
+        if self.batches.load(Ordering::Relaxed) == 0 {
+            self.epoch.fetch_add(1, Ordering::Relaxed) + 1
+        } else {
+            self.epoch.load(Ordering::Relaxed)
+        }
+    }
+
+    /// Makes the queries until the guard is dropped one epoch: a pose used by several
+    /// pairs of one frame is not drawn whole for that (it is drawn whole when a later
+    /// frame uses it again).
+    pub fn batch(&self) -> Batch<'_> {
+        self.epoch.fetch_add(1, Ordering::Relaxed);
+        self.batches.fetch_add(1, Ordering::Relaxed);
+        Batch(self)
     }
 
     /// The local geometry under `key`, made by `make` on a miss (`None`: nothing to keep).

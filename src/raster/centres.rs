@@ -8,25 +8,56 @@
 use super::edges::{Edge, GRID};
 use crate::FillRule;
 
-/// Sets `wind[k]` to the winding number around the centre of pixel `(x0 + k, row)`
-/// (pixels relative to the anchor). `active` must hold every edge that reaches into the row.
-pub(crate) fn winding_row(active: &[Edge], row: i64, x0: i64, wind: &mut [i32]) {
-    wind.fill(0);
-    let n = wind.len() as i64;
+/// Calls `emit(first column, winding)` for the runs of equal winding number around the
+/// centres of row `row` over columns `x0..x1` (pixels relative to the anchor), left to
+/// right, the first at `x0`. `active` must hold every edge that reaches into the row;
+/// `crossings` is a reusable buffer for `(first column right of an edge, its direction)`.
+pub(crate) fn centre_runs(
+    active: &[Edge],
+    row: i64,
+    (x0, x1): (i64, i64),
+    list: &mut Vec<(i64, i32)>,
+    mut emit: impl FnMut(i64, i32),
+) {
     let yc = row * GRID + GRID / 2;
+    list.clear();
     for e in active {
-        if !(e.top <= yc && yc < e.bottom) {
-            continue;
-        }
-        let first = first_column_right_of(e, yc);
-        if first < x0 + n {
-            wind[(first.max(x0) - x0) as usize] += i32::from(e.dir);
+        if e.top <= yc && yc < e.bottom {
+            let first = first_column_right_of(e, yc);
+            if first < x1 {
+                list.push((first.max(x0), i32::from(e.dir)));
+            }
         }
     }
-    let mut w = 0;
-    for v in wind.iter_mut() {
-        w += *v;
-        *v = w;
+    list.sort_unstable_by_key(|c| c.0);
+    let mut winding = 0;
+    let mut k = 0;
+    let mut x = x0;
+    loop {
+        while let Some(&(c, d)) = list.get(k) {
+            if c > x {
+                break;
+            }
+            winding += d;
+            k += 1;
+        }
+        emit(x, winding);
+        match list.get(k) {
+            Some(&(c, _)) => x = c,
+            None => break,
+        }
+    }
+}
+
+/// Sets `wind[k]` to the winding number around the centre of pixel `(x0 + k, row)`.
+#[cfg(test)]
+pub(crate) fn winding_row(active: &[Edge], row: i64, x0: i64, wind: &mut [i32]) {
+    let x1 = x0 + wind.len() as i64;
+    let mut runs = Vec::new();
+    centre_runs(active, row, (x0, x1), &mut Vec::new(), |x, w| runs.push((x, w)));
+    for (k, &(x, w)) in runs.iter().enumerate() {
+        let end = runs.get(k + 1).map_or(x1, |r| r.0);
+        wind[(x - x0) as usize..(end - x0) as usize].fill(w);
     }
 }
 

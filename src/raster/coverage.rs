@@ -26,6 +26,9 @@ pub(crate) const ONE: i64 = 1 << 32;
 /// order could still get wrong is below 2^-30 of a pixel.
 const MIN_STRIP: f64 = 1.0 / (1u64 << 30) as f64;
 
+/// Terms of a row's coverage: `(column, value)`.
+type Terms = Vec<(i64, i64)>;
+
 /// Where a piece lies against the window's columns, over its whole height in the row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Side {
@@ -40,6 +43,8 @@ enum Side {
 #[derive(Clone, Copy, Debug)]
 struct Piece {
     edge: Edge,
+    /// dx/dy of the edge (the same in grid units and in pixels).
+    k: f64,
     top: f64,
     bottom: f64,
     lo: f64,
@@ -50,12 +55,8 @@ struct Piece {
 impl Piece {
     /// x (pixels) at height `s` of the row whose top is `band` (grid units).
     fn x(&self, band: i64, s: f64) -> f64 {
-        self.edge.x_at(band as f64 + s * GRID as f64) / GRID as f64
-    }
-
-    /// dx/dy in pixels per pixel.
-    fn slope(&self) -> f64 {
-        (self.edge.x_bottom - self.edge.x_top) as f64 / (self.edge.bottom - self.edge.top) as f64
+        let y = band as f64 + s * GRID as f64;
+        (self.edge.x_top as f64 + (y - self.edge.top as f64) * self.k) / GRID as f64
     }
 }
 
@@ -64,26 +65,104 @@ impl Piece {
 pub(crate) struct CoverageRow {
     pieces: Vec<Piece>,
     heights: Vec<i64>,
-    left_winding: Vec<i64>,
+    /// Heights (grid units in the row) where the winding of the left pieces changes.
+    left_winding: Vec<(i64, i64)>,
+    candidates: Vec<usize>,
     window: Vec<usize>,
     live: Vec<usize>,
     /// Per live piece: x at the strip's top, middle and bottom (pixels), and its index.
     xs: Vec<(f64, f64, f64, usize)>,
     strips: Vec<(f64, f64)>,
-    tails: Vec<i64>,
+    /// The last row's terms: `(column, value)` for one column, and steps `(column, value)`
+    /// that add to every column from there on.
+    cells: Vec<(i64, i64)>,
+    steps: Vec<(i64, i64)>,
 }
 
 impl CoverageRow {
     /// Adds the coverage of row `row` (pixels relative to the anchor) to `acc`, whose entry
     /// `k` is column `x0 + k`, in units of [`ONE`]. `active` must hold every edge of the item
     /// that reaches into the row (others may be there too).
+    pub fn accumulate(&mut self, active: &[Edge], row: i64, rule: FillRule, x0: i64, acc: &mut [i64]) {
+        self.compute(active, row, rule, x0, x0 + acc.len() as i64);
+        for &(c, v) in &self.cells {
+            acc[(c - x0) as usize] += v;
+        }
+        self.steps.sort_unstable_by_key(|s| s.0);
+        let mut carry = 0;
+        let mut steps = self.steps.iter().peekable();
+        for (k, a) in acc.iter_mut().enumerate() {
+            while let Some(&&(c, v)) = steps.peek() {
+                if c > x0 + k as i64 {
+                    break;
+                }
+                carry += v;
+                steps.next();
+            }
+            *a += carry;
+        }
+    }
+
+    /// The coverage of row `row` over columns `x0..x1` as runs `(first column, coverage)`,
+    /// each lasting until the next one starts (the last until `x1`), in units of [`ONE`]:
+    /// the same numbers as [`CoverageRow::accumulate`], in work proportional to the edges.
+    pub fn runs(
+        &mut self,
+        active: &[Edge],
+        row: i64,
+        rule: FillRule,
+        (x0, x1): (i64, i64),
+        out: &mut Vec<(i64, i64)>,
+    ) {
+        out.clear();
+        self.compute(active, row, rule, x0, x1);
+        self.cells.sort_unstable_by_key(|c| c.0);
+        self.steps.sort_unstable_by_key(|s| s.0);
+        let (mut cells, mut steps) = (0, 0);
+        let mut carry = 0;
+        let mut x = x0;
+        while x < x1 {
+            while let Some(&(c, v)) = self.steps.get(steps) {
+                if c > x {
+                    break;
+                }
+                carry += v;
+                steps += 1;
+            }
+            let mut here = carry;
+            let mut has_cell = false;
+            while let Some(&(c, v)) = self.cells.get(cells) {
+                if c != x {
+                    break;
+                }
+                here += v;
+                has_cell = true;
+                cells += 1;
+            }
+            if out.last().is_none_or(|&(_, v)| v != here) {
+                out.push((x, here));
+            }
+            // A cell lasts one column; without one the value holds until the next term.
+            x = if has_cell {
+                x + 1
+            } else {
+                let next_cell = self.cells.get(cells).map_or(x1, |c| c.0);
+                let next_step = self.steps.get(steps).map_or(x1, |s| s.0);
+                next_cell.min(next_step).min(x1)
+            };
+        }
+    }
+
+    /// Computes the terms of row `row` for columns `x0..x1` into `cells` and `steps`.
     ///
     /// Only the pieces that reach the columns, and those left of them that they could cross,
     /// are ordered and swept; the others count as a winding number (left) or not at all
     /// (right), which gives the same bits as computing the whole row: see `add_piece`.
-    pub fn accumulate(&mut self, active: &[Edge], row: i64, rule: FillRule, x0: i64, acc: &mut [i64]) {
+    fn compute(&mut self, active: &[Edge], row: i64, rule: FillRule, x0: i64, x1: i64) {
+        self.cells.clear();
+        self.steps.clear();
         let band = row * GRID;
-        let (wx0, wx1) = (x0 as f64, (x0 + acc.len() as i64) as f64);
+        let (wx0, wx1) = (x0 as f64, x1 as f64);
         self.pieces.clear();
         self.heights.clear();
         for e in active {
@@ -91,22 +170,23 @@ impl CoverageRow {
             if t >= b {
                 continue;
             }
-            let (xt, xb) = (e.x_at(t as f64) / GRID as f64, e.x_at(b as f64) / GRID as f64);
             self.heights.push(t - band);
             self.heights.push(b - band);
-            let side = if xt.min(xb) >= wx1 {
-                Side::Right
-            } else {
-                Side::Left
-            };
-            self.pieces.push(Piece {
+            let mut piece = Piece {
                 edge: *e,
+                k: (e.x_bottom - e.x_top) as f64 / (e.bottom - e.top) as f64,
                 top: (t - band) as f64 / GRID as f64,
                 bottom: (b - band) as f64 / GRID as f64,
-                lo: xt.min(xb),
-                hi: xt.max(xb),
-                side,
-            });
+                lo: 0.0,
+                hi: 0.0,
+                side: Side::Left,
+            };
+            let (xt, xb) = (piece.x(band, piece.top), piece.x(band, piece.bottom));
+            (piece.lo, piece.hi) = (xt.min(xb), xt.max(xb));
+            if piece.lo >= wx1 {
+                piece.side = Side::Right;
+            }
+            self.pieces.push(piece);
         }
         if self.pieces.is_empty() {
             return;
@@ -116,35 +196,37 @@ impl CoverageRow {
         self.heights.sort_unstable();
         self.heights.dedup();
         self.left_winding.clear();
-        self.left_winding.resize(GRID as usize + 1, 0);
         self.window.clear();
         for (i, p) in self.pieces.iter().enumerate() {
             match p.side {
                 Side::Left => {
                     let d = i64::from(p.edge.dir);
-                    self.left_winding[(p.top * GRID as f64) as usize] += d;
-                    self.left_winding[(p.bottom * GRID as f64) as usize] -= d;
+                    self.left_winding.push((p.edge.top.max(band) - band, d));
+                    self.left_winding
+                        .push((p.edge.bottom.min(band + GRID) - band, -d));
                 }
                 Side::Window => self.window.push(i),
                 Side::Right => {}
             }
         }
+        self.left_winding.sort_unstable_by_key(|w| w.0);
         let pieces = &self.pieces;
         self.window
             .sort_by(|&a, &b| pieces[a].top.total_cmp(&pieces[b].top).then(a.cmp(&b)));
-        self.tails.clear();
-        self.tails.resize(acc.len() + 1, 0);
         self.live.clear();
-        let (mut next, mut left, mut h_prev) = (0, 0i64, 0usize);
+        let (mut next, mut left, mut changes) = (0, 0i64, 0);
         for k in 1..self.heights.len() {
-            let (h0, h1) = (self.heights[k - 1] as usize, self.heights[k] as usize);
-            for w in &self.left_winding[h_prev..=h0] {
-                left += w;
+            let (h0, h1) = (self.heights[k - 1], self.heights[k]);
+            while let Some(&(h, d)) = self.left_winding.get(changes) {
+                if h > h0 {
+                    break;
+                }
+                left += d;
+                changes += 1;
             }
-            h_prev = h0 + 1;
             let (g0, g1) = (h0 as f64 / GRID as f64, h1 as f64 / GRID as f64);
             if inside(left, rule) {
-                self.tails[0] += fixed(g1 - g0);
+                self.steps.push((x0, fixed(g1 - g0)));
             }
             let pieces = &self.pieces;
             self.live.retain(|&p| pieces[p].bottom > g0);
@@ -158,13 +240,8 @@ impl CoverageRow {
                 next += 1;
             }
             if !self.live.is_empty() {
-                self.strip(band, g0, g1, left, rule, x0, acc);
+                self.strip(band, g0, g1, left, rule, (x0, x1));
             }
-        }
-        let mut carry = 0;
-        for (a, t) in acc.iter_mut().zip(&self.tails) {
-            carry += t;
-            *a += carry;
         }
     }
 
@@ -179,15 +256,19 @@ impl CoverageRow {
                 bound = bound.min(p.lo);
             }
         }
-        let mut candidates: Vec<usize> = (0..self.pieces.len())
-            .filter(|&i| self.pieces[i].side == Side::Left && self.pieces[i].hi > bound)
-            .collect();
-        if candidates.is_empty() {
+        self.candidates.clear();
+        for (i, p) in self.pieces.iter().enumerate() {
+            if p.side == Side::Left && p.hi > bound {
+                self.candidates.push(i);
+            }
+        }
+        if self.candidates.is_empty() {
             return;
         }
         let pieces = &mut self.pieces;
-        candidates.sort_by(|&a, &b| pieces[b].hi.total_cmp(&pieces[a].hi));
-        for i in candidates {
+        self.candidates
+            .sort_by(|&a, &b| pieces[b].hi.total_cmp(&pieces[a].hi));
+        for &i in &self.candidates {
             if pieces[i].hi <= bound {
                 break;
             }
@@ -199,7 +280,7 @@ impl CoverageRow {
     /// The part `[g0, g1]` of the row between two consecutive heights, split where its
     /// window pieces cross; `left` is the winding number of the left pieces.
     #[allow(clippy::too_many_arguments)]
-    fn strip(&mut self, band: i64, g0: f64, g1: f64, left: i64, rule: FillRule, x0: i64, acc: &mut [i64]) {
+    fn strip(&mut self, band: i64, g0: f64, g1: f64, left: i64, rule: FillRule, window: (i64, i64)) {
         self.strips.clear();
         self.strips.push((g0, g1));
         // Splits are bounded: each removes a crossing between two pieces.
@@ -240,16 +321,8 @@ impl CoverageRow {
                 winding += i64::from(self.pieces[p].edge.dir);
                 let weight = i64::from(inside(winding, rule)) - i64::from(before);
                 if weight != 0 {
-                    add_piece(
-                        &self.pieces[p],
-                        band,
-                        g0,
-                        (s0, s1),
-                        weight,
-                        x0,
-                        acc,
-                        &mut self.tails,
-                    );
+                    let terms = (&mut self.cells, &mut self.steps);
+                    add_piece(&self.pieces[p], band, g0, (s0, s1), weight, window, terms);
                 }
             }
         }
@@ -263,9 +336,18 @@ fn inside(winding: i64, rule: FillRule) -> bool {
     }
 }
 
+/// `v.floor()` as an integer (saturating), without a library call.
+fn floor(v: f64) -> i64 {
+    let t = v as i64;
+    if (t as f64) > v { t - 1 } else { t }
+}
+
 /// `v` (a part of a pixel) in fixed point.
 fn fixed(v: f64) -> i64 {
-    (v * ONE as f64).round() as i64
+    // Rounds half away from zero, as `f64::round` (exactly: |v * ONE| is far below 2^52),
+    // without the library call that a build for baseline x86-64 makes of it.
+    let y = v * ONE as f64;
+    (y + if y >= 0.0 { 0.5 } else { -0.5 }) as i64
 }
 
 /// Where two edges cross, as a height in the row whose top is `band` (pixels), computed from
@@ -280,9 +362,9 @@ fn crossing_height(a: &Edge, b: &Edge, band: i64) -> f64 {
     (y - band as f64) / GRID as f64
 }
 
-/// Adds `weight` times the piece's area over `s0..s1` in every column of `acc` (column
-/// `x0 + k` at `k`); the columns right of the piece, where that area is the whole height,
-/// go into `tails` as a running addition.
+/// Adds `weight` times the piece's area over `s0..s1` in every column of the window
+/// `x0..x1`: a cell for each column the piece crosses, and a step for the columns right of
+/// it, where that area is the whole height.
 ///
 /// The area of column `c` is `Q(F(s1)) - Q(F(s0))`, `F(s)` being the area of the column
 /// right of the piece from `g0` (the top of the strip between heights) down to `s`, and `Q`
@@ -297,27 +379,30 @@ fn add_piece(
     g0: f64,
     (s0, s1): (f64, f64),
     weight: i64,
-    x0: i64,
-    acc: &mut [i64],
-    tails: &mut [i64],
+    (x0, x1): (i64, i64),
+    (cells, steps): (&mut Terms, &mut Terms),
 ) {
     let column = ColumnArea {
         x_g0: p.x(band, g0),
-        slope: p.slope(),
+        slope: p.k,
         g0,
     };
     let x_s1 = p.x(band, s1);
     let (lo, hi) = (column.x_g0.min(x_s1), column.x_g0.max(x_s1));
-    let x1 = x0 + acc.len() as i64;
     // Saturating casts: a piece far outside the window only adds its tail, or nothing.
-    let (c_lo, c_hi) = (lo.floor() as i64, hi.floor() as i64);
+    let (c_lo, c_hi) = (floor(lo), floor(hi));
     for c in c_lo.max(x0)..=c_hi.min(x1 - 1) {
         let c = c as f64;
-        acc[(c as i64 - x0) as usize] += weight * (fixed(column.area(c, s1)) - fixed(column.area(c, s0)));
+        // F(g0) is 0 exactly: a strip not cut at a crossing needs one area per column.
+        let before = if s0 == g0 { 0 } else { fixed(column.area(c, s0)) };
+        let v = weight * (fixed(column.area(c, s1)) - before);
+        if v != 0 {
+            cells.push((c as i64, v));
+        }
     }
     let start = c_hi.saturating_add(1);
     if start < x1 {
-        tails[(start.max(x0) - x0) as usize] += weight * (fixed(s1 - g0) - fixed(s0 - g0));
+        steps.push((start.max(x0), weight * (fixed(s1 - g0) - fixed(s0 - g0))));
     }
 }
 
@@ -500,6 +585,14 @@ mod tests {
                 for v in &whole {
                     assert!((-8..=ONE + 8).contains(v), "case {case}: coverage {v}");
                 }
+                let mut runs = Vec::new();
+                CoverageRow::default().runs(&e.edges, row, rule, (x0, x0 + w as i64), &mut runs);
+                let mut expanded = vec![i64::MIN; w];
+                for (k, &(x, v)) in runs.iter().enumerate() {
+                    let end = runs.get(k + 1).map_or(x0 + w as i64, |r| r.0);
+                    expanded[(x - x0) as usize..(end - x0) as usize].fill(v);
+                }
+                assert_eq!(expanded, whole, "case {case} row {row}: runs");
             }
         }
     }

@@ -50,14 +50,6 @@ impl Edge {
             }),
         }
     }
-
-    /// x (grid units, f64) where the edge is at height `y` (grid units, between top and
-    /// bottom). Computed the same way for every caller, so equal inputs give equal bits.
-    pub fn x_at(&self, y: f64) -> f64 {
-        let dy = (self.bottom - self.top) as f64;
-        let dx = (self.x_bottom - self.x_top) as f64;
-        self.x_top as f64 + (y - self.top as f64) * dx / dy
-    }
 }
 
 /// `v` (pixels) on the grid, in grid units, or `None` past [`FAR_LIMIT`] or not finite.

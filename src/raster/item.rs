@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use glam::DAffine2;
 
-use super::centres::{inside, winding_row};
+use super::centres::{centre_runs, inside};
 use super::coverage::{CoverageRow, ONE};
 use super::edges::{ActiveEdges, Edge, Edges, GRID};
 use super::sample::{Texels, centre_in_texels};
@@ -33,8 +33,10 @@ pub(crate) struct Scratch {
     coverage: CoverageRow,
     active: Vec<Edge>,
     acc: Vec<i64>,
-    wind: Vec<i32>,
+    wind: Vec<(i64, i32)>,
     row: Vec<u8>,
+    coverage_runs: Vec<(i64, i64)>,
+    runs: Vec<(i64, u8)>,
 }
 
 /// `value * coverage`, coverage in units of [`ONE`] (clamped to 0..=ONE), rounded.
@@ -91,6 +93,30 @@ impl Shape {
         scratch: &mut Scratch,
         mut emit: impl FnMut(i64, &[u8]),
     ) {
+        let mut row = std::mem::take(&mut scratch.row);
+        row.clear();
+        row.resize(region.width() as usize, 0);
+        self.runs_rows(region, anti_alias, scratch, |j, runs| {
+            for (k, &(x, v)) in runs.iter().enumerate() {
+                let end = runs.get(k + 1).map_or(region.x1, |r| r.0);
+                row[(x - region.x0) as usize..(end - region.x0) as usize].fill(v);
+            }
+            emit(j, &row);
+        });
+        scratch.row = row;
+    }
+
+    /// Calls `emit(row, runs)` for every row of `region` (pixels relative to the anchor),
+    /// top to bottom: `runs` are `(first column, value)`, each lasting until the next one
+    /// starts and the last until `region.x1`. A fill's row costs work in proportion to its
+    /// edges there, not to the width.
+    pub fn runs_rows(
+        &self,
+        region: PixelRect,
+        anti_alias: bool,
+        scratch: &mut Scratch,
+        mut emit: impl FnMut(i64, &[(i64, u8)]),
+    ) {
         if region.is_empty() {
             return;
         }
@@ -101,33 +127,31 @@ impl Shape {
             acc,
             wind,
             row,
+            coverage_runs,
+            runs,
         } = scratch;
-        row.clear();
-        row.resize(w, 0);
-        acc.resize(w, 0);
-        wind.resize(w, 0);
         let edges = match self {
             Shape::Fill { edges, .. } => edges,
             Shape::Bitmap { quad, .. } => quad,
         };
+        let span = (region.x0, region.x1);
         let mut walk = ActiveEdges::new(&edges.edges, std::mem::take(active));
         for j in region.y0..region.y1 {
             walk.advance(j * GRID, (j + 1) * GRID);
+            runs.clear();
             match self {
                 Shape::Fill { rule, alpha, .. } => {
                     if walk.active.is_empty() {
-                        row.fill(0);
+                        runs.push((region.x0, 0));
                     } else if anti_alias {
-                        acc.fill(0);
-                        coverage.accumulate(&walk.active, j, *rule, region.x0, acc);
-                        for (v, &c) in row.iter_mut().zip(acc.iter()) {
-                            *v = times_coverage(*alpha, c);
+                        coverage.runs(&walk.active, j, *rule, span, coverage_runs);
+                        for &(x, c) in coverage_runs.iter() {
+                            push_run(runs, x, times_coverage(*alpha, c));
                         }
                     } else {
-                        winding_row(&walk.active, j, region.x0, wind);
-                        for (v, &n) in row.iter_mut().zip(wind.iter()) {
-                            *v = if inside(n, *rule) { *alpha } else { 0 };
-                        }
+                        centre_runs(&walk.active, j, span, wind, |x, winding| {
+                            push_run(runs, x, if inside(winding, *rule) { *alpha } else { 0 });
+                        });
                     }
                 }
                 Shape::Bitmap {
@@ -137,24 +161,36 @@ impl Shape {
                     ..
                 } => {
                     if anti_alias {
-                        acc.fill(0);
+                        acc.clear();
+                        acc.resize(w, 0);
                         coverage.accumulate(&walk.active, j, FillRule::NonZero, region.x0, acc);
                     }
-                    for (k, v) in row.iter_mut().enumerate() {
+                    row.clear();
+                    row.extend((0..w).map(|k| {
                         let p = centre_in_texels(inverse, region.x0 + k as i64, j);
-                        *v = match (anti_alias, *smoothing) {
+                        match (anti_alias, *smoothing) {
                             (true, _) if acc[k] <= 0 => 0,
                             (true, false) => times_coverage(texels.clamped(p), acc[k]),
                             (true, true) => times_coverage(texels.smoothed(p), acc[k]),
                             (false, false) => texels.nearest(p).unwrap_or(0),
                             (false, true) => texels.nearest(p).map_or(0, |_| texels.smoothed(p)),
-                        };
+                        }
+                    }));
+                    for (k, &v) in row.iter().enumerate() {
+                        push_run(runs, region.x0 + k as i64, v);
                     }
                 }
             }
-            emit(j, row);
+            emit(j, runs);
         }
         *active = walk.into_buffer();
+    }
+}
+
+/// Appends a run, or lets the last one go on when the value is the same.
+fn push_run(runs: &mut Vec<(i64, u8)>, x: i64, v: u8) {
+    if runs.last().is_none_or(|&(_, last)| last != v) {
+        runs.push((x, v));
     }
 }
 

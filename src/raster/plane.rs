@@ -5,27 +5,6 @@ use super::item::Scratch;
 use super::prepare::{Item, Prepared};
 use crate::rect::PixelRect;
 
-/// The windows of `tile x tile` pixels (at multiples of `tile`) that cover `window`, row by
-/// row, each cut to `window`.
-pub(crate) fn chunks(window: PixelRect, tile: i64) -> impl Iterator<Item = PixelRect> {
-    let t0x = window.x0.div_euclid(tile);
-    let t0y = window.y0.div_euclid(tile);
-    let t1x = (window.x1 - 1).div_euclid(tile);
-    let t1y = (window.y1 - 1).div_euclid(tile);
-    let rows = if window.is_empty() { 0..0 } else { t0y..t1y + 1 };
-    rows.flat_map(move |ty| {
-        (t0x..=t1x).map(move |tx| {
-            PixelRect {
-                x0: tx * tile,
-                y0: ty * tile,
-                x1: tx * tile + tile,
-                y1: ty * tile + tile,
-            }
-            .intersect(&window)
-        })
-    })
-}
-
 /// `a * b / 255`, rounded to nearest, exact for all `a, b` in 0..=255.
 pub(crate) fn mul255(a: u32, b: u32) -> u32 {
     let v = a * b + 128;
@@ -44,6 +23,10 @@ fn composite(dst: &mut [u8], src: &[u8]) -> bool {
     }
     any
 }
+
+/// Fills of at most this many edges are computed row by row where only some columns of a
+/// row are needed: finding a row's edges again costs less than the columns saved.
+const ROW_BY_ROW_EDGES: usize = 64;
 
 /// Draws targets into alpha planes, reusing its buffers from one call to the next.
 #[derive(Default)]
@@ -91,23 +74,150 @@ impl Rasterizer {
     }
 }
 
+/// The solid pixels of a target over a band of rows: intervals `[x0, x1)` per row.
+#[derive(Default, Debug)]
+pub(crate) struct SolidRows {
+    intervals: Vec<(i64, i64)>,
+    /// Where each row's intervals start in `intervals` (one more entry than rows).
+    starts: Vec<usize>,
+}
+
+impl SolidRows {
+    /// The intervals of the band's row `k`.
+    pub fn row(&self, k: usize) -> &[(i64, i64)] {
+        &self.intervals[self.starts[k]..self.starts[k + 1]]
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.intervals.is_empty()
+    }
+
+    fn clear(&mut self) {
+        self.intervals.clear();
+        self.starts.clear();
+        self.starts.push(0);
+    }
+
+    fn add(&mut self, x0: i64, x1: i64) {
+        let row_started = self.starts.last() == Some(&self.intervals.len());
+        match self.intervals.last_mut() {
+            Some(last) if !row_started && last.1 == x0 => last.1 = x1,
+            _ => self.intervals.push((x0, x1)),
+        }
+    }
+
+    fn end_row(&mut self) {
+        self.starts.push(self.intervals.len());
+    }
+}
+
+impl Rasterizer {
+    /// Whether `target`'s rows come as runs: a single fill or stroke computed in the window.
+    pub fn has_runs(target: &Prepared) -> bool {
+        matches!(target.items(), [Item::Shape { shape, .. }] if matches!(**shape, super::item::Shape::Fill { .. }))
+    }
+
+    /// The pixels of `target` whose alpha reaches `threshold` over `band`, row by row. A
+    /// single fill is read as runs (work in proportion to its edges); anything else is
+    /// composited into `plane` first. With `only`, a single small fill computes each row
+    /// only between the first and last pixel that `only` has in it (pixels elsewhere are
+    /// not needed), and nothing in rows where `only` has none: every pixel's value is
+    /// independent of the columns computed with it.
+    pub fn solid_rows(
+        &mut self,
+        target: &Prepared,
+        band: PixelRect,
+        threshold: u8,
+        plane: &mut Vec<u8>,
+        out: &mut SolidRows,
+        only: Option<&SolidRows>,
+    ) {
+        out.clear();
+        if let ([Item::Shape { shape, anchor }], Some(only)) = (target.items(), only)
+            && Self::has_runs(target)
+            && shape.vertices() <= ROW_BY_ROW_EDGES
+        {
+            let extent = shape.rect().moved(*anchor);
+            for (k, y) in (band.y0..band.y1).enumerate() {
+                let need = only.row(k);
+                if let (Some(first), Some(last)) = (need.first(), need.last()) {
+                    let part = PixelRect {
+                        x0: first.0,
+                        y0: y,
+                        x1: last.1,
+                        y1: y + 1,
+                    }
+                    .intersect(&extent);
+                    if !part.is_empty() {
+                        let local = part.moved((-anchor.0, -anchor.1));
+                        shape.runs_rows(local, target.anti_alias(), &mut self.scratch, |_, runs| {
+                            for (k, &(x, v)) in runs.iter().enumerate() {
+                                if v >= threshold {
+                                    let end = runs.get(k + 1).map_or(local.x1, |r| r.0);
+                                    out.add(x + anchor.0, end + anchor.0);
+                                }
+                            }
+                        });
+                    }
+                }
+                out.end_row();
+            }
+            return;
+        }
+        if let [Item::Shape { shape, anchor }] = target.items()
+            && Self::has_runs(target)
+        {
+            let part = shape.rect().moved(*anchor).intersect(&band);
+            let mut y = band.y0;
+            if !part.is_empty() {
+                let local = part.moved((-anchor.0, -anchor.1));
+                shape.runs_rows(local, target.anti_alias(), &mut self.scratch, |j, runs| {
+                    while y < j + anchor.1 {
+                        out.end_row();
+                        y += 1;
+                    }
+                    for (k, &(x, v)) in runs.iter().enumerate() {
+                        if v >= threshold {
+                            let end = runs.get(k + 1).map_or(local.x1, |r| r.0);
+                            out.add(x + anchor.0, end + anchor.0);
+                        }
+                    }
+                    out.end_row();
+                    y += 1;
+                });
+            }
+            while y < band.y1 {
+                out.end_row();
+                y += 1;
+            }
+            return;
+        }
+        let w = band.width() as usize;
+        plane.clear();
+        plane.resize(w * band.height() as usize, 0);
+        let any = self.plane(target, band, plane);
+        for row in plane.chunks_exact(w) {
+            if any {
+                let mut x = 0;
+                while x < w {
+                    if row[x] >= threshold {
+                        let start = x;
+                        while x < w && row[x] >= threshold {
+                            x += 1;
+                        }
+                        out.add(band.x0 + start as i64, band.x0 + x as i64);
+                    }
+                    x += 1;
+                }
+            }
+            out.end_row();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn chunks_cover_negative_windows() {
-        let w = PixelRect {
-            x0: -130,
-            y0: 5,
-            x1: 1,
-            y1: 6,
-        };
-        let t: Vec<_> = chunks(w, 128).collect();
-        assert_eq!(t.len(), 3);
-        assert_eq!((t[0].x0, t[0].x1), (-130, -128));
-        assert_eq!((t[2].x0, t[2].x1), (0, 1));
-    }
 
     #[test]
     fn mul255_rounds_exactly() {

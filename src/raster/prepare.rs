@@ -81,6 +81,8 @@ pub(crate) struct Prepared {
     items: Items,
     extent: Option<PixelRect>,
     anti_alias: bool,
+    /// The query's epoch ([`RasterCache::query_epoch`]).
+    epoch: u64,
 }
 
 /// Splits a matrix into its anchor (the whole-pixel part of the translation) and the matrix
@@ -120,12 +122,13 @@ fn too_far(target: impl FnOnce() -> String) -> Error {
 }
 
 impl Prepared {
-    /// A target with no items yet.
-    pub fn new(anti_alias: bool) -> Prepared {
+    /// A target with no items yet, for a query of `epoch`.
+    pub fn new(anti_alias: bool, epoch: u64) -> Prepared {
         Prepared {
             items: Items::Empty,
             extent: None,
             anti_alias,
+            epoch,
         }
     }
 
@@ -194,11 +197,16 @@ impl Prepared {
             return Ok(());
         }
         let shape = match cache.pose(&key) {
-            // A pose seen before: draw it whole, to be read from the cache from now on.
-            Some(shape) => {
+            // A pose seen by an earlier query: draw it whole, to be read from the cache from
+            // now on.
+            Some((shape, epoch)) => {
                 budget.take_vertices(shape.vertices(), target)?;
                 let rect = shape.rect();
-                if !rect.is_empty() && rect.area() <= WHOLE_ITEM_PIXELS && budget.try_take_pixels(rect) {
+                if epoch != self.epoch
+                    && !rect.is_empty()
+                    && rect.area() <= WHOLE_ITEM_PIXELS
+                    && budget.try_take_pixels(rect)
+                {
                     let raster = Arc::new(CachedRaster::new(
                         rect,
                         whole_raster(&shape, rect, self.anti_alias),
@@ -220,7 +228,7 @@ impl Prepared {
                     Leaf::Graphic(g) => Source::Path(g.shared_path().clone()),
                     Leaf::Bitmap(b, _) => Source::Bitmap(b.clone()),
                 };
-                cache.keep_pose(key, shape.clone(), source);
+                cache.keep_pose(key, shape.clone(), source, self.epoch);
                 shape
             }
         };
