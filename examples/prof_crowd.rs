@@ -43,7 +43,7 @@ fn main() {
             stage.set_x(s, stage.x(s).unwrap() + sign).unwrap();
             if spin {
                 stage
-                    .set_rotation(s, stage.rotation(s).unwrap() + 0.7071)
+                    .set_rotation(s, stage.rotation(s).unwrap() + 0.731)
                     .unwrap();
             }
         }
