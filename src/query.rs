@@ -27,9 +27,10 @@ pub struct CollisionOptions {
     /// is drawn whole, so that its pixels never depend on the window). Over either,
     /// [`Error::PixelBudget`] instead of an answer.
     pub max_pixels: u64,
-    /// Use the fast paths (cached bit masks compared a word at a time). They give the same
-    /// answer as the plain path, which composites alpha planes pixel by pixel; turning them
-    /// off is for tests and measurements.
+    /// Use the fast paths: cached bit masks compared a word at a time, rows of single fills
+    /// read as runs of equal value, and the columns of one target bounded by where the
+    /// other has pixels. They give the same answer as the plain path, which composites both
+    /// targets' alpha planes pixel by pixel; turning them off is for tests and measurements.
     pub fast_paths: bool,
 }
 
@@ -569,12 +570,15 @@ fn scan_prepared(
 ) -> Overlap {
     let threshold = opts.threshold();
     let mut raster = Rasterizer::new();
-    let band_rows = if Rasterizer::has_runs(pa) && Rasterizer::has_runs(pb) {
+    // The plain path (no fast paths): both targets composited into dense planes, pixel by
+    // pixel, which the differential tests hold the runs and the hints to.
+    let plain = !opts.fast_paths;
+    let band_rows = if !plain && Rasterizer::has_runs(pa) && Rasterizer::has_runs(pb) {
         window.height()
     } else {
         (BAND_PIXELS / window.width().max(1)).max(1)
     } as i64;
-    let (mut sa, mut sb) = (SolidRows::default(), SolidRows::default());
+    let (mut sa, mut sb, mut hull_b) = (SolidRows::default(), SolidRows::default(), SolidRows::default());
     let mut plane = Vec::new();
     let mut o = Overlap::default();
     let mut count = 0u64;
@@ -586,11 +590,14 @@ fn scan_prepared(
             ..window
         };
         y0 = band.y1;
-        raster.solid_rows(pa, band, threshold, &mut plane, &mut sa, None);
+        // Where b can have pixels at all, when that is cheap to know, bounds a's columns.
+        let hint = (!plain && raster.hulls(pb, band, &mut hull_b)).then_some(&hull_b);
+        raster.solid_rows(pa, band, threshold, plain, &mut plane, &mut sa, hint);
         if sa.is_empty() {
             continue;
         }
-        raster.solid_rows(pb, band, threshold, &mut plane, &mut sb, Some(&sa));
+        let hint = (!plain).then_some(&sa);
+        raster.solid_rows(pb, band, threshold, plain, &mut plane, &mut sb, hint);
         for (k, y) in (band.y0..band.y1).enumerate() {
             let (ra, rb) = (sa.row(k), sb.row(k));
             let (mut i, mut j) = (0, 0);

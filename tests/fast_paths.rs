@@ -1,5 +1,6 @@
-//! Differential tests: the fast paths and the raster cache give the same answers as the plain
-//! path (alpha planes composited pixel by pixel) on a fresh stage, over thousands of random
+//! Differential tests: the fast paths (cached bit masks, rows read as runs, columns bounded
+//! by the other target) and the cache give the same answers as the plain path (both
+//! targets' alpha planes composited pixel by pixel) on a fresh stage, over thousands of random
 //! scenes: rotated, scaled, skewed and nested fills, strokes and bitmaps, with colour
 //! transforms, every tolerance and both anti-aliasing modes, including scenes that move
 //! between queries so that cached rasters are reused.
@@ -221,11 +222,11 @@ fn moving_sprites_reuse_rasters_without_changing_answers() {
     }
 }
 
-/// Items larger than 4096 px on a side are drawn in tiles that the stage keeps between
-/// queries: a sprite moving over a long terrain stroke, a large filled polygon and a bitmap
-/// scaled far up must get the answers a fresh stage gives, frame after frame.
+/// Items too large to be kept whole (over 4 Mi px) are computed in each query's window from
+/// their kept pose: a sprite moving over a long terrain stroke, a large filled polygon and a
+/// bitmap scaled far up must get the answers a fresh stage gives, frame after frame.
 #[test]
-fn tiles_of_large_items_are_reused_without_changing_answers() {
+fn large_items_computed_in_windows_give_the_plain_answers() {
     let mut rng = Rng(0x7113_5eed);
     let mut stage = Stage::new();
     let root = stage.root();

@@ -187,6 +187,44 @@ impl Shape {
     }
 }
 
+impl Shape {
+    /// For a fill: calls `emit(row, x0, x1)` for every row of `region` (relative to the
+    /// anchor) where its edges are, with columns `x0..x1` holding every pixel it can touch
+    /// in that row (a hull of its edges there), cut to `region`. Cheap: no coverage.
+    pub fn row_hulls(&self, region: PixelRect, scratch: &mut Scratch, mut emit: impl FnMut(i64, i64, i64)) {
+        let Shape::Fill { edges, .. } = self else { return };
+        if region.is_empty() {
+            return;
+        }
+        let mut walk = ActiveEdges::new(&edges.edges, std::mem::take(&mut scratch.active));
+        for j in region.y0..region.y1 {
+            let (y0, y1) = (j * GRID, (j + 1) * GRID);
+            walk.advance(y0, y1);
+            let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+            for e in &walk.active {
+                // The edge's x over the row lies between its x at the row's top and bottom
+                // (or its end points there); grid units, one pixel of margin each side.
+                let x_at = |y: i64| {
+                    let t = (y - e.top) as f64 / (e.bottom - e.top) as f64;
+                    e.x_top as f64 + t * (e.x_bottom - e.x_top) as f64
+                };
+                let (xa, xb) = (x_at(e.top.max(y0)), x_at(e.bottom.min(y1)));
+                lo = lo.min(xa.min(xb).floor() as i64);
+                hi = hi.max(xa.max(xb).ceil() as i64);
+            }
+            if lo <= hi {
+                let x0 = lo.div_euclid(GRID) - 1;
+                let x1 = hi.div_euclid(GRID) + 2;
+                let (x0, x1) = (x0.max(region.x0), x1.min(region.x1));
+                if x0 < x1 {
+                    emit(j, x0, x1);
+                }
+            }
+        }
+        scratch.active = walk.into_buffer();
+    }
+}
+
 /// Appends a run, or lets the last one go on when the value is the same.
 fn push_run(runs: &mut Vec<(i64, u8)>, x: i64, v: u8) {
     if runs.last().is_none_or(|&(_, last)| last != v) {

@@ -112,6 +112,34 @@ impl SolidRows {
 }
 
 impl Rasterizer {
+    /// For a target that is a single fill, the columns of each row of `band` that it can
+    /// touch, into `out`; `false` (and nothing written) for other targets.
+    pub fn hulls(&mut self, target: &Prepared, band: PixelRect, out: &mut SolidRows) -> bool {
+        let [Item::Shape { shape, anchor }] = target.items() else {
+            return false;
+        };
+        if !Self::has_runs(target) {
+            return false;
+        }
+        out.clear();
+        let local = band.moved((-anchor.0, -anchor.1));
+        let mut y = band.y0;
+        shape.row_hulls(local, &mut self.scratch, |j, x0, x1| {
+            while y < j + anchor.1 {
+                out.end_row();
+                y += 1;
+            }
+            out.add(x0 + anchor.0, x1 + anchor.0);
+            out.end_row();
+            y += 1;
+        });
+        while y < band.y1 {
+            out.end_row();
+            y += 1;
+        }
+        true
+    }
+
     /// Whether `target`'s rows come as runs: a single fill or stroke computed in the window.
     pub fn has_runs(target: &Prepared) -> bool {
         matches!(target.items(), [Item::Shape { shape, .. }] if matches!(**shape, super::item::Shape::Fill { .. }))
@@ -119,15 +147,17 @@ impl Rasterizer {
 
     /// The pixels of `target` whose alpha reaches `threshold` over `band`, row by row. A
     /// single fill is read as runs (work in proportion to its edges); anything else is
-    /// composited into `plane` first. With `only`, a single small fill computes each row
+    /// composited into `plane` first, and so is everything with `dense`. With `only`, a single small fill computes each row
     /// only between the first and last pixel that `only` has in it (pixels elsewhere are
     /// not needed), and nothing in rows where `only` has none: every pixel's value is
     /// independent of the columns computed with it.
+    #[allow(clippy::too_many_arguments)]
     pub fn solid_rows(
         &mut self,
         target: &Prepared,
         band: PixelRect,
         threshold: u8,
+        dense: bool,
         plane: &mut Vec<u8>,
         out: &mut SolidRows,
         only: Option<&SolidRows>,
@@ -166,6 +196,7 @@ impl Rasterizer {
         }
         if let [Item::Shape { shape, anchor }] = target.items()
             && Self::has_runs(target)
+            && !dense
         {
             let part = shape.rect().moved(*anchor).intersect(&band);
             let mut y = band.y0;
