@@ -95,9 +95,11 @@
 //!   hand with `BitmapData.draw`, so the answers are the ones they expect, but the window
 //!   is never cut short, the transforms below the common parent all count, and the
 //!   tolerance means one thing everywhere.
-//! - **f64 until the last moment.** Transforms and bounds are f64; geometry goes to the f32
-//!   rasterizer only after it is moved next to the pixels being drawn, so a sprite a
-//!   million pixels from the origin collides as precisely as one at the origin.
+//! - **f64 and integers, never f32.** Transforms and bounds are f64; geometry is snapped to
+//!   integer edges on the 1/256 px grid next to the item's own position, and each pixel's
+//!   exact area is computed from them (semantics.md 4.5) only where a query looks, so a
+//!   sprite ten million pixels from the origin collides exactly as one at the origin, and a
+//!   pixel's value never depends on the window it was computed in.
 //! - **A plain arena**, not `Rc<RefCell>`: nodes live in the [`Stage`], callers hold small
 //!   [`NodeId`]s that notice when their node is gone, queries borrow the stage immutably,
 //!   and no walk over the tree recurses, so depth costs no stack.

@@ -93,9 +93,8 @@ pub enum Method {
     /// `floor(left)..ceil(right)` of the parent's grid, the tolerance offset is applied to
     /// each target's drawn alpha (so that the rule is pixelhit's), the targets' own colour
     /// transforms count, and a hit at the window's corner counts. It then differs from the
-    /// exact method only where a pixel's alpha is drawn differently (the whole target drawn
-    /// at once into the window, not item by item in fixed tiles): a few anti-aliased edge
-    /// pixels.
+    /// exact method only where tiny-skia draws a pixel differently from the exact area
+    /// (its anti-aliasing samples 4 x 4 points): slivers at grazing contacts.
     ///
     /// With `compat = true` it reproduces Flash's known quirks, for games ported from Flash
     /// that were tuned against them: the window is `ceil(width) x ceil(height)` pixels from

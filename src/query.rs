@@ -20,12 +20,11 @@ pub struct CollisionOptions {
     pub precise: bool,
     /// A pixel is solid when its alpha is at least `max(1, 255 - tolerance)`.
     pub tolerance: u8,
-    /// Coverage-weighted edges (`true`) or pixel-centre sampling (`false`).
+    /// Exact area coverage (`true`) or exact pixel-centre tests (`false`); semantics.md 4.5.
     pub anti_alias: bool,
-    /// The most pixels a precise query may rasterize: the window, and separately the total
-    /// area of the targets' item rasters (each fill, stroke or bitmap up to 4096 px on a side
-    /// is drawn whole, so that its pixels never depend on the window). Over either,
-    /// [`Error::PixelBudget`] instead of an answer.
+    /// The most pixels a precise query may compare: a larger window gives
+    /// [`Error::PixelBudget`] instead of an answer. Whole item rasters kept for poses used
+    /// again also count against it; an item with no room left is computed in the window.
     pub max_pixels: u64,
     /// Use the fast paths: cached bit masks compared a word at a time, rows of single fills
     /// read as runs of equal value, and the columns of one target bounded by where the
@@ -282,8 +281,7 @@ impl Stage {
     ///
     /// [`Error::NotDescendant`] when `a` or `b` is not inside `parent`, [`Error::StaleNode`]
     /// for a removed id, [`Error::NonFinite`] when a matrix overflows, and
-    /// [`Error::PixelBudget`] when the window, or the total of the targets' item rasters, is
-    /// larger than [`DEFAULT_MAX_PIXELS`].
+    /// [`Error::PixelBudget`] when the window is larger than [`DEFAULT_MAX_PIXELS`].
     ///
     /// ```
     /// use pixelhit::{FillRule, Graphic, Path, Rect, Stage};

@@ -259,7 +259,7 @@ fn large_items_computed_in_windows_give_the_plain_answers() {
     for (i, large) in [terrain, rock, backdrop].into_iter().enumerate() {
         assert!(
             stage.bounds(large, root).unwrap().unwrap().width() > 4096.0,
-            "large item {i} must be drawn in tiles"
+            "large item {i} must be too large to be kept whole"
         );
     }
     let sprite = target(&mut rng, &mut stage, root, DVec2::new(100.0, ground(100.0)));
@@ -284,7 +284,7 @@ fn large_items_computed_in_windows_give_the_plain_answers() {
             DAffine2::IDENTITY
         };
         // Mostly on the ground; sometimes anywhere over the rock and the backdrop, so that
-        // every row of their tiles is visited.
+        // every row of them is visited.
         let y = if rng.chance(0.3) {
             rng.range(-1400.0, 2900.0)
         } else {
