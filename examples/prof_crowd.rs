@@ -42,9 +42,7 @@ fn main() {
             let sign = if (f / 10).is_multiple_of(2) { d } else { -d };
             stage.set_x(s, stage.x(s).unwrap() + sign).unwrap();
             if spin {
-                stage
-                    .set_rotation(s, stage.rotation(s).unwrap() + 0.731)
-                    .unwrap();
+                stage.set_rotation(s, stage.rotation(s).unwrap() + 0.731).unwrap();
             }
         }
         total += stage.collisions(world, &sprites, &opts, false).unwrap().len();

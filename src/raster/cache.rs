@@ -19,7 +19,7 @@ use crate::polygon::Polylines;
 use crate::rect::PixelRect;
 use crate::{Bitmap, Path};
 
-/// Bytes of cached data a stage keeps before it starts over.
+/// Bytes of cached data a stage keeps; past it the oldest entries go.
 pub(crate) const CACHE_BYTES: usize = 128 << 20;
 /// What every entry costs besides its data: the map slot, the key, the `Arc` header.
 const ENTRY_BYTES: usize = 192;
@@ -71,6 +71,8 @@ pub(crate) struct CachedRaster {
     first_mask: OnceLock<(u8, BitMask)>,
     /// Masks at other thresholds.
     masks: Mutex<Vec<(u8, Arc<BitMask>)>>,
+    /// Bytes of its masks, counted in the cache when made and given back with the raster.
+    mask_bytes: AtomicUsize,
 }
 
 impl CachedRaster {
@@ -81,7 +83,13 @@ impl CachedRaster {
             vertices,
             first_mask: OnceLock::new(),
             masks: Mutex::new(Vec::new()),
+            mask_bytes: AtomicUsize::new(0),
         }
+    }
+
+    /// Everything it holds, masks included, with the cache's entry overhead.
+    fn bytes(&self) -> usize {
+        self.alpha.capacity() + ENTRY_BYTES + self.mask_bytes.load(Ordering::Relaxed)
     }
 
     /// The solid pixels at `threshold`, made once per threshold; a mask made now is counted
@@ -89,6 +97,7 @@ impl CachedRaster {
     pub fn mask(&self, threshold: u8, cache: &RasterCache) -> MaskRef<'_> {
         let (t, m) = self.first_mask.get_or_init(|| {
             let m = BitMask::from_plane(&self.alpha, self.rect, threshold);
+            self.mask_bytes.fetch_add(m.bytes(), Ordering::Relaxed);
             cache.count(m.bytes());
             (threshold, m)
         });
@@ -100,6 +109,8 @@ impl CachedRaster {
             return MaskRef::Other(m.clone());
         }
         let m = Arc::new(BitMask::from_plane(&self.alpha, self.rect, threshold));
+        self.mask_bytes
+            .fetch_add(m.bytes() + ENTRY_BYTES, Ordering::Relaxed);
         cache.count(m.bytes() + ENTRY_BYTES);
         masks.push((threshold, m.clone()));
         MaskRef::Other(m)
@@ -155,6 +166,15 @@ type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<KeyHasher>>;
 /// flattening tolerance in local units, as bits.
 pub(crate) type LocalKey = (usize, u8, u64, u64);
 
+/// Which entry an eviction queue slot names.
+#[derive(Clone, Copy, Debug)]
+enum Entry {
+    Raster(RasterKey),
+    Pose(RasterKey),
+    Local(LocalKey),
+    Texels((usize, u64, u64)),
+}
+
 #[derive(Default)]
 struct CacheState {
     rasters: FastMap<RasterKey, Arc<CachedRaster>>,
@@ -163,7 +183,54 @@ struct CacheState {
     local: FastMap<LocalKey, (Arc<Polylines>, Source)>,
     /// Transformed alpha of bitmaps, by (bitmap, alpha multiplier, alpha offset).
     texels: FastMap<(usize, u64, u64), (Arc<Texels>, Source)>,
+    /// Entries in the order they came in: the oldest go first when room is needed, a few at
+    /// a time, so that no single query pays for emptying the whole cache.
+    order: std::collections::VecDeque<Entry>,
     bytes: usize,
+}
+
+impl CacheState {
+    fn entries(&self) -> usize {
+        self.rasters.len() + self.poses.len() + self.local.len() + self.texels.len()
+    }
+
+    /// Removes one entry (if it is still there), giving its bytes back.
+    fn evict(&mut self, entry: Entry) {
+        let freed = match entry {
+            Entry::Raster(k) => self.rasters.remove(&k).map(|r| r.bytes()),
+            Entry::Pose(k) => self.poses.remove(&k).map(|(s, ..)| s.bytes() + ENTRY_BYTES),
+            Entry::Local(k) => self
+                .local
+                .remove(&k)
+                .map(|(p, _)| polylines_bytes(&p) + ENTRY_BYTES),
+            Entry::Texels(k) => self.texels.remove(&k).map(|(t, _)| t.bytes() + ENTRY_BYTES),
+        };
+        self.bytes = self.bytes.saturating_sub(freed.unwrap_or(0));
+    }
+
+    /// Makes room for `bytes` more, oldest entries first, and counts them; `entry` joins
+    /// the queue.
+    fn make_room(&mut self, bytes: usize, entry: Option<Entry>) {
+        while self.bytes + bytes > CACHE_BYTES {
+            match self.order.pop_front() {
+                Some(old) => self.evict(old),
+                None => break,
+            }
+        }
+        // Slots whose entry went another way (a pose drawn whole) are dropped now and then,
+        // so that the queue stays in proportion to the entries.
+        if self.order.len() > 2 * self.entries() + 64 {
+            let (rasters, poses, local, texels) = (&self.rasters, &self.poses, &self.local, &self.texels);
+            self.order.retain(|e| match e {
+                Entry::Raster(k) => rasters.contains_key(k),
+                Entry::Pose(k) => poses.contains_key(k),
+                Entry::Local(k) => local.contains_key(k),
+                Entry::Texels(k) => texels.contains_key(k),
+            });
+        }
+        self.bytes += bytes;
+        self.order.extend(entry);
+    }
 }
 
 /// What a stage keeps between queries. Each stage has its own; a clone of a stage starts
@@ -221,17 +288,15 @@ impl RasterCache {
         *self.lock() = CacheState::default();
     }
 
-    fn make_room(state: &mut CacheState, bytes: usize) {
-        if state.bytes + bytes > CACHE_BYTES {
-            *state = CacheState::default();
-        }
-        state.bytes += bytes;
-    }
-
     /// Counts bytes allocated outside the maps (masks made on demand).
     fn count(&self, bytes: usize) {
-        let mut state = self.lock();
-        Self::make_room(&mut state, bytes);
+        self.lock().make_room(bytes, None);
+    }
+
+    /// Bytes held now, by this count (every entry's data and overhead).
+    #[cfg(test)]
+    pub fn bytes(&self) -> usize {
+        self.lock().bytes
     }
 
     pub fn raster(&self, key: &RasterKey) -> Option<Arc<CachedRaster>> {
@@ -241,10 +306,9 @@ impl RasterCache {
     /// Keeps a whole raster, and forgets the pose it was drawn from.
     pub fn keep_raster(&self, key: RasterKey, raster: Arc<CachedRaster>) {
         let mut state = self.lock();
-        if let Some((shape, ..)) = state.poses.remove(&key) {
-            state.bytes = state.bytes.saturating_sub(shape.bytes() + ENTRY_BYTES);
-        }
-        Self::make_room(&mut state, raster.alpha.capacity() + ENTRY_BYTES);
+        state.evict(Entry::Pose(key));
+        state.evict(Entry::Raster(key));
+        state.make_room(raster.bytes(), Some(Entry::Raster(key)));
         state.rasters.insert(key, raster);
     }
 
@@ -255,7 +319,8 @@ impl RasterCache {
 
     pub fn keep_pose(&self, key: RasterKey, shape: Arc<Shape>, source: Source, epoch: u64) {
         let mut state = self.lock();
-        Self::make_room(&mut state, shape.bytes() + ENTRY_BYTES);
+        state.evict(Entry::Pose(key));
+        state.make_room(shape.bytes() + ENTRY_BYTES, Some(Entry::Pose(key)));
         state.poses.insert(key, (shape, source, epoch));
     }
 
@@ -289,7 +354,8 @@ impl RasterCache {
         }
         let p = Arc::new(make()?);
         let mut state = self.lock();
-        Self::make_room(&mut state, polylines_bytes(&p) + ENTRY_BYTES);
+        state.evict(Entry::Local(key));
+        state.make_room(polylines_bytes(&p) + ENTRY_BYTES, Some(Entry::Local(key)));
         state.local.insert(key, (p.clone(), source()));
         Ok(p)
     }
@@ -306,10 +372,78 @@ impl RasterCache {
         }
         let t = Arc::new(Texels::new(bitmap, ct));
         let mut state = self.lock();
-        Self::make_room(&mut state, t.bytes() + ENTRY_BYTES);
+        state.evict(Entry::Texels(key));
+        state.make_room(t.bytes() + ENTRY_BYTES, Some(Entry::Texels(key)));
         state
             .texels
             .insert(key, (t.clone(), Source::Bitmap(bitmap.clone())));
         t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::FillRule;
+    use crate::raster::edges::Edges;
+
+    fn key(n: usize) -> RasterKey {
+        RasterKey {
+            source: n,
+            kind: 0,
+            extra: [0; 2],
+            matrix: [0; 6],
+            alpha: 255,
+            anti_alias: true,
+        }
+    }
+
+    fn shape(edges: usize) -> Arc<Shape> {
+        let mut e = Edges::default();
+        let pts: Vec<(i64, i64)> = (0..edges as i64).map(|i| (i, i * i % 97)).collect();
+        e.push_closed(&pts);
+        e.finish();
+        Arc::new(Shape::Fill {
+            edges: e,
+            rule: FillRule::NonZero,
+            alpha: 255,
+        })
+    }
+
+    #[test]
+    fn the_cache_stays_within_its_bytes_and_drops_the_oldest_first() {
+        let cache = RasterCache::default();
+        let path = Arc::new(Path::rect(0.0, 0.0, 1.0, 1.0));
+        let one = shape(1000);
+        let per_entry = one.bytes() + ENTRY_BYTES;
+        let n = 3 * CACHE_BYTES / per_entry;
+        for i in 0..n {
+            cache.keep_pose(key(i), one.clone(), Source::Path(path.clone()), 0);
+            assert!(cache.bytes() <= CACHE_BYTES, "{} bytes after {i}", cache.bytes());
+        }
+        let kept = CACHE_BYTES / per_entry;
+        assert_eq!(cache.bytes(), kept * per_entry);
+        assert!(cache.pose(&key(n - 1)).is_some());
+        assert!(cache.pose(&key(n - kept)).is_some());
+        assert!(cache.pose(&key(n - kept - 1)).is_none());
+        // A raster made from a pose replaces it, masks counted with it.
+        let raster = Arc::new(CachedRaster::new(
+            PixelRect {
+                x0: 0,
+                y0: 0,
+                x1: 64,
+                y1: 64,
+            },
+            vec![255; 4096],
+            4,
+        ));
+        cache.keep_raster(key(n - 1), raster.clone());
+        let before = cache.bytes();
+        let _ = raster.mask(1, &cache);
+        let _ = raster.mask(7, &cache);
+        assert!(cache.bytes() > before);
+        let mut state = cache.lock();
+        state.evict(Entry::Raster(key(n - 1)));
+        assert_eq!(state.bytes, (kept - 1) * per_entry);
     }
 }
