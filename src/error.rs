@@ -160,12 +160,41 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// Reads a whole file, naming it in the error when it cannot be read.
+/// Largest file [`read_file`] reads (a PNG or SVG asset): 256 MiB.
+pub(crate) const MAX_ASSET_FILE_BYTES: u64 = 256 << 20;
+
+/// Reads a whole regular file of at most [`MAX_ASSET_FILE_BYTES`], naming it in the error
+/// when it cannot be read. Anything else (a FIFO that would block, a device such as
+/// `/dev/zero` that never ends, a directory) is refused before it is opened, and a file
+/// that grows past the limit is not read further.
 pub(crate) fn read_file(path: &std::path::Path) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| Error::Io {
+    use std::io::Read as _;
+    let err = |reason: String| Error::Io {
         path: path.display().to_string(),
-        reason: e.to_string(),
-    })
+        reason,
+    };
+    let meta = std::fs::metadata(path).map_err(|e| err(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(err(
+            "not a regular file (a device, a pipe or a directory is refused)".into(),
+        ));
+    }
+    if meta.len() > MAX_ASSET_FILE_BYTES {
+        return Err(err(format!(
+            "{} bytes, over the limit of {MAX_ASSET_FILE_BYTES}",
+            meta.len()
+        )));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .map_err(|e| err(e.to_string()))?
+        .take(MAX_ASSET_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| err(e.to_string()))?;
+    if bytes.len() as u64 > MAX_ASSET_FILE_BYTES {
+        return Err(err(format!("over the limit of {MAX_ASSET_FILE_BYTES} bytes")));
+    }
+    Ok(bytes)
 }
 
 /// Shorthand for results of this crate.

@@ -332,7 +332,7 @@ impl SvgDocument {
                             .and_then(|e| e.to_str())
                             .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
                     if svg {
-                        let data = std::fs::read(&path).unwrap_or_default();
+                        let data = crate::error::read_file(&path).unwrap_or_default();
                         if let Err(why) = nested_svg_ok(&data, &nested_too) {
                             note(&on_string, format!("linked SVG image {href:?} {why}"));
                             return None;

@@ -1000,3 +1000,40 @@ fn curves_flattened_under_a_huge_scale_are_held_to_the_vertex_budget() {
         "the geometry of the query's targets",
     );
 }
+
+/// Issue 12, item 1: files a scene names are read as the scene file is, with a byte limit,
+/// and only when they are regular files: `/dev/zero` never ends and a FIFO blocks forever.
+#[test]
+fn files_a_scene_names_must_be_regular_files() {
+    let dir = temp_dir("asset_files");
+    let fifo = dir.join("pipe.png");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    let mut names = vec!["/dev/zero".to_string(), dir.display().to_string()];
+    if made {
+        names.push(fifo.display().to_string());
+    }
+    for kind in ["png", "svg"] {
+        if kind == "svg" && !cfg!(feature = "svg") {
+            continue;
+        }
+        for name in &names {
+            let leaf = match kind {
+                "png" => format!(r#""bitmap": {{"png": {name:?}}}"#),
+                _ => format!(r#""svg": {name:?}"#),
+            };
+            let text =
+                format!(r#"{{"pixelhit_scene": 1, "root": {{"children": [{{"name": "a", {leaf}}}]}}}}"#);
+            // Before, this read /dev/zero until the memory ran out and waited on the FIFO
+            // for ever.
+            let e = load(&text).unwrap_err().to_string();
+            assert!(
+                e.contains(name.as_str()) && e.contains("not a regular file"),
+                "{e}"
+            );
+        }
+    }
+}
