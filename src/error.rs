@@ -10,9 +10,14 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum Error {
-    /// The id belongs to a node that was removed (or to another stage).
+    /// The id belongs to a node that was removed.
     StaleNode {
         /// The id as printed by `{:?}`.
+        node: String,
+    },
+    /// The id was made by another stage (a clone of a stage shares its ids).
+    ForeignNode {
+        /// The id's slot, as `#index`.
         node: String,
     },
     /// A query needs `node` to be `ancestor` itself or one of its descendants.
@@ -116,6 +121,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::StaleNode { node } => write!(f, "node {node} was removed"),
+            Error::ForeignNode { node } => write!(f, "node {node} belongs to another stage"),
             Error::NotDescendant { node, ancestor } => {
                 write!(f, "{node} is not {ancestor} or one of its descendants")
             }

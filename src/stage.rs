@@ -21,7 +21,12 @@ use crate::{Bitmap, Error, Graphic, Result};
 pub struct NodeId {
     index: u32,
     generation: u32,
+    /// Which stage made it (clones of a stage share its number).
+    stage: u32,
 }
+
+/// Numbers stages, so that an id handed to a stage that did not make it is refused.
+static NEXT_STAGE: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
 
 impl NodeId {
     /// The slot index, stable while the node lives (useful as a compact key).
@@ -141,6 +146,8 @@ struct Slot {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Stage {
+    /// This stage's number, in its ids.
+    id: u32,
     slots: Vec<Slot>,
     free: Vec<u32>,
     root: NodeId,
@@ -165,7 +172,9 @@ fn describe_node(node: &Node, id: NodeId) -> String {
 impl Stage {
     /// A stage holding only an empty root container.
     pub fn new() -> Stage {
+        let id = NEXT_STAGE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Stage {
+            id,
             slots: vec![Slot {
                 generation: 0,
                 node: Some(Node::new(Content::Container(Vec::new()))),
@@ -174,6 +183,7 @@ impl Stage {
             root: NodeId {
                 index: 0,
                 generation: 0,
+                stage: id,
             },
             cache: crate::raster::RasterCache::default(),
         }
@@ -206,6 +216,9 @@ impl Stage {
     }
 
     fn slot(&self, id: NodeId) -> Option<&Node> {
+        if id.stage != self.id {
+            return None;
+        }
         let s = self.slots.get(id.index as usize)?;
         if s.generation != id.generation {
             return None;
@@ -213,21 +226,33 @@ impl Stage {
         s.node.as_ref()
     }
 
+    /// The error for an id that names no live node here.
+    fn missing(&self, id: NodeId) -> Error {
+        match id.stage == self.id {
+            true => Error::StaleNode {
+                node: format!("#{}", id.index),
+            },
+            false => Error::ForeignNode {
+                node: format!("#{}", id.index),
+            },
+        }
+    }
+
     pub(crate) fn node(&self, id: NodeId) -> Result<&Node> {
-        self.slot(id).ok_or_else(|| Error::StaleNode {
-            node: format!("#{}", id.index),
-        })
+        self.slot(id).ok_or_else(|| self.missing(id))
     }
 
     fn node_mut(&mut self, id: NodeId) -> Result<&mut Node> {
+        let err = self.missing(id);
+        if id.stage != self.id {
+            return Err(err);
+        }
         let s = self
             .slots
             .get_mut(id.index as usize)
             .filter(|s| s.generation == id.generation)
             .and_then(|s| s.node.as_mut());
-        s.ok_or_else(|| Error::StaleNode {
-            node: format!("#{}", id.index),
-        })
+        s.ok_or(err)
     }
 
     /// The node's name in quotes, or `#index`, as error messages show it.
@@ -249,6 +274,7 @@ impl Stage {
                 NodeId {
                     index,
                     generation: slot.generation,
+                    stage: self.id,
                 }
             }
             None => {
@@ -261,7 +287,11 @@ impl Stage {
                     generation: 0,
                     node: Some(node),
                 });
-                NodeId { index, generation: 0 }
+                NodeId {
+                    index,
+                    generation: 0,
+                    stage: self.id,
+                }
             }
         };
         self.node_mut(parent)?.children.push(id);
@@ -400,8 +430,12 @@ impl Stage {
             if let Some(node) = slot.node.take() {
                 stack.extend(node.children);
             }
-            slot.generation = slot.generation.wrapping_add(1);
-            self.free.push(n.index);
+            // A slot whose generation would wrap is retired, so that an old id can never
+            // name a new node (it costs one empty slot per 2^32 reuses).
+            if let Some(next) = slot.generation.checked_add(1) {
+                slot.generation = next;
+                self.free.push(n.index);
+            }
         }
         Ok(())
     }
@@ -953,6 +987,44 @@ impl Stage {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_slot_whose_generation_would_wrap_is_retired() {
+        let mut s = Stage::new();
+        let root = s.root();
+        let a = s.add_container(root).unwrap();
+        s.slots[a.index as usize].generation = u32::MAX;
+        let old = NodeId {
+            generation: u32::MAX,
+            ..a
+        };
+        s.remove(old).unwrap();
+        // Before, the generation wrapped to 0 and the next node took the slot: an id from
+        // 2^32 reuses ago named it again.
+        let b = s.add_container(root).unwrap();
+        assert_ne!(b.index, a.index);
+        let ancient = NodeId { generation: 0, ..a };
+        assert!(matches!(s.name(ancient), Err(Error::StaleNode { .. })));
+    }
+
+    #[test]
+    fn ids_of_another_stage_are_refused_and_clones_share_ids() {
+        let mut one = Stage::new();
+        let mut two = Stage::new();
+        let a = one.add_container(one.root()).unwrap();
+        let b = two.add_container(two.root()).unwrap();
+        assert_eq!((a.index, a.generation), (b.index, b.generation));
+        let e = two.set_x(a, 5.0).unwrap_err();
+        assert!(matches!(e, Error::ForeignNode { .. }), "{e}");
+        assert_eq!(e.to_string(), "node #1 belongs to another stage");
+        assert!(!two.contains(a));
+        assert!(matches!(
+            two.bounds(a, two.root()),
+            Err(Error::ForeignNode { .. })
+        ));
+        let copy = one.clone();
+        assert!(copy.contains(a));
+    }
 
     #[test]
     fn removed_ids_are_detected_even_after_reuse() {
