@@ -267,7 +267,17 @@ impl Stage {
             }
             Ok(())
         })?;
-        Ok(acc)
+        // A union can be wider than an f64 holds, which no box may be.
+        acc.map(|r| {
+            Rect::from_ltrb(r.left(), r.top(), r.right(), r.bottom()).ok_or_else(|| Error::NonFinite {
+                what: format!(
+                    "tight bounds of {} in {}",
+                    self.describe(obj),
+                    self.describe(space)
+                ),
+            })
+        })
+        .transpose()
     }
 
     /// Where `a` and `b` overlap in `parent`'s space (semantics.md, section 4).
@@ -385,6 +395,24 @@ impl Stage {
         if !opts.precise {
             return Ok(Setup::Loose(r));
         }
+        // Past 2^52 an f64 no longer holds every whole pixel: a window there would be cut
+        // short and miss pixels, so it is refused instead (issue 12).
+        const EXACT_PIXELS: f64 = 4_503_599_627_370_496.0;
+        let far = [r.left(), r.top(), r.right(), r.bottom()]
+            .into_iter()
+            .fold(0.0f64, |m, v| m.max(v.abs()));
+        if far >= EXACT_PIXELS {
+            return Err(Error::OutOfRange {
+                what: format!(
+                    "where {} and {} overlap in {}, in pixels",
+                    self.describe(a),
+                    self.describe(b),
+                    self.describe(parent)
+                ),
+                value: far,
+                range: "-2^52..2^52, where an f64 holds every whole pixel",
+            });
+        }
         let window = PixelRect::covering(&r);
         let mut budget = DrawBudget::new(opts.max_pixels);
         let epoch = self.cache.query_epoch();
@@ -422,7 +450,17 @@ impl Stage {
         let base_color = self.color_transform_to(target, parent)?;
         let mut prepared = Prepared::new(anti_alias, epoch);
         let name = || self.describe(target);
-        self.for_each_leaf(target, base, base_color, true, |_, leaf, m, ct| {
+        self.for_each_leaf(target, base, base_color, true, |id, leaf, m, ct| {
+            // Multipliers that overflow down the tree make NaN, which would round to an
+            // opaque alpha: refused, naming the node (issue 12).
+            if !ct.is_finite() {
+                return Err(Error::NonFinite {
+                    what: format!(
+                        "colour transform of {} relative to the query's space",
+                        self.describe(id)
+                    ),
+                });
+            }
             prepared.add(&self.cache, leaf, m, ct, budget, &name)
         })?;
         Ok(prepared)

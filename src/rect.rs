@@ -17,17 +17,23 @@ pub struct Rect {
 }
 
 impl Rect {
-    /// A rectangle from its edges, or `None` when an edge is not finite or the edges are
-    /// out of order.
+    /// A rectangle from its edges, or `None` when an edge is not finite, the edges are out
+    /// of order, or the width or height does not fit in an f64 (edges near +-1.8e308).
     ///
     /// ```
     /// use pixelhit::Rect;
     /// assert!(Rect::from_ltrb(0.0, 0.0, 10.0, 5.0).is_some());
     /// assert!(Rect::from_ltrb(10.0, 0.0, 0.0, 5.0).is_none());
     /// assert!(Rect::from_ltrb(0.0, 0.0, f64::NAN, 5.0).is_none());
+    /// assert!(Rect::from_ltrb(-f64::MAX, 0.0, f64::MAX, 5.0).is_none());
     /// ```
     pub fn from_ltrb(left: f64, top: f64, right: f64, bottom: f64) -> Option<Rect> {
-        let finite = left.is_finite() && top.is_finite() && right.is_finite() && bottom.is_finite();
+        let finite = left.is_finite()
+            && top.is_finite()
+            && right.is_finite()
+            && bottom.is_finite()
+            && (right - left).is_finite()
+            && (bottom - top).is_finite();
         (finite && left <= right && top <= bottom).then_some(Rect {
             left: left + 0.0,
             top: top + 0.0,

@@ -1037,3 +1037,58 @@ fn files_a_scene_names_must_be_regular_files() {
         }
     }
 }
+
+/// Issue 12, item 7: answers that were silently wrong are now errors naming what and where.
+#[test]
+fn overflowing_positions_colours_and_boxes_are_refused_not_answered_wrong() {
+    // Two overlapping squares past 2^52, where an f64 no longer holds every whole pixel:
+    // before, the precise answer was "no collision" while the loose one said they overlap.
+    let mut s = Stage::new();
+    let root = s.root();
+    let a = square(&mut s, root, 4.6e15, 0.0, 64.0);
+    let b = square(&mut s, root, 4.6e15 + 8.0, 8.0, 64.0);
+    let loose = s.collision_rect(a, b, root, false, 255).unwrap();
+    assert!(loose.is_some());
+    match s.collision_rect(a, b, root, true, 255) {
+        Err(Error::OutOfRange { what, value, .. }) => {
+            assert!(what.contains("overlap") && value >= 4.6e15, "{what}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Colour multipliers that overflow to infinity on the way down (1e300 x 1e300) over
+    // an alpha-0 child: before, NaN rounded to an opaque pixel.
+    let mut s = Stage::new();
+    let root = s.root();
+    let outer = s.add_container(root).unwrap();
+    let inner = s.add_container(outer).unwrap();
+    let big = ColorTransform::new([1.0, 1.0, 1.0, 1e300], [0.0; 4]);
+    s.set_color_transform(outer, big).unwrap();
+    s.set_color_transform(inner, big).unwrap();
+    let ghost = square(&mut s, inner, 0.0, 0.0, 10.0);
+    s.set_alpha(ghost, 0.0).unwrap();
+    s.set_name(ghost, "ghost").unwrap();
+    let probe = square(&mut s, root, 0.0, 0.0, 10.0);
+    // The ghost alone is fine (its own product, taken upwards, is 0); the container above
+    // it multiplies downwards, 1e300 x 1e300 x 0, which is NaN.
+    let alone = s
+        .collision(ghost, probe, root, &CollisionOptions::default())
+        .unwrap();
+    assert_eq!(alone.overlap_pixels, Some(0));
+    match s.collision(outer, probe, root, &CollisionOptions::default()) {
+        Err(Error::NonFinite { what }) => assert!(
+            what.contains("colour transform") && what.contains("ghost"),
+            "{what}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    // A box wider than an f64 holds: before, its width printed as `null`.
+    let mut s = Stage::new();
+    let root = s.root();
+    let wide = s.add_container(root).unwrap();
+    for x in [-1.7e308, 1.7e308] {
+        let g = Graphic::fill(Path::rect(x, 0.0, 1.0, 1.0), FillRule::NonZero, 1.0).unwrap();
+        s.add_graphic(wide, g).unwrap();
+    }
+    assert!(matches!(s.bounds(wide, root), Err(Error::NonFinite { .. })));
+    assert!(matches!(s.tight_bounds(wide, root), Err(Error::NonFinite { .. })));
+}
