@@ -62,7 +62,8 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::NotDescendant`] when `obj` is not inside `parent`, [`Error::PixelBudget`]
-    /// when `area` holds more than `opts.max_pixels` pixels, and the errors of
+    /// when `area` holds more than `opts.max_pixels` pixels, [`Error::WorkBudget`] for edges
+    /// crossing each other too often to compute, and the errors of
     /// [`Stage::collision`] for geometry.
     ///
     /// ```
@@ -101,7 +102,9 @@ impl Stage {
         let epoch = self.cache.query_epoch();
         let target = self.prepare(obj, parent, base, opts.anti_alias, epoch, &mut budget)?;
         let mut alpha = vec![0u8; window.area() as usize];
-        Rasterizer::new().plane(&target, window, &mut alpha);
+        let mut raster = Rasterizer::new();
+        raster.plane(&target, window, &mut alpha);
+        raster.check(|| format!("the pixels of {}", self.describe(obj)))?;
         Ok(AlphaPlane {
             x: window.x0,
             y: window.y0,

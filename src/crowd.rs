@@ -295,6 +295,7 @@ impl Stage {
         let mut raster = Rasterizer::new();
         raster.plane(&pa, region, &mut plane_a);
         raster.plane(&pb, region, &mut plane_b);
+        raster.check(|| self.pair_name(a, b))?;
         let t = opts.threshold();
         let w = region.width() as usize;
         let words_per_row = (overlap.width() as usize).div_ceil(64);

@@ -108,6 +108,16 @@ pub enum Error {
         /// The budget.
         budget: u64,
     },
+    /// Computing the pixels a query needs would take more work than its budget allows:
+    /// edges crossing each other by the thousand inside a few pixels.
+    WorkBudget {
+        /// What was being computed.
+        what: String,
+        /// Work done when it stopped (edge pieces handled, over rows and strips).
+        work: u128,
+        /// The budget.
+        budget: u64,
+    },
     /// A precise query would have to rasterize more pixels than its budget allows.
     PixelBudget {
         /// Pixels the query would rasterize.
@@ -155,6 +165,10 @@ impl fmt::Display for Error {
             } => write!(
                 f,
                 "{what} would take too many vertices ({vertices} estimated or counted), over the budget of {budget}"
+            ),
+            Error::WorkBudget { what, work, budget } => write!(
+                f,
+                "{what} would take more work than the budget of {budget} edge pieces (stopped at {work}): its edges cross each other too often"
             ),
             Error::PixelBudget { pixels, budget } => write!(
                 f,

@@ -358,7 +358,7 @@ impl Stage {
         };
         let overlap = match masks {
             (Some((ma, at_a)), Some((mb, at_b))) => ma.overlap_moved(at_a, &mb, at_b, window),
-            _ => scan_prepared(window, &pa, &pb, opts, |_, _| {}),
+            _ => scan_prepared(window, &pa, &pb, opts, |_, _| {}, || self.pair_name(a, b))?,
         };
         Ok(Collision {
             rect: overlap.rect.and_then(PixelRect::to_rect),
@@ -436,6 +436,11 @@ impl Stage {
         Ok(Setup::Precise { window, a: pa, b: pb })
     }
 
+    /// How errors name a query of `a` against `b`.
+    pub(crate) fn pair_name(&self, a: NodeId, b: NodeId) -> String {
+        format!("the pixels of {} against {}", self.describe(a), self.describe(b))
+    }
+
     /// `target`'s visible leaves relative to `parent` (the caller has checked that `parent`
     /// is an ancestor, and `base` is `target`'s matrix to it), ready to rasterize.
     pub(crate) fn prepare(
@@ -477,6 +482,7 @@ impl Stage {
         parent: NodeId,
         opts: &CollisionOptions,
     ) -> Result<Option<Planes>> {
+        let (a_id, b_id) = (a, b);
         let Setup::Precise { window, a, b } = self.collision_setup(a, b, parent, opts)? else {
             return Ok(None);
         };
@@ -485,6 +491,7 @@ impl Stage {
         let (mut plane_a, mut plane_b) = (vec![0u8; n], vec![0u8; n]);
         raster.plane(&a, window, &mut plane_a);
         raster.plane(&b, window, &mut plane_b);
+        raster.check(|| self.pair_name(a_id, b_id))?;
         Ok(Some(Planes {
             window,
             a: plane_a,
@@ -507,7 +514,7 @@ impl Stage {
             Setup::Loose(r) => return Ok(Some(r)),
             Setup::Precise { window, a, b } => (window, a, b),
         };
-        scan_prepared(window, &pa, &pb, opts, on_pixel);
+        scan_prepared(window, &pa, &pb, opts, on_pixel, || self.pair_name(a, b))?;
         Ok(None)
     }
 
@@ -603,7 +610,8 @@ fn scan_prepared(
     pb: &Prepared,
     opts: &CollisionOptions,
     mut on_pixel: impl FnMut(i64, i64),
-) -> Overlap {
+    name: impl Fn() -> String,
+) -> Result<Overlap> {
     let threshold = opts.threshold();
     let mut raster = Rasterizer::new();
     // The plain path (no fast paths): both targets composited into dense planes, pixel by
@@ -629,11 +637,13 @@ fn scan_prepared(
         // Where b can have pixels at all, when that is cheap to know, bounds a's columns.
         let hint = (!plain && raster.hulls(pb, band, &mut hull_b)).then_some(&hull_b);
         raster.solid_rows(pa, band, threshold, plain, &mut plane, &mut sa, hint);
+        raster.check(&name)?;
         if sa.is_empty() {
             continue;
         }
         let hint = (!plain).then_some(&sa);
         raster.solid_rows(pb, band, threshold, plain, &mut plane, &mut sb, hint);
+        raster.check(&name)?;
         for (k, y) in (band.y0..band.y1).enumerate() {
             let (ra, rb) = (sa.row(k), sb.row(k));
             let (mut i, mut j) = (0, 0);
@@ -666,5 +676,5 @@ fn scan_prepared(
         }
     }
     o.count = count;
-    o
+    Ok(o)
 }

@@ -1092,3 +1092,47 @@ fn overflowing_positions_colours_and_boxes_are_refused_not_answered_wrong() {
     assert!(matches!(s.bounds(wide, root), Err(Error::NonFinite { .. })));
     assert!(matches!(s.tight_bounds(wide, root), Err(Error::NonFinite { .. })));
 }
+
+/// Issue 12, item 5: edges that cross each other by the thousand inside a few pixels (a
+/// 9 x 9 px scribble of 40,000 segments) are refused by the work budget, naming it, instead
+/// of taking minutes; a scribble of a few hundred segments is still answered exactly.
+#[test]
+fn edges_crossing_by_the_thousand_are_refused_by_the_work_budget() {
+    let scribble = |n: usize| {
+        let mut d = String::from("M0 0");
+        let mut seed = 12345u64;
+        for _ in 0..n {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let (x, y) = ((seed >> 33) % 900, (seed >> 13) % 900);
+            d.push_str(&format!(
+                " L{}.{:02} {}.{:02}",
+                x / 100,
+                x % 100,
+                y / 100,
+                y % 100
+            ));
+        }
+        d.push_str(" Z");
+        Path::from_svg(&d).unwrap()
+    };
+    for (n, refused) in [(300, false), (40_000, true)] {
+        let mut s = Stage::new();
+        let root = s.root();
+        let knot = s.add_container(root).unwrap();
+        s.set_name(knot, "knot").unwrap();
+        let g = Graphic::fill(scribble(n), FillRule::EvenOdd, 1.0).unwrap();
+        s.add_graphic(knot, g).unwrap();
+        let probe = square(&mut s, root, 0.0, 0.0, 9.0);
+        let got = s.collision(knot, probe, root, &CollisionOptions::default());
+        match (got, refused) {
+            (Ok(c), false) => assert!(c.overlap_pixels.unwrap() > 0),
+            (Err(Error::WorkBudget { what, work, budget }), true) => {
+                assert!(what.contains("knot"), "{what}");
+                assert!(work > u128::from(budget));
+            }
+            (other, _) => panic!("{n} segments: {other:?}"),
+        }
+    }
+}

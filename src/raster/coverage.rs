@@ -60,9 +60,17 @@ impl Piece {
     }
 }
 
+/// Most work (edge pieces handled, summed over rows and strips) one query may do: about a
+/// second on the 2-core machine. Edges crossing each other by the thousand inside a few
+/// pixels would otherwise take minutes (issue 12).
+pub(crate) const WORK_BUDGET: u64 = 1 << 24;
+
 /// Reusable buffers for computing rows.
-#[derive(Default, Debug)]
+#[derive(Debug, Default)]
 pub(crate) struct CoverageRow {
+    /// Work done so far, and the most allowed: past it rows stop being computed (their
+    /// values are then meaningless) and [`CoverageRow::over_budget`] says so.
+    work: u64,
     pieces: Vec<Piece>,
     heights: Vec<i64>,
     /// Heights (grid units in the row) where the winding of the left pieces changes.
@@ -78,6 +86,7 @@ pub(crate) struct CoverageRow {
     cells: Vec<(i64, i64)>,
     steps: Vec<(i64, i64)>,
 }
+
 
 impl CoverageRow {
     /// Adds the coverage of row `row` (pixels relative to the anchor) to `acc`, whose entry
@@ -153,6 +162,16 @@ impl CoverageRow {
         }
     }
 
+    /// Whether the work went over [`WORK_BUDGET`]: what was computed since is not to be used.
+    pub fn over_budget(&self) -> bool {
+        self.work > WORK_BUDGET
+    }
+
+    /// The work done so far.
+    pub fn work(&self) -> u64 {
+        self.work
+    }
+
     /// Computes the terms of row `row` for columns `x0..x1` into `cells` and `steps`.
     ///
     /// Only the pieces that reach the columns, and those left of them that they could cross,
@@ -161,6 +180,10 @@ impl CoverageRow {
     fn compute(&mut self, active: &[Edge], row: i64, rule: FillRule, x0: i64, x1: i64) {
         self.cells.clear();
         self.steps.clear();
+        self.work += active.len() as u64 + 1;
+        if self.over_budget() {
+            return;
+        }
         let band = row * GRID;
         let (wx0, wx1) = (x0 as f64, x1 as f64);
         self.pieces.clear();
@@ -286,6 +309,11 @@ impl CoverageRow {
         // Splits are bounded: each removes a crossing between two pieces.
         let mut splits_left = 4 * self.live.len() * self.live.len() + 16;
         while let Some((s0, s1)) = self.strips.pop() {
+            self.work += self.live.len() as u64 + 1;
+            if self.over_budget() {
+                self.strips.clear();
+                return;
+            }
             let mid = 0.5 * (s0 + s1);
             self.xs.clear();
             for &p in &self.live {

@@ -39,6 +39,18 @@ pub(crate) struct Scratch {
     runs: Vec<(i64, u8)>,
 }
 
+impl Scratch {
+    /// Whether the rows computed with it went over the work budget
+    /// ([`WORK_BUDGET`](super::coverage::WORK_BUDGET)).
+    pub fn over_budget(&self) -> bool {
+        self.coverage.over_budget()
+    }
+
+    pub fn work(&self) -> u64 {
+        self.coverage.work()
+    }
+}
+
 /// `value * coverage`, coverage in units of [`ONE`] (clamped to 0..=ONE), rounded.
 fn times_coverage(value: u8, coverage: i64) -> u8 {
     let c = coverage.clamp(0, ONE);

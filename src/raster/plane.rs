@@ -112,6 +112,19 @@ impl SolidRows {
 }
 
 impl Rasterizer {
+    /// [`Error::WorkBudget`] when the rows computed so far went over the work budget (their
+    /// values are then not to be used), naming `what` was asked.
+    pub fn check(&self, what: impl FnOnce() -> String) -> crate::Result<()> {
+        match self.scratch.over_budget() {
+            false => Ok(()),
+            true => Err(crate::Error::WorkBudget {
+                what: what(),
+                work: u128::from(self.scratch.work()),
+                budget: super::coverage::WORK_BUDGET,
+            }),
+        }
+    }
+
     /// For a target that is a single fill, the columns of each row of `band` that it can
     /// touch, into `out`; `false` (and nothing written) for other targets.
     pub fn hulls(&mut self, target: &Prepared, band: PixelRect, out: &mut SolidRows) -> bool {

@@ -206,12 +206,11 @@ impl Prepared {
                     && !rect.is_empty()
                     && rect.area() <= WHOLE_ITEM_PIXELS
                     && budget.try_take_pixels(rect)
+                    // Too much work to draw whole: computed in the window instead, under
+                    // the query's own budget, so the answer does not depend on the cache.
+                    && let Some(alpha) = whole_raster(&shape, rect, self.anti_alias)
                 {
-                    let raster = Arc::new(CachedRaster::new(
-                        rect,
-                        whole_raster(&shape, rect, self.anti_alias),
-                        shape.vertices(),
-                    ));
+                    let raster = Arc::new(CachedRaster::new(rect, alpha, shape.vertices()));
                     cache.keep_raster(key, raster.clone());
                     self.push(Item::Raster { raster, anchor });
                     return Ok(());
@@ -282,8 +281,9 @@ impl Prepared {
     }
 }
 
-/// Every pixel of `shape` over `rect` (relative to its anchor), row-major.
-fn whole_raster(shape: &Shape, rect: PixelRect, anti_alias: bool) -> Vec<u8> {
+/// Every pixel of `shape` over `rect` (relative to its anchor), row-major, or `None` when
+/// that is over the work budget.
+fn whole_raster(shape: &Shape, rect: PixelRect, anti_alias: bool) -> Option<Vec<u8>> {
     let w = rect.width() as usize;
     let mut out = vec![0u8; w * rect.height() as usize];
     let mut scratch = Scratch::default();
@@ -291,7 +291,7 @@ fn whole_raster(shape: &Shape, rect: PixelRect, anti_alias: bool) -> Vec<u8> {
         let start = (j - rect.y0) as usize * w;
         out[start..start + w].copy_from_slice(values);
     });
-    out
+    (!scratch.over_budget()).then_some(out)
 }
 
 /// The local geometry of a fill or a stroke, flattened for a matrix that stretches by up to
