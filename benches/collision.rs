@@ -22,8 +22,8 @@ fn pair(c: &mut Criterion, group: &str, (stage, a, b): (Stage, NodeId, NodeId), 
         g.bench_function(name, |bench| {
             bench.iter(|| black_box(stage.collision(black_box(a), black_box(b), root, &opts).unwrap()))
         });
-        // Cold: a fresh copy of the stage (empty cache) for every query, so everything is
-        // flattened and rasterized again.
+        // Cold: a fresh copy of the stage for every query (a clone of a stage starts with an
+        // empty cache), so everything is flattened and rasterized again.
         g.bench_function(format!("{name}_cold"), |bench| {
             bench.iter_batched(
                 || stage.clone(),
@@ -119,8 +119,9 @@ fn benches(c: &mut Criterion) {
     let root = stage.root();
     let opts = CollisionOptions::default();
     let mut g = c.benchmark_group("moving_pair");
-    // Every frame is a pose never seen before (the drift repeats every 100 frames, shifted
-    // by a hair each time round), so no raster comes from the cache: this is the cost of a
+    // Every frame both stars turn and move by a fraction of a pixel, to a pose never seen
+    // before (scenes::move_pair: the pose is a function of the frame number, which keeps
+    // growing across iterations), so no raster comes from the cache: this is the cost of a
     // frame in which both sprites moved by a fraction of a pixel and turned.
     let mut frame = 0usize;
     g.bench_function("pixelhit", |bench| {

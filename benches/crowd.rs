@@ -1,10 +1,26 @@
 //! The `crowd` benchmark: every colliding pair among many sprites, frame after frame.
 //!
 //! Half vector stars, half bitmaps, 24 to 96 px, random rotation and scale, spread over a
-//! 2048 x 2048 world so that each touches a few others. Every frame each sprite moves by its
-//! own velocity: whole pixels (`pixelhit`, the usual case for sprites) or fractions of a pixel
-//! (`pixelhit_fractional`, where every moved sprite must be drawn again). `naive` checks every
-//! pair's bounds and calls `collision` on each overlapping pair with an empty cache.
+//! 2048 x 2048 world (at 1,000 sprites) so that each touches a few others. One iteration is
+//! one frame: every sprite is moved, then `collisions` finds every colliding pair. How they
+//! move:
+//!
+//! - `pixelhit`: by whole pixels, back and forth every 64 frames (the usual case for sprites;
+//!   their rasters come from the cache);
+//! - `pixelhit_fractional`: by fractions of a pixel, bouncing inside the field, never
+//!   turning; every sprite must be drawn again at every frame;
+//! - `spinning`: by fractions of a pixel, bouncing inside the field, and every sprite turns a
+//!   little at every frame; every sprite must be drawn again at every frame;
+//! - `still`: the same crowd, nothing moves (everything from the cache after the first frame).
+//!
+//! `naive` checks every pair's bounds and calls `collision` on each overlapping pair with an
+//! empty cache (whole-pixel moves).
+//!
+//! In `pixelhit_fractional` and `spinning` no pose ever comes back: a sprite's pose is a
+//! function of the frame number, which keeps growing across criterion's iterations (the crowd
+//! and the counter live outside the measured closure), its position runs along a straight
+//! line folded into the field and its angle grows by a constant step, and neither step is a
+//! whole number of pixels or a whole turn over a frame count a run reaches.
 //!
 //! Run with `cargo bench --bench crowd`.
 
@@ -15,15 +31,47 @@ use pixelhit::{CollisionOptions, FillRule, Graphic, NodeId, Stage};
 
 mod scenes;
 
+/// How the sprites move from one frame to the next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Motion {
+    /// Not at all.
+    Still,
+    /// By whole pixels, back and forth every 64 frames ([`Crowd::step`]).
+    WholePixels,
+    /// By fractions of a pixel, bouncing inside the field, never turning.
+    Fractional,
+    /// By fractions of a pixel, bouncing inside the field, turning a little every frame.
+    Spinning,
+}
+
+/// Where a sprite starts and how it moves.
+#[derive(Clone, Copy, Debug)]
+struct Start {
+    x: f64,
+    y: f64,
+    /// Degrees.
+    rotation: f64,
+    /// Pixels per frame.
+    velocity: (f64, f64),
+    /// Degrees per frame.
+    spin: f64,
+}
+
 struct Crowd {
     stage: Stage,
     world: NodeId,
     sprites: Vec<NodeId>,
-    velocity: Vec<(f64, f64)>,
+    start: Vec<Start>,
+    /// Side of the square field the sprites bounce in.
+    side: f64,
+    motion: Motion,
 }
 
-fn crowd(n: usize, fractional: bool) -> Crowd {
+fn crowd(n: usize, motion: Motion) -> Crowd {
     let mut rng = scenes::Rng::new(n as u64);
+    // A generator of its own for the turning speeds, so that the crowd itself (kinds,
+    // places, angles, scales, velocities) is the same whatever the motion.
+    let mut spin_rng = scenes::Rng::new(0x5b1_0000 + n as u64);
     let mut stage = Stage::new();
     let world = stage.add_container(stage.root()).unwrap();
     // A few shared images and shapes, as a game has a few sprite sheets.
@@ -37,7 +85,7 @@ fn crowd(n: usize, fractional: bool) -> Crowd {
     // whose side grows with sqrt(n) (2048 at 1,000).
     let side = 2048.0 * (n as f64 / 1000.0).sqrt();
     let mut sprites = Vec::new();
-    let mut velocity = Vec::new();
+    let mut start = Vec::new();
     for i in 0..n {
         let k = (rng.f64() * 8.0) as usize;
         let s = if i % 2 == 0 {
@@ -48,34 +96,86 @@ fn crowd(n: usize, fractional: bool) -> Crowd {
             stage.add_graphic(c, g).unwrap();
             c
         };
-        stage.set_x(s, rng.range(0.0, side).round()).unwrap();
-        stage.set_y(s, rng.range(0.0, side).round()).unwrap();
-        stage.set_rotation(s, rng.range(0.0, 360.0)).unwrap();
+        let (x, y) = (rng.range(0.0, side).round(), rng.range(0.0, side).round());
+        let rotation = rng.range(0.0, 360.0);
+        stage.set_x(s, x).unwrap();
+        stage.set_y(s, y).unwrap();
+        stage.set_rotation(s, rotation).unwrap();
         let scale = rng.range(0.8, 1.2);
         stage.set_scale_x(s, scale).unwrap();
         stage.set_scale_y(s, scale).unwrap();
         let v = (rng.range(-2.0, 2.0), rng.range(-2.0, 2.0));
-        velocity.push(if fractional { v } else { (v.0.round(), v.1.round()) });
+        let velocity = match motion {
+            Motion::Still => (0.0, 0.0),
+            Motion::WholePixels => (v.0.round(), v.1.round()),
+            Motion::Fractional | Motion::Spinning => v,
+        };
+        // 0.25 to 2 degrees a frame, either way.
+        let turn = spin_rng.range(0.25, 2.0);
+        let spin = if spin_rng.f64() < 0.5 { turn } else { -turn };
+        start.push(Start {
+            x,
+            y,
+            rotation,
+            velocity,
+            spin,
+        });
         sprites.push(s);
     }
     Crowd {
         stage,
         world,
         sprites,
-        velocity,
+        start,
+        side,
+        motion,
     }
 }
 
+/// `u` folded into `[0, side]`: where a point that started at `u mod 2 side` and moved along
+/// a line would be if it bounced off walls at 0 and `side`.
+fn bounce(u: f64, side: f64) -> f64 {
+    let m = u.rem_euclid(2.0 * side);
+    if m > side { 2.0 * side - m } else { m }
+}
+
 impl Crowd {
+    /// Moves every sprite to frame `frame` of its motion.
+    fn step(&mut self, frame: u64) {
+        match self.motion {
+            Motion::Still => {}
+            Motion::WholePixels => self.step_whole(frame),
+            Motion::Fractional | Motion::Spinning => self.step_fractional(frame),
+        }
+    }
+
     /// Moves every sprite by its velocity, bouncing back and forth every 64 frames so that
-    /// the crowd stays spread.
-    fn step(&mut self, frame: usize) {
+    /// the crowd stays spread (poses repeat, as for sprites that move on the pixel grid).
+    fn step_whole(&mut self, frame: u64) {
         let sign = if (frame / 64).is_multiple_of(2) { 1.0 } else { -1.0 };
-        for (&s, &(vx, vy)) in self.sprites.iter().zip(&self.velocity) {
+        for (&s, start) in self.sprites.iter().zip(&self.start) {
+            let (vx, vy) = start.velocity;
             let x = self.stage.x(s).unwrap() + sign * vx;
             let y = self.stage.y(s).unwrap() + sign * vy;
             self.stage.set_x(s, x).unwrap();
             self.stage.set_y(s, y).unwrap();
+        }
+    }
+
+    /// Puts every sprite where its straight, bouncing path is at `frame` and, when the
+    /// crowd spins, turns it to its start angle plus `frame` steps. Computed from the frame
+    /// number rather than added up, so that no pose comes back by rounding.
+    fn step_fractional(&mut self, frame: u64) {
+        let t = frame as f64;
+        let spin = self.motion == Motion::Spinning;
+        for (&s, start) in self.sprites.iter().zip(&self.start) {
+            let (vx, vy) = start.velocity;
+            self.stage.set_x(s, bounce(start.x + vx * t, self.side)).unwrap();
+            self.stage.set_y(s, bounce(start.y + vy * t, self.side)).unwrap();
+            if spin {
+                let rotation = (start.rotation + start.spin * t).rem_euclid(360.0);
+                self.stage.set_rotation(s, rotation).unwrap();
+            }
         }
     }
 
@@ -110,9 +210,16 @@ fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("crowd");
     g.sample_size(20);
     for n in [250usize, 1000, 4000] {
-        for (name, fractional) in [("pixelhit", false), ("pixelhit_fractional", true)] {
-            let mut world = crowd(n, fractional);
-            let mut frame = 0;
+        for (name, motion) in [
+            ("pixelhit", Motion::WholePixels),
+            ("pixelhit_fractional", Motion::Fractional),
+            ("spinning", Motion::Spinning),
+            ("still", Motion::Still),
+        ] {
+            // The crowd and the frame counter outlive the measured closure: each iteration
+            // is the next frame, through warm-up and every sample.
+            let mut world = crowd(n, motion);
+            let mut frame = 0u64;
             g.bench_function(format!("{name}/{n}"), |bench| {
                 bench.iter(|| {
                     frame += 1;
@@ -126,7 +233,7 @@ fn benches(c: &mut Criterion) {
             });
         }
         if n <= 1000 {
-            let mut world = crowd(n, false);
+            let mut world = crowd(n, Motion::WholePixels);
             let mut frame = 0;
             g.bench_function(format!("naive/{n}"), |bench| {
                 bench.iter(|| {

@@ -182,13 +182,23 @@ pub fn deep_tree() -> (Stage, NodeId, NodeId) {
     (stage, a, b)
 }
 
-/// Moves the pair of [`rotated_vector`] to frame `f` of a slow fractional drift that repeats
-/// every 100 frames, shifted by 1e-6 px each time round so that no pose repeats exactly.
+/// Moves the pair of [`rotated_vector`] to frame `f` of a drift that never comes back to an
+/// earlier pose: both stars turn at every frame (A by 0.5 x sqrt 2 degrees, B by -0.3 x sqrt 3,
+/// steps whose multiples are never a whole number of turns) and slide by fractions of a pixel
+/// along sine waves of incommensurate periods (about 0.1 to 0.2 px per frame), staying about
+/// half overlapping. Frame 0 is the [`rotated_vector`] scene.
 pub fn move_pair(stage: &mut Stage, a: NodeId, b: NodeId, f: usize) {
-    let t = (f % 100) as f64 + 1e-6 * (f / 100) as f64;
-    stage.set_x(a, 100.0 + 0.37 * t).unwrap();
-    stage.set_y(a, 100.0 + 0.11 * t).unwrap();
-    stage.set_rotation(a, 33.0 + 0.5 * t).unwrap();
-    stage.set_x(b, 180.0 - 0.29 * t).unwrap();
-    stage.set_rotation(b, -20.0 - 0.3 * t).unwrap();
+    let t = f as f64;
+    let (s2, s3, s5, s7) = (2f64.sqrt(), 3f64.sqrt(), 5f64.sqrt(), 7f64.sqrt());
+    let wave = |amplitude: f64, rate: f64| amplitude * (0.01 * rate * t).sin();
+    stage.set_x(a, 100.0 + wave(12.0, s2)).unwrap();
+    stage.set_y(a, 100.0 + wave(8.0, s3)).unwrap();
+    stage
+        .set_rotation(a, (33.0 + 0.5 * s2 * t).rem_euclid(360.0))
+        .unwrap();
+    stage.set_x(b, 180.0 - wave(10.0, s5)).unwrap();
+    stage.set_y(b, 100.0 + wave(6.0, s7)).unwrap();
+    stage
+        .set_rotation(b, (-20.0 - 0.3 * s3 * t).rem_euclid(360.0))
+        .unwrap();
 }

@@ -87,7 +87,6 @@ pub(crate) struct CoverageRow {
     steps: Vec<(i64, i64)>,
 }
 
-
 impl CoverageRow {
     /// Adds the coverage of row `row` (pixels relative to the anchor) to `acc`, whose entry
     /// `k` is column `x0 + k`, in units of [`ONE`]. `active` must hold every edge of the item
