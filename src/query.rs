@@ -5,7 +5,7 @@ use glam::{DAffine2, DVec2};
 
 use crate::bitmask::Overlap;
 use crate::polygon::{self, Polylines};
-use crate::raster::{DrawBudget, Prepared, Rasterizer, SolidRows};
+use crate::raster::{DrawBudget, Prepared, Rasterizer, ScanBuffers, with_scan_buffers};
 use crate::rect::PixelRect;
 use crate::shape::Leaf;
 use crate::transform::invert;
@@ -609,11 +609,29 @@ fn scan_prepared(
     pa: &Prepared,
     pb: &Prepared,
     opts: &CollisionOptions,
-    mut on_pixel: impl FnMut(i64, i64),
+    on_pixel: impl FnMut(i64, i64),
     name: impl Fn() -> String,
 ) -> Result<Overlap> {
+    with_scan_buffers(|buffers| scan_with(window, pa, pb, opts, on_pixel, name, buffers))
+}
+
+fn scan_with(
+    window: PixelRect,
+    pa: &Prepared,
+    pb: &Prepared,
+    opts: &CollisionOptions,
+    mut on_pixel: impl FnMut(i64, i64),
+    name: impl Fn() -> String,
+    buffers: &mut ScanBuffers,
+) -> Result<Overlap> {
     let threshold = opts.threshold();
-    let mut raster = Rasterizer::new();
+    let ScanBuffers {
+        raster,
+        a: sa,
+        b: sb,
+        hull: hull_b,
+        plane,
+    } = buffers;
     // The plain path (no fast paths): both targets composited into dense planes, pixel by
     // pixel, which the differential tests hold the runs and the hints to.
     let plain = !opts.fast_paths;
@@ -622,8 +640,6 @@ fn scan_prepared(
     } else {
         (BAND_PIXELS / window.width().max(1)).max(1)
     } as i64;
-    let (mut sa, mut sb, mut hull_b) = (SolidRows::default(), SolidRows::default(), SolidRows::default());
-    let mut plane = Vec::new();
     let mut o = Overlap::default();
     let mut count = 0u64;
     let mut y0 = window.y0;
@@ -635,14 +651,14 @@ fn scan_prepared(
         };
         y0 = band.y1;
         // Where b can have pixels at all, when that is cheap to know, bounds a's columns.
-        let hint = (!plain && raster.hulls(pb, band, &mut hull_b)).then_some(&hull_b);
-        raster.solid_rows(pa, band, threshold, plain, &mut plane, &mut sa, hint);
+        let hint = (!plain && raster.hulls(pb, band, hull_b)).then_some(&*hull_b);
+        raster.solid_rows(pa, band, threshold, plain, plane, sa, hint);
         raster.check(&name)?;
         if sa.is_empty() {
             continue;
         }
-        let hint = (!plain).then_some(&sa);
-        raster.solid_rows(pb, band, threshold, plain, &mut plane, &mut sb, hint);
+        let hint = (!plain).then_some(&*sa);
+        raster.solid_rows(pb, band, threshold, plain, plane, sb, hint);
         raster.check(&name)?;
         for (k, y) in (band.y0..band.y1).enumerate() {
             let (ra, rb) = (sa.row(k), sb.row(k));

@@ -171,6 +171,11 @@ impl CoverageRow {
         self.work
     }
 
+    /// Starts counting work again, for a new query reusing these buffers.
+    pub fn reset_work(&mut self) {
+        self.work = 0;
+    }
+
     /// Computes the terms of row `row` for columns `x0..x1` into `cells` and `steps`.
     ///
     /// Only the pieces that reach the columns, and those left of them that they could cross,
@@ -364,7 +369,7 @@ fn inside(winding: i64, rule: FillRule) -> bool {
 }
 
 /// `v.floor()` as an integer (saturating), without a library call.
-fn floor(v: f64) -> i64 {
+pub(super) fn floor(v: f64) -> i64 {
     let t = v as i64;
     if (t as f64) > v { t - 1 } else { t }
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use glam::DAffine2;
 
 use super::centres::{centre_runs, inside};
-use super::coverage::{CoverageRow, ONE};
+use super::coverage::{CoverageRow, ONE, floor};
 use super::edges::{ActiveEdges, Edge, Edges, GRID};
 use super::sample::{Texels, centre_in_texels};
 use crate::FillRule;
@@ -48,6 +48,11 @@ impl Scratch {
 
     pub fn work(&self) -> u64 {
         self.coverage.work()
+    }
+
+    /// Starts counting work again, for a new query reusing these buffers.
+    pub fn reset_work(&mut self) {
+        self.coverage.reset_work()
     }
 }
 
@@ -132,7 +137,27 @@ impl Shape {
         if region.is_empty() {
             return;
         }
-        let w = region.width() as usize;
+        let span = (region.x0, region.x1);
+        self.runs_in_spans(
+            region.y0..region.y1,
+            |_| Some(span),
+            anti_alias,
+            scratch,
+            |j, runs, _| emit(j, runs),
+        );
+    }
+
+    /// As [`Shape::runs_rows`], over rows `rows` with columns `span(row)` in each (none
+    /// where it gives `None`, and then no call to `emit`); `emit(row, runs, end)` gets the
+    /// column `end` where the last run stops. One walk down the edges serves every row.
+    pub fn runs_in_spans(
+        &self,
+        rows: std::ops::Range<i64>,
+        mut span: impl FnMut(i64) -> Option<(i64, i64)>,
+        anti_alias: bool,
+        scratch: &mut Scratch,
+        mut emit: impl FnMut(i64, &[(i64, u8)], i64),
+    ) {
         let Scratch {
             coverage,
             active,
@@ -146,15 +171,18 @@ impl Shape {
             Shape::Fill { edges, .. } => edges,
             Shape::Bitmap { quad, .. } => quad,
         };
-        let span = (region.x0, region.x1);
         let mut walk = ActiveEdges::new(&edges.edges, std::mem::take(active));
-        for j in region.y0..region.y1 {
+        for j in rows {
             walk.advance(j * GRID, (j + 1) * GRID);
+            let Some(span) = span(j).filter(|s| s.0 < s.1) else {
+                continue;
+            };
+            let (x0, w) = (span.0, (span.1 - span.0) as usize);
             runs.clear();
             match self {
                 Shape::Fill { rule, alpha, .. } => {
                     if walk.active.is_empty() {
-                        runs.push((region.x0, 0));
+                        runs.push((x0, 0));
                     } else if anti_alias {
                         coverage.runs(&walk.active, j, *rule, span, coverage_runs);
                         for &(x, c) in coverage_runs.iter() {
@@ -175,11 +203,11 @@ impl Shape {
                     if anti_alias {
                         acc.clear();
                         acc.resize(w, 0);
-                        coverage.accumulate(&walk.active, j, FillRule::NonZero, region.x0, acc);
+                        coverage.accumulate(&walk.active, j, FillRule::NonZero, x0, acc);
                     }
                     row.clear();
                     row.extend((0..w).map(|k| {
-                        let p = centre_in_texels(inverse, region.x0 + k as i64, j);
+                        let p = centre_in_texels(inverse, x0 + k as i64, j);
                         match (anti_alias, *smoothing) {
                             (true, _) if acc[k] <= 0 => 0,
                             (true, false) => times_coverage(texels.clamped(p), acc[k]),
@@ -189,11 +217,11 @@ impl Shape {
                         }
                     }));
                     for (k, &v) in row.iter().enumerate() {
-                        push_run(runs, region.x0 + k as i64, v);
+                        push_run(runs, x0 + k as i64, v);
                     }
                 }
             }
-            emit(j, runs);
+            emit(j, runs, span.1);
         }
         *active = walk.into_buffer();
     }
@@ -221,8 +249,8 @@ impl Shape {
                     e.x_top as f64 + t * (e.x_bottom - e.x_top) as f64
                 };
                 let (xa, xb) = (x_at(e.top.max(y0)), x_at(e.bottom.min(y1)));
-                lo = lo.min(xa.min(xb).floor() as i64);
-                hi = hi.max(xa.max(xb).ceil() as i64);
+                lo = lo.min(floor(xa.min(xb)));
+                hi = hi.max(-floor(-xa.max(xb)));
             }
             if lo <= hi {
                 let x0 = lo.div_euclid(GRID) - 1;

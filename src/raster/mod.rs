@@ -37,5 +37,5 @@ mod sample;
 
 pub(crate) use budget::DrawBudget;
 pub(crate) use cache::RasterCache;
-pub(crate) use plane::{Rasterizer, SolidRows};
+pub(crate) use plane::{Rasterizer, ScanBuffers, with_scan_buffers};
 pub(crate) use prepare::Prepared;

@@ -74,6 +74,38 @@ impl Rasterizer {
     }
 }
 
+/// The buffers of one two-target scan: kept per thread between queries, so that a frame
+/// of many pairs does not allocate for each (they are scratch, not cache: emptied, and
+/// shrunk after a query that grew them past [`KEPT_SCAN_BYTES`]).
+#[derive(Default)]
+pub(crate) struct ScanBuffers {
+    pub raster: Rasterizer,
+    pub a: SolidRows,
+    pub b: SolidRows,
+    pub hull: SolidRows,
+    pub plane: Vec<u8>,
+}
+
+/// The most a thread keeps of a dense band between queries (a band is at most 2^16 px).
+const KEPT_SCAN_BYTES: usize = 1 << 16;
+
+thread_local! {
+    static SCAN_BUFFERS: std::cell::RefCell<Option<ScanBuffers>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with this thread's scan buffers (fresh ones when they are in use, as in a
+/// query nested in another), their work count started again for a new query.
+pub(crate) fn with_scan_buffers<R>(f: impl FnOnce(&mut ScanBuffers) -> R) -> R {
+    let mut buffers = SCAN_BUFFERS.with(|b| b.borrow_mut().take()).unwrap_or_default();
+    buffers.raster.scratch.reset_work();
+    let result = f(&mut buffers);
+    if buffers.plane.capacity() > KEPT_SCAN_BYTES {
+        buffers.plane = Vec::new();
+    }
+    SCAN_BUFFERS.with(|b| *b.borrow_mut() = Some(buffers));
+    result
+}
+
 /// The solid pixels of a target over a band of rows: intervals `[x0, x1)` per row.
 #[derive(Default, Debug)]
 pub(crate) struct SolidRows {
@@ -181,29 +213,40 @@ impl Rasterizer {
             && shape.vertices() <= ROW_BY_ROW_EDGES
         {
             let extent = shape.rect().moved(*anchor);
-            for (k, y) in (band.y0..band.y1).enumerate() {
-                let need = only.row(k);
-                if let (Some(first), Some(last)) = (need.first(), need.last()) {
-                    let part = PixelRect {
-                        x0: first.0,
-                        y0: y,
-                        x1: last.1,
-                        y1: y + 1,
-                    }
-                    .intersect(&extent);
-                    if !part.is_empty() {
-                        let local = part.moved((-anchor.0, -anchor.1));
-                        shape.runs_rows(local, target.anti_alias(), &mut self.scratch, |_, runs| {
-                            for (k, &(x, v)) in runs.iter().enumerate() {
-                                if v >= threshold {
-                                    let end = runs.get(k + 1).map_or(local.x1, |r| r.0);
-                                    out.add(x + anchor.0, end + anchor.0);
-                                }
+            let local = band.intersect(&extent).moved((-anchor.0, -anchor.1));
+            // Each row between the first and last pixel `only` needs there.
+            let need = |j: i64| {
+                let row = only.row((j + anchor.1 - band.y0) as usize);
+                let (first, last) = (row.first()?, row.last()?);
+                let (x0, x1) = (first.0.max(extent.x0), last.1.min(extent.x1));
+                (x0 < x1).then_some((x0 - anchor.0, x1 - anchor.0))
+            };
+            let mut y = band.y0;
+            if !local.is_empty() {
+                shape.runs_in_spans(
+                    local.y0..local.y1,
+                    need,
+                    target.anti_alias(),
+                    &mut self.scratch,
+                    |j, runs, end| {
+                        while y < j + anchor.1 {
+                            out.end_row();
+                            y += 1;
+                        }
+                        for (k, &(x, v)) in runs.iter().enumerate() {
+                            if v >= threshold {
+                                let stop = runs.get(k + 1).map_or(end, |r| r.0);
+                                out.add(x + anchor.0, stop + anchor.0);
                             }
-                        });
-                    }
-                }
+                        }
+                        out.end_row();
+                        y += 1;
+                    },
+                );
+            }
+            while y < band.y1 {
                 out.end_row();
+                y += 1;
             }
             return;
         }
