@@ -195,6 +195,18 @@ impl Stage {
         self.cache.clear();
     }
 
+    /// The bytes this stage's cache holds now, every entry's data and bookkeeping counted;
+    /// never more than its limit of 128 MiB. Old entries make room for new ones a few at a
+    /// time, so that no frame pays for emptying the cache.
+    ///
+    /// ```
+    /// let stage = pixelhit::Stage::new();
+    /// assert_eq!(stage.cache_bytes(), 0);
+    /// ```
+    pub fn cache_bytes(&self) -> usize {
+        self.cache.bytes()
+    }
+
     /// The root container. It cannot be removed or moved.
     pub fn root(&self) -> NodeId {
         self.root
