@@ -79,7 +79,16 @@ pub struct DebugOptions {
     pub legend: bool,
     /// Lines added at the end of the legend, e.g. timings or a frame number.
     pub notes: Vec<String>,
+    /// The most queries drawn (default [`DEBUG_MAX_QUERIES`]): the first ones are redone and
+    /// drawn, and the legend says how many more were left out. Each drawn query costs its
+    /// own collision and 16 pixels of legend height, so this bounds the picture's height
+    /// and the time to draw it, however many queries are given.
+    pub max_queries: usize,
 }
+
+/// How many queries [`debug_image`] draws at most (see [`DebugOptions::max_queries`]): a
+/// legend of 100 lines is 1,626 pixels high.
+pub const DEBUG_MAX_QUERIES: usize = 100;
 
 impl Default for DebugOptions {
     fn default() -> Self {
@@ -88,6 +97,7 @@ impl Default for DebugOptions {
             zoom: None,
             legend: true,
             notes: Vec::new(),
+            max_queries: DEBUG_MAX_QUERIES,
         }
     }
 }
@@ -111,6 +121,11 @@ impl DebugOptions {
     /// Adds a line to `notes`.
     pub fn note(mut self, line: impl Into<String>) -> Self {
         self.notes.push(line.into());
+        self
+    }
+    /// Sets `max_queries`.
+    pub fn max_queries(mut self, max: usize) -> Self {
+        self.max_queries = max;
         self
     }
 }
@@ -161,6 +176,9 @@ const CHECKER: [[u8; 3]; 2] = [[250, 250, 250], [234, 234, 234]];
 ///   `1  SHIP / ROCK IN STAGE: [138, 141, 10, 7], 31 PX`, `NO PIXEL IN BOTH` when only the
 ///   boxes overlap, `BOUNDS APART` when not even they do. Nodes are named by their name or
 ///   `#index`. The picture is widened if the legend needs it.
+/// - At most [`DEBUG_MAX_QUERIES`] queries, the first ones; when there are more, the others
+///   are neither run nor drawn, and the legend's last query line says how many were left
+///   out (e.g. `+ 4900 MORE QUERIES NOT DRAWN`).
 ///
 /// The scene part covers the union of the root's [`Stage::tight_bounds`], the targets'
 /// bounds and the answers (all in the root's space), padded by 8 pixels and rounded out to
@@ -191,8 +209,8 @@ const CHECKER: [[u8; 3]; 2] = [[250, 250, 250], [234, 234, 234]];
 ///
 /// # Errors
 ///
-/// The errors of [`Stage::collision`] for each query (such as [`Error::NotDescendant`] or
-/// [`Error::PixelBudget`]), and those of [`Stage::tight_bounds`] and [`Stage::matrix_to`].
+/// The errors of [`Stage::collision`] for each query drawn (such as [`Error::NotDescendant`]
+/// or [`Error::PixelBudget`]), and those of [`Stage::tight_bounds`] and [`Stage::matrix_to`].
 pub fn debug_image(stage: &Stage, queries: &[DebugQuery]) -> Result<RgbaImage> {
     debug_image_with(stage, queries, &DebugOptions::default())
 }
@@ -201,7 +219,8 @@ pub fn debug_image(stage: &Stage, queries: &[DebugQuery]) -> Result<RgbaImage> {
 /// the frames of a game, which must line up, or for a window that maps mouse positions
 /// back to the root's space. With an `area`, root point `(x, y)` is at picture pixel
 /// `((x - floor(area.left)) * zoom, (y - floor(area.top)) * zoom)` (for areas up to 4096
-/// pixels; larger ones are scaled down as in [`debug_image`]).
+/// pixels; larger ones are scaled down as in [`debug_image`]). Only the first
+/// `max_queries` queries are drawn.
 ///
 /// # Errors
 ///
@@ -209,6 +228,8 @@ pub fn debug_image(stage: &Stage, queries: &[DebugQuery]) -> Result<RgbaImage> {
 /// than 16384 pixels.
 pub fn debug_image_with(stage: &Stage, queries: &[DebugQuery], options: &DebugOptions) -> Result<RgbaImage> {
     let root = stage.root();
+    let left_out = queries.len().saturating_sub(options.max_queries);
+    let queries = &queries[..queries.len() - left_out];
     let mut area = stage.tight_bounds(root, root)?;
     let mut overlays = Vec::with_capacity(queries.len());
     let mut answers = Vec::with_capacity(queries.len());
@@ -282,7 +303,7 @@ pub fn debug_image_with(stage: &Stage, queries: &[DebugQuery], options: &DebugOp
         let (w, h) = (pic.width(), pic.height());
         return RgbaImage::from_raw(w, h, pic.take_demultiplied()).ok_or_else(|| picture_error(f64::from(w)));
     }
-    let lines: Vec<String> = queries
+    let mut lines: Vec<String> = queries
         .iter()
         .zip(&answers)
         .enumerate()
@@ -292,6 +313,9 @@ pub fn debug_image_with(stage: &Stage, queries: &[DebugQuery], options: &DebugOp
             legend_line(stage, i + 1, q, c, meet)
         })
         .collect();
+    if left_out > 0 {
+        lines.push(format!("+ {left_out} more queries not drawn"));
+    }
     let pic = add_legend(pic, &lines, &options.notes)?;
     let (w, h) = (pic.width(), pic.height());
     RgbaImage::from_raw(w, h, pic.take_demultiplied()).ok_or_else(|| picture_error(f64::from(w)))
@@ -1053,5 +1077,47 @@ mod tests {
         let b = s.add_container(a).unwrap();
         let q = DebugQuery::new(a, s.root(), b);
         assert!(matches!(debug_image(&s, &[q]), Err(Error::NotDescendant { .. })));
+    }
+
+    #[test]
+    fn five_thousand_queries_draw_the_first_hundred_and_count_the_rest() {
+        let mut s = Stage::new();
+        let squares: Vec<NodeId> = (0..20)
+            .map(|i| square(&mut s, f64::from(i) * 6.0, 0.0, 10.0))
+            .collect();
+        let root = s.root();
+        let mut queries: Vec<DebugQuery> = (0..DEBUG_MAX_QUERIES)
+            .map(|i| DebugQuery::new(squares[i % 20], squares[(i + 1) % 20], root))
+            .collect();
+        let drawn = debug_image(&s, &queries).unwrap();
+        // Past the first hundred, queries that would fail: they are not run, so they cannot.
+        let b = s.add_container(squares[0]).unwrap();
+        queries.resize(5000, DebugQuery::new(squares[0], root, b));
+        let img = debug_image(&s, &queries).unwrap();
+        // One legend line more, saying how many were left out; the scene is the same.
+        assert_eq!(
+            img.dimensions(),
+            (
+                drawn.width(),
+                drawn.height() + legend_height(DEBUG_MAX_QUERIES + 1) - legend_height(DEBUG_MAX_QUERIES)
+            )
+        );
+        let scene_height = drawn.height() - legend_height(DEBUG_MAX_QUERIES);
+        let scene_bytes = (img.width() * scene_height * 4) as usize;
+        assert!(img.as_raw()[..scene_bytes] == drawn.as_raw()[..scene_bytes]);
+        // Asking for fewer draws fewer: none at all leaves the scene and the count.
+        let none = debug_image_with(&s, &queries, &DebugOptions::default().max_queries(0)).unwrap();
+        assert_eq!(
+            none.height(),
+            drawn.height() - legend_height(DEBUG_MAX_QUERIES) + legend_height(1)
+        );
+        let magenta = |img: &RgbaImage| {
+            img.as_raw()[..scene_bytes]
+                .chunks_exact(4)
+                .filter(|p| *p == MAGENTA)
+                .count()
+        };
+        assert!(magenta(&drawn) > 0);
+        assert_eq!(magenta(&none), 0, "no overlap is drawn");
     }
 }

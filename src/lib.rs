@@ -138,7 +138,7 @@ pub use alpha_plane::AlphaPlane;
 pub use bitmap::{Bitmap, ImageLimits};
 pub use color::ColorTransform;
 pub use crowd::{Contact, ContactDetails, OverlapMask};
-pub use debug::{DebugOptions, DebugQuery, debug_image, debug_image_with};
+pub use debug::{DEBUG_MAX_QUERIES, DebugOptions, DebugQuery, debug_image, debug_image_with};
 pub use error::{Error, Result};
 pub use glam::{DAffine2, DVec2};
 pub use image::RgbaImage;

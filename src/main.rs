@@ -9,7 +9,7 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use pixelhit::{CollisionOptions, DebugQuery, Query, Scene, debug_image};
+use pixelhit::{CollisionOptions, DEBUG_MAX_QUERIES, DebugQuery, Query, Scene, debug_image};
 
 const USAGE: &str = "\
 usage: pixelhit run SCENE.json [--png OUT.png]
@@ -20,6 +20,8 @@ line, on standard output.
 
   --png OUT.png   also draw the scene and, for each collision_rect query, its
                   overlapping pixels and answer rectangle into a PNG picture
+                  (the first 100 such queries answered; the legend and standard
+                  error say how many more were left out)
 
 Exit status: 0 when every query was answered, 1 when a query printed an error line,
 2 when the scene file cannot be read or is not valid (one message on standard error).
@@ -108,7 +110,8 @@ fn run(path: &std::path::Path, png: Option<&std::path::Path>) -> ExitCode {
     for w in scene.warnings() {
         eprintln!("pixelhit: warning: {w}");
     }
-    let answers = scene.queries().iter().map(|q| (q, scene.run_query(q)));
+    // One run for all the queries, so that what they share is worked out once.
+    let answers = scene.queries().iter().zip(scene.answers());
     let Some(out) = png else {
         return print_answers(answers.map(|(_, a)| a));
     };
@@ -120,6 +123,15 @@ fn run(path: &std::path::Path, png: Option<&std::path::Path>) -> ExitCode {
         .filter(|(_, answer)| answer.is_ok())
         .filter_map(|(q, _)| debug_query(&scene, q))
         .collect();
+    if drawn.len() > DEBUG_MAX_QUERIES {
+        eprintln!(
+            "pixelhit: {}: the picture shows the first {DEBUG_MAX_QUERIES} of the {} collision_rect \
+             queries answered; {} more are left out",
+            out.display(),
+            drawn.len(),
+            drawn.len() - DEBUG_MAX_QUERIES
+        );
+    }
     if let Err(problem) = write_png(&scene, &drawn, out) {
         eprintln!("pixelhit: {problem}");
         return ExitCode::from(2);

@@ -458,3 +458,57 @@ fn a_saved_scene_runs_like_the_original() {
     let b = run_scene(&copy);
     assert_eq!((a.code, a.stdout), (b.code, b.stdout));
 }
+
+/// A scene of 20 overlapping squares in a row and `queries` `collision_rect` queries over
+/// neighbours, as text.
+fn many_collision_rects(queries: usize) -> String {
+    let squares: Vec<String> = (0..20)
+        .map(|i| {
+            format!(
+                r#"{{"name": "s{i}", "x": {}, "graphics": [{{"fill": "M0,0 H10 V10 H0 Z"}}]}}"#,
+                i * 6
+            )
+        })
+        .collect();
+    let qs: Vec<String> = (0..queries)
+        .map(|k| {
+            format!(
+                r#"{{"collision_rect": {{"a": "s{}", "b": "s{}", "parent": "root"}}}}"#,
+                k % 20,
+                (k + 1) % 20
+            )
+        })
+        .collect();
+    format!(
+        r#"{{"pixelhit_scene": 1, "root": {{"name": "root", "children": [{}]}}, "queries": [{}]}}"#,
+        squares.join(", "),
+        qs.join(", ")
+    )
+}
+
+#[test]
+fn png_of_five_thousand_queries_is_as_large_as_of_a_hundred_and_one() {
+    let dir = temp_dir("png-many");
+    let mut sizes = Vec::new();
+    for n in [101, 5000] {
+        let scene = write(&dir, &format!("many{n}.json"), &many_collision_rects(n));
+        let out = dir.join(format!("many{n}.png"));
+        let r = pixelhit(&["run", scene.to_str().unwrap(), "--png", out.to_str().unwrap()]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        // Every query is still answered on standard output.
+        assert_eq!(r.stdout.lines().count(), n);
+        assert_eq!(r.stdout, run_scene(&scene).stdout);
+        // Standard error says what the picture leaves out.
+        let want = format!(
+            "the picture shows the first 100 of the {n} collision_rect queries answered; {} more are left out",
+            n - 100
+        );
+        assert!(r.stderr.contains(&want), "{}", r.stderr);
+        let picture = Bitmap::from_png_file(&out).expect("a PNG was written");
+        sizes.push((picture.width(), picture.height()));
+    }
+    // The legend lists the first 100 and a line for the rest: the picture does not grow
+    // with the number of queries.
+    assert_eq!(sizes[0], sizes[1]);
+    assert!(sizes[1].1 < 4096, "{:?}", sizes[1]);
+}
