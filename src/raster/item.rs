@@ -228,11 +228,12 @@ impl Shape {
 }
 
 impl Shape {
-    /// For a fill: calls `emit(row, x0, x1)` for every row of `region` (relative to the
+    /// For a fill or a bitmap (by its quad): calls `emit(row, x0, x1)` for every row of `region` (relative to the
     /// anchor) where its edges are, with columns `x0..x1` holding every pixel it can touch
     /// in that row (a hull of its edges there), cut to `region`. Cheap: no coverage.
     pub fn row_hulls(&self, region: PixelRect, scratch: &mut Scratch, mut emit: impl FnMut(i64, i64, i64)) {
-        let Shape::Fill { edges, .. } = self else { return };
+        // A bitmap's pixels lie where its quad's edges or inside are.
+        let (Shape::Fill { edges, .. } | Shape::Bitmap { quad: edges, .. }) = self;
         if region.is_empty() {
             return;
         }

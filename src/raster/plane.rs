@@ -157,7 +157,7 @@ impl Rasterizer {
         }
     }
 
-    /// For a target that is a single fill, the columns of each row of `band` that it can
+    /// For a target that is a single fill or bitmap, the columns of each row of `band` that it can
     /// touch, into `out`; `false` (and nothing written) for other targets.
     pub fn hulls(&mut self, target: &Prepared, band: PixelRect, out: &mut SolidRows) -> bool {
         let [Item::Shape { shape, anchor }] = target.items() else {
@@ -185,9 +185,10 @@ impl Rasterizer {
         true
     }
 
-    /// Whether `target`'s rows come as runs: a single fill or stroke computed in the window.
+    /// Whether `target`'s rows come as runs: a single fill, stroke or bitmap computed in the
+    /// window (a bitmap's row costs its width there, but only the columns asked for).
     pub fn has_runs(target: &Prepared) -> bool {
-        matches!(target.items(), [Item::Shape { shape, .. }] if matches!(**shape, super::item::Shape::Fill { .. }))
+        matches!(target.items(), [Item::Shape { .. }])
     }
 
     /// The pixels of `target` whose alpha reaches `threshold` over `band`, row by row. A

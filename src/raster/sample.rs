@@ -1,6 +1,7 @@
 //! Bitmap sampling: the texel under each pixel centre, found by mapping the centre back
 //! into the bitmap in f64 for every pixel on its own (semantics.md 4.5).
 
+use super::coverage::floor;
 use glam::{DAffine2, DVec2};
 
 use crate::Bitmap;
@@ -46,7 +47,10 @@ impl Texels {
     /// The texel under `p`, clamped into the bitmap (for edge pixels that anti-aliasing
     /// keeps although their centre is outside).
     pub fn clamped(&self, p: DVec2) -> u8 {
-        let (u, v) = self.clamp_texel(p.x.floor(), p.y.floor());
+        // The saturating integer floor: NaN gives 0 and far points clamp like near ones,
+        // without the library call a baseline x86-64 build makes of `f64::floor`.
+        let u = floor(p.x).clamp(0, i64::from(self.width) - 1);
+        let v = floor(p.y).clamp(0, i64::from(self.height) - 1);
         self.at(u, v)
     }
 
