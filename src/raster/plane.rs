@@ -144,7 +144,7 @@ impl SolidRows {
 }
 
 impl Rasterizer {
-    /// [`Error::WorkBudget`] when the rows computed so far went over the work budget (their
+    /// [`Error::WorkBudget`](crate::Error::WorkBudget) when the rows computed so far went over the work budget (their
     /// values are then not to be used), naming `what` was asked.
     pub fn check(&self, what: impl FnOnce() -> String) -> crate::Result<()> {
         match self.scratch.over_budget() {
