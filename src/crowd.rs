@@ -3,18 +3,21 @@
 //! A game asks "which of my sprites touch, and how" every frame. The answer here is the same
 //! as calling [`Stage::collision`] on every pair, found without trying every pair:
 //!
-//! - **Broad phase: sweep and prune** over the objects' Flash bounds in the parent's space.
-//!   Those are the boxes `collision_rect` intersects first, so a pair the sweep drops could
-//!   not have collided; the sweep costs O(n log n) plus the number of close pairs. A sweep
-//!   suits moving sprites better than a grid or a tree: it needs no cell size and nothing to
-//!   rebuild or rebalance, only a sort of boxes that are nearly sorted from the last frame.
+//! - **Broad phase** over the objects' Flash bounds in the parent's space (`broad_phase.rs`):
+//!   those are the boxes `collision_rect` intersects first, so a pair it drops could not
+//!   have collided. A sweep in x with the crossed boxes indexed by their y extent costs
+//!   O(n log n) plus the number of close pairs in any layout (a column of sprites across the
+//!   sweep included), with nothing to keep between frames. More than [`MAX_CLOSE_PAIRS`]
+//!   close pairs are refused before any is tested.
 //! - **Narrow phase** on the remaining pairs, in parallel with rayon (feature `parallel`,
-//!   on by default). Rasters come from the stage's cache, so a sprite in several pairs is
-//!   drawn once, and a sprite that only moved by whole pixels is not drawn again.
+//!   on by default), keeping only the pairs that touch. Rasters come from the stage's
+//!   cache, so a sprite in several pairs is drawn once, and a sprite that only moved by
+//!   whole pixels is not drawn again.
 //! - **Contact details** only when asked: they need both planes around the overlap.
 
 use glam::DVec2;
 
+use crate::broad_phase::overlapping_pairs;
 use crate::query::Setup;
 use crate::raster::Rasterizer;
 use crate::rect::PixelRect;
@@ -97,31 +100,11 @@ impl OverlapMask {
     }
 }
 
-/// Broad phase: the pairs `(i, j)`, `i < j`, whose boxes overlap (exclusively, as
-/// `collision_rect` intersects them), in order of `i` then `j`.
-fn close_pairs(boxes: &[Option<Rect>]) -> Vec<(usize, usize)> {
-    let mut order: Vec<(usize, Rect)> = boxes
-        .iter()
-        .enumerate()
-        .filter_map(|(i, b)| b.map(|b| (i, b)))
-        .collect();
-    order.sort_by(|a, b| a.1.left().total_cmp(&b.1.left()));
-    let mut active: Vec<(usize, Rect)> = Vec::new();
-    let mut pairs = Vec::new();
-    for &(i, bi) in &order {
-        // Sorted by left edge: a box whose right edge is at or before this left edge can
-        // overlap neither this box nor any later one.
-        active.retain(|(_, bj)| bj.right() > bi.left());
-        for &(j, bj) in &active {
-            if bi.intersect(&bj).is_some() {
-                pairs.push((i.min(j), i.max(j)));
-            }
-        }
-        active.push((i, bi));
-    }
-    pairs.sort_unstable();
-    pairs
-}
+/// Most pairs of overlapping boxes one `collisions` query takes to its narrow phase; past
+/// it the query is refused ([`Error::WorkBudget`]) before any pair is tested. A million
+/// close pairs take a few seconds on two cores; 9,000 objects whose boxes all overlap
+/// would make 40 million.
+pub const MAX_CLOSE_PAIRS: usize = 1 << 20;
 
 impl Stage {
     /// Every colliding pair among `objects`, in `parent`'s space: the pairs for which
@@ -142,7 +125,8 @@ impl Stage {
     /// # Errors
     ///
     /// As [`Stage::collision`] for any pair; [`Error::NotDescendant`] names the first object
-    /// that is not inside `parent`.
+    /// that is not inside `parent`; [`Error::WorkBudget`] when more than
+    /// [`MAX_CLOSE_PAIRS`] pairs of boxes overlap (nothing is tested then).
     ///
     /// ```
     /// use pixelhit::{CollisionOptions, FillRule, Graphic, Path, Stage};
@@ -175,7 +159,15 @@ impl Stage {
             .iter()
             .map(|&o| self.bounds(o, parent))
             .collect::<Result<Vec<_>>>()?;
-        let pairs = close_pairs(&boxes);
+        let pairs = overlapping_pairs(&boxes, MAX_CLOSE_PAIRS).map_err(|count| Error::WorkBudget {
+            what: format!(
+                "the pairs of {} objects whose boxes overlap in {}",
+                objects.len(),
+                self.describe(parent)
+            ),
+            work: count as u128,
+            budget: MAX_CLOSE_PAIRS as u64,
+        })?;
         let _frame = self.cache.batch();
         self.narrow_phase(parent, &objects, &pairs, opts, details)
     }
@@ -260,14 +252,15 @@ impl Stage {
                 details,
             }))
         };
+        // Only the hits are kept, in the pairs' order: a frame of many close pairs that do
+        // not touch holds no memory for them.
         #[cfg(feature = "parallel")]
-        let found: Vec<Result<Option<Contact>>> = {
+        {
             use rayon::prelude::*;
-            pairs.par_iter().map(one).collect()
-        };
+            pairs.par_iter().filter_map(|p| one(p).transpose()).collect()
+        }
         #[cfg(not(feature = "parallel"))]
-        let found: Vec<Result<Option<Contact>>> = pairs.iter().map(one).collect();
-        found.into_iter().filter_map(Result::transpose).collect()
+        pairs.iter().filter_map(|p| one(p).transpose()).collect()
     }
 
     /// The details of a contact whose overlap is `rect` (whole pixels).
@@ -343,47 +336,5 @@ impl Stage {
                 bits,
             },
         }))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn r(l: f64, t: f64, rr: f64, b: f64) -> Option<Rect> {
-        Rect::from_ltrb(l, t, rr, b)
-    }
-
-    #[test]
-    fn sweep_finds_exactly_the_overlapping_boxes() {
-        let mut seed = 99u64;
-        let mut next = move || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as f64 / (1u64 << 31) as f64
-        };
-        for _ in 0..200 {
-            let boxes: Vec<Option<Rect>> = (0..60)
-                .map(|_| {
-                    if next() < 0.05 {
-                        return None;
-                    }
-                    let (x, y) = ((next() * 100.0).floor(), (next() * 100.0).floor());
-                    r(x, y, x + (next() * 20.0).floor(), y + (next() * 20.0).floor())
-                })
-                .collect();
-            let mut want = Vec::new();
-            for i in 0..boxes.len() {
-                for j in i + 1..boxes.len() {
-                    if let (Some(a), Some(b)) = (boxes[i], boxes[j])
-                        && a.intersect(&b).is_some()
-                    {
-                        want.push((i, j));
-                    }
-                }
-            }
-            assert_eq!(close_pairs(&boxes), want);
-        }
     }
 }

@@ -284,3 +284,95 @@ fn scene_files_run_collisions_and_keep_frames() {
     assert!(e.to_string().contains("frame"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `n` 4 x 4 squares placed by `at(k)`, and the world holding them.
+fn lined_up(n: usize, at: impl Fn(usize) -> (f64, f64)) -> (Stage, NodeId, Vec<NodeId>) {
+    let mut stage = Stage::new();
+    let world = stage.add_container(stage.root()).unwrap();
+    let square = Path::rect(0.0, 0.0, 4.0, 4.0);
+    let objects = (0..n)
+        .map(|k| {
+            let s = stage.add_container(world).unwrap();
+            stage
+                .add_graphic(s, Graphic::fill(square.clone(), FillRule::NonZero, 1.0).unwrap())
+                .unwrap();
+            let (x, y) = at(k);
+            stage.set_x(s, x).unwrap();
+            stage.set_y(s, y).unwrap();
+            s
+        })
+        .collect();
+    (stage, world, objects)
+}
+
+#[test]
+fn a_hundred_thousand_objects_in_a_column_a_row_and_a_diagonal() {
+    // Lined up across the sweep, a plain sweep and prune compares every box with every
+    // other (5e9 comparisons: minutes); the broad phase's work follows the close pairs.
+    let opts = CollisionOptions::default();
+    let n = 100_000;
+    for (layout, at) in [
+        (
+            "column",
+            Box::new(|k: usize| (0.0, 5.0 * k as f64)) as Box<dyn Fn(usize) -> (f64, f64)>,
+        ),
+        ("row", Box::new(|k: usize| (5.0 * k as f64, 0.0))),
+        ("diagonal", Box::new(|k: usize| (5.0 * k as f64, 5.0 * k as f64))),
+    ] {
+        let (stage, world, objects) = lined_up(n, at);
+        let contacts = stage.collisions(world, &objects, &opts, false).unwrap();
+        assert!(contacts.is_empty(), "{layout}: {} contacts", contacts.len());
+    }
+    // Neighbours overlapping by one pixel in a column: exactly the n - 1 neighbour pairs.
+    let (stage, world, objects) = lined_up(n, |k| (0.0, 3.0 * k as f64));
+    let contacts = stage.collisions(world, &objects, &opts, false).unwrap();
+    assert_eq!(contacts.len(), n - 1);
+    for (k, c) in contacts.iter().enumerate() {
+        assert_eq!((c.a, c.b), (objects[k], objects[k + 1]));
+        assert_eq!(c.overlap_pixels, Some(4));
+    }
+}
+
+#[test]
+fn too_many_close_pairs_are_refused_before_any_is_tested() {
+    // 9,000 objects whose boxes all overlap (40 million close pairs) while no two touch:
+    // each is two 1 px squares of its own, 1,000 px apart. Kept as results, such pairs
+    // took 7 GB. Refused, naming the budget, before the narrow phase.
+    let n = 9_000;
+    let mut stage = Stage::new();
+    let world = stage.add_container(stage.root()).unwrap();
+    let objects: Vec<NodeId> = (0..n)
+        .map(|k| {
+            let s = stage.add_container(world).unwrap();
+            let (u, v) = (2.0 * (k % 100) as f64, 2.0 * (k / 100) as f64);
+            for d in [0.0, 1000.0] {
+                let dot = Path::rect(u + d, v + d, 1.0, 1.0);
+                stage
+                    .add_graphic(s, Graphic::fill(dot, FillRule::NonZero, 1.0).unwrap())
+                    .unwrap();
+            }
+            s
+        })
+        .collect();
+    let err = stage
+        .collisions(world, &objects, &CollisionOptions::default(), false)
+        .unwrap_err();
+    match &err {
+        pixelhit::Error::WorkBudget { budget, work, .. } => {
+            assert_eq!(*budget, pixelhit::MAX_CLOSE_PAIRS as u64);
+            assert!(*work > u128::from(*budget));
+        }
+        other => panic!("expected the pair budget, got {other}"),
+    }
+    assert!(err.to_string().contains("9000 objects"), "{err}");
+    // Within the budget, the same kind of crowd is answered: 1,000 rings, 499,500 pairs.
+    let contacts = stage
+        .collisions(
+            world,
+            &objects[..1000],
+            &CollisionOptions::default().precise(false),
+            false,
+        )
+        .unwrap();
+    assert_eq!(contacts.len(), 1000 * 999 / 2);
+}
