@@ -19,6 +19,7 @@ use tiny_skia::{
 
 use crate::color::round_channel;
 use crate::polygon::{self, Polylines};
+use crate::raster::DrawBudget;
 use crate::rect::PixelRect;
 use crate::shape::Leaf;
 use crate::{CollisionOptions, ColorTransform, Error, FillRule, Graphic, NodeId, Rect, Result, Stage};
@@ -75,9 +76,8 @@ pub(crate) fn pipeline(
         pixels: (w * h) as u128,
         budget: opts.max_pixels,
     };
-    if w * h > opts.max_pixels as f64 {
-        return Err(budget_error());
-    }
+    // A black RGBA window, a layer and a mask: 9 bytes a pixel.
+    crate::query::dense_budget((w * h) as u128, 9, opts)?;
     let (Ok(wi), Ok(hi)) = (u32::try_from(w as u64), u32::try_from(h as u64)) else {
         return Err(budget_error());
     };
@@ -98,6 +98,7 @@ pub(crate) fn pipeline(
         compat,
         polys: Polylines::default(),
         clipped: Polylines::default(),
+        vertices: DrawBudget::new(0),
     };
     for (target, ink, blend) in [
         (a, Ink::Red, BlendMode::SourceOver),
@@ -183,6 +184,9 @@ struct Painter<'a> {
     anti_alias: bool,
     compat: bool,
     polys: Polylines,
+    /// Vertices of the geometry drawn so far, held to the query's budget as the exact
+    /// method holds them.
+    vertices: DrawBudget,
     clipped: Polylines,
 }
 
@@ -229,7 +233,7 @@ impl Painter<'_> {
                 return Ok(());
             }
             match leaf {
-                Leaf::Graphic(g) => self.fill(g, m, ct, ink, layer),
+                Leaf::Graphic(g) => self.fill(g, m, ct, ink, layer, || stage.describe(target))?,
                 Leaf::Bitmap(bitmap, smoothing) => self.bitmap(bitmap, smoothing, m, ct, ink, layer),
             }
             Ok(())
@@ -245,27 +249,50 @@ impl Painter<'_> {
         self.clipped.to_skia_path(|p| p)
     }
 
-    fn fill(&mut self, g: &Graphic, m: &DAffine2, ct: &ColorTransform, ink: Ink, layer: &mut Pixmap) {
+    /// Draws a fill or stroke. Geometry over the vertex budgets is refused as the exact
+    /// method refuses it ([`Error::GeometryBudget`]), never drawn as nothing.
+    #[allow(clippy::too_many_arguments)]
+    fn fill(
+        &mut self,
+        g: &Graphic,
+        m: &DAffine2,
+        ct: &ColorTransform,
+        ink: Ink,
+        layer: &mut Pixmap,
+        name: impl Fn() -> String,
+    ) -> Result<()> {
         let [r, gr, b, a] = self.fill_color(g.alpha(), ct, ink);
         if a == 0 {
-            return;
+            return Ok(());
         }
         self.polys.clear();
+        let per_item = polygon::MAX_OUTLINE_VERTICES as usize;
         let rule = match g {
-            // Geometry over the vertex budget is not drawn.
             Graphic::Fill(f) => {
-                let budget = polygon::MAX_OUTLINE_VERTICES as usize;
-                let _ = f
+                let cap = self.vertices.vertices_left(per_item);
+                if !f
                     .path()
-                    .flatten_within(m, FLATTEN_TOLERANCE, &mut self.polys, budget);
+                    .flatten_within(m, FLATTEN_TOLERANCE, &mut self.polys, cap)
+                {
+                    if cap < per_item {
+                        self.vertices.take_vertices(per_item, &name)?;
+                    }
+                    return Err(polygon::over_budget("a fill", name));
+                }
                 f.rule()
             }
             Graphic::Stroke(s) => {
-                let _ = polygon::stroke_outline(s.path(), s.width(), m, FLATTEN_TOLERANCE, &mut self.polys);
+                polygon::check_outline(s.path(), s.width(), m, FLATTEN_TOLERANCE, &name)?;
+                if !polygon::stroke_outline(s.path(), s.width(), m, FLATTEN_TOLERANCE, &mut self.polys) {
+                    return Err(polygon::over_budget("a stroke", name));
+                }
                 FillRule::NonZero
             }
         };
-        let Some(path) = self.clipped_path() else { return };
+        self.vertices.take_vertices(self.polys.points.len(), &name)?;
+        let Some(path) = self.clipped_path() else {
+            return Ok(());
+        };
         let mut paint = Paint {
             anti_alias: self.anti_alias,
             ..Paint::default()
@@ -276,6 +303,7 @@ impl Painter<'_> {
             FillRule::EvenOdd => SkFillRule::EvenOdd,
         };
         layer.fill_path(&path, &paint, rule, Transform::identity(), None);
+        Ok(())
     }
 
     fn bitmap(

@@ -145,7 +145,7 @@ pub use glam::{DAffine2, DVec2};
 pub use image::RgbaImage;
 pub use methods::{Method, ParseMethodError, Probe, RectMethod};
 pub use path::{FillRule, Path, PathSegment};
-pub use query::{Collision, CollisionOptions, DEFAULT_MAX_PIXELS};
+pub use query::{Collision, CollisionOptions, DEFAULT_MAX_PIXELS, DENSE_BYTES};
 pub use radial::{RadialOptions, RadialProfile};
 pub use rect::Rect;
 pub use scene::{Query, Scene, SceneLimits};

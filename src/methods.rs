@@ -21,6 +21,13 @@ use crate::radial::{RadialOptions, RadialProfile};
 use crate::rect::PixelRect;
 use crate::{Collision, CollisionOptions, Error, NodeId, Result, Stage};
 
+/// Bytes per window pixel of the methods on whole planes, for [`crate::DENSE_BYTES`]: the
+/// two alpha planes; with their bit masks (two bits, rounded up to a byte); with two
+/// summed-area tables of u32.
+const PLANE_BYTES: u64 = 2;
+const BITMASK_BYTES: u64 = 3;
+const SUMMED_AREA_BYTES: u64 = 10;
+
 /// How a collision test is done. [`Method::Exact`] is the default and the reference the
 /// others are measured against.
 ///
@@ -416,7 +423,12 @@ impl Stage {
                 if !opts.precise {
                     return self.collision(a, b, parent, opts);
                 }
-                let Some(planes) = self.overlap_planes(a, b, parent, opts)? else {
+                let bytes = match method {
+                    RectMethod::SummedArea => SUMMED_AREA_BYTES,
+                    RectMethod::Bitmask => BITMASK_BYTES,
+                    _ => PLANE_BYTES,
+                };
+                let Some(planes) = self.overlap_planes(a, b, parent, opts, bytes)? else {
                     return Ok(whole(None, 0));
                 };
                 let t = opts.threshold();
@@ -495,7 +507,12 @@ impl Stage {
             | Method::IncrementalScan
             | Method::SummedArea
             | Method::Sampled { .. } => {
-                let Some(planes) = self.overlap_planes(a, b, parent, opts)? else {
+                let bytes = match method {
+                    Method::SummedArea => SUMMED_AREA_BYTES,
+                    Method::Bitmask => BITMASK_BYTES,
+                    _ => PLANE_BYTES,
+                };
+                let Some(planes) = self.overlap_planes(a, b, parent, opts, bytes)? else {
                     return Ok(no);
                 };
                 let t = opts.threshold();

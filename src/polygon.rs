@@ -171,13 +171,27 @@ pub(crate) fn distance(polys: &Polylines, p: DVec2) -> Option<f64> {
 
 fn segment_distance_squared(p: DVec2, a: DVec2, b: DVec2) -> f64 {
     let ab = b - a;
-    let len2 = ab.length_squared();
-    let t = if len2 > 0.0 {
-        ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
+    // Scaled by its largest component, so that the square of a length past 1e154 does not
+    // overflow (nor one under 1e-154 vanish) before the division.
+    let scale = ab.x.abs().max(ab.y.abs());
+    let t = if scale > 0.0 && scale.is_finite() {
+        let (abs, aps) = (ab / scale, (p - a) / scale);
+        (aps.dot(abs) / abs.length_squared()).clamp(0.0, 1.0)
     } else {
         0.0
     };
     (a + ab * t - p).length_squared()
+}
+
+/// `v` as a unit vector, or zero for a zero or non-finite vector. Normalized after dividing
+/// by its largest component, so that a direction survives lengths whose square overflows
+/// (past about 1e154) or underflows (under about 1e-154).
+fn unit(v: DVec2) -> DVec2 {
+    let scale = v.x.abs().max(v.y.abs());
+    if !(scale > 0.0 && scale.is_finite()) {
+        return DVec2::ZERO;
+    }
+    (v / scale).normalize_or_zero()
 }
 
 /// Sutherland–Hodgman clip of every contour (treated as closed) against `clip`, appended to
@@ -389,7 +403,7 @@ impl StrokeBuilder<'_> {
 
     /// The segment a-b (of non-zero length) widened by r on both sides.
     fn quad(&mut self, a: DVec2, b: DVec2) {
-        let d = (b - a).normalize_or_zero();
+        let d = unit(b - a);
         if d == DVec2::ZERO {
             return;
         }
@@ -522,7 +536,7 @@ pub(crate) fn stroke_outline(
                         b.quad(*p, *q);
                     }
                 }
-                let dir = |p: DVec2, q: DVec2| (q - p).normalize_or_zero();
+                let dir = |p: DVec2, q: DVec2| unit(q - p);
                 for w in pts.windows(3) {
                     if let [p, v, q] = w {
                         b.wedge(*v, dir(*p, *v), dir(*v, *q), &mut scratch);

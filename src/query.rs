@@ -475,17 +475,27 @@ impl Stage {
     /// methods that scan two images; `None` when no pixel can overlap. Not for precise =
     /// false (gives `None`). Memory grows with the window, which `opts.max_pixels` bounds.
     #[allow(dead_code)]
+    /// Both targets' alpha planes over the window, for the methods that work on whole
+    /// planes. They hold `bytes_per_pixel` bytes per window pixel in all (the planes and what
+    /// the method builds from them), which must fit in [`DENSE_BYTES`].
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::collision`]; [`Error::PixelBudget`] when the window has more pixels than
+    /// `DENSE_BYTES / bytes_per_pixel` (or `opts.max_pixels`).
     pub(crate) fn overlap_planes(
         &self,
         a: NodeId,
         b: NodeId,
         parent: NodeId,
         opts: &CollisionOptions,
+        bytes_per_pixel: u64,
     ) -> Result<Option<Planes>> {
         let (a_id, b_id) = (a, b);
         let Setup::Precise { window, a, b } = self.collision_setup(a, b, parent, opts)? else {
             return Ok(None);
         };
+        dense_budget(window.area(), bytes_per_pixel, opts)?;
         let n = (window.width() * window.height()) as usize;
         let mut raster = Rasterizer::new();
         let (mut plane_a, mut plane_b) = (vec![0u8; n], vec![0u8; n]);
@@ -543,7 +553,12 @@ impl Stage {
         let base = self.matrix_to(obj, self.root())?;
         let mut hit = false;
         let mut polys = Polylines::default();
-        let budget = polygon::MAX_OUTLINE_VERTICES as usize;
+        // Each leaf's geometry is held to the per-item budget, and all of them together to
+        // the query's, as for collisions: many leaves just under the first would otherwise
+        // take time without end.
+        let mut total = DrawBudget::new(0);
+        let name = || self.describe(obj);
+        let per_item = polygon::MAX_OUTLINE_VERTICES as usize;
         self.for_each_leaf(obj, base, ColorTransform::IDENTITY, true, |_, leaf, m, _| {
             if hit || m.matrix2.determinant() == 0.0 {
                 return Ok(());
@@ -551,21 +566,34 @@ impl Stage {
             polys.clear();
             hit = match leaf {
                 Leaf::Graphic(Graphic::Fill(f)) => {
-                    if !f.path().flatten_within(m, HIT_TOLERANCE, &mut polys, budget) {
-                        return Err(polygon::over_budget("a fill", || self.describe(obj)));
-                    }
+                    let cap = total.vertices_left(per_item);
+                    let built = f.path().flatten_within(m, HIT_TOLERANCE, &mut polys, cap);
+                    count_leaf(
+                        &mut total,
+                        built,
+                        cap < per_item,
+                        polys.points.len(),
+                        "a fill",
+                        name,
+                    )?;
                     polygon::contains(&polys, p, f.rule())
                 }
                 Leaf::Graphic(Graphic::Stroke(s)) => {
-                    polygon::check_outline(s.path(), s.width(), m, HIT_TOLERANCE, || self.describe(obj))?;
-                    if !polygon::stroke_outline(s.path(), s.width(), m, HIT_TOLERANCE, &mut polys) {
-                        return Err(polygon::over_budget("a stroke", || self.describe(obj)));
-                    }
+                    polygon::check_outline(s.path(), s.width(), m, HIT_TOLERANCE, name)?;
+                    let built = polygon::stroke_outline(s.path(), s.width(), m, HIT_TOLERANCE, &mut polys);
+                    count_leaf(&mut total, built, false, polys.points.len(), "a stroke", name)?;
                     let inside = polygon::contains(&polys, p, crate::FillRule::NonZero);
                     polys.clear();
-                    if !s.path().flatten_within(m, HIT_TOLERANCE, &mut polys, budget) {
-                        return Err(polygon::over_budget("a stroke", || self.describe(obj)));
-                    }
+                    let cap = total.vertices_left(per_item);
+                    let built = s.path().flatten_within(m, HIT_TOLERANCE, &mut polys, cap);
+                    count_leaf(
+                        &mut total,
+                        built,
+                        cap < per_item,
+                        polys.points.len(),
+                        "a stroke",
+                        name,
+                    )?;
                     inside || polygon::distance(&polys, p).is_some_and(|d| d <= 0.5)
                 }
                 Leaf::Bitmap(bm, _) => invert(m).is_some_and(|inv| {
@@ -591,6 +619,39 @@ impl Stage {
             _ => false,
         })
     }
+}
+
+/// Counts the `made` vertices of a point test's leaf against the query's budget; a leaf that
+/// was not `built` went over its own budget, or over what was left of the query's (`capped`).
+fn count_leaf(
+    total: &mut DrawBudget,
+    built: bool,
+    capped: bool,
+    made: usize,
+    what: &str,
+    name: impl Fn() -> String,
+) -> Result<()> {
+    if !built {
+        if capped {
+            total.take_vertices(polygon::MAX_OUTLINE_VERTICES as usize, &name)?;
+        }
+        return Err(polygon::over_budget(what, name));
+    }
+    total.take_vertices(made, name)
+}
+
+/// Most bytes a method that works on whole planes of the window (every [`crate::Method`]
+/// but `Exact`, which computes rows as it goes) may hold for them: 256 MiB.
+pub const DENSE_BYTES: u64 = 1 << 28;
+
+/// [`Error::PixelBudget`] when `pixels` at `bytes_per_pixel` would take more than
+/// [`DENSE_BYTES`], or are more than `opts.max_pixels`.
+pub(crate) fn dense_budget(pixels: u128, bytes_per_pixel: u64, opts: &CollisionOptions) -> Result<()> {
+    let budget = (DENSE_BYTES / bytes_per_pixel.max(1)).min(opts.max_pixels);
+    if pixels > u128::from(budget) {
+        return Err(Error::PixelBudget { pixels, budget });
+    }
+    Ok(())
 }
 
 /// Flattening tolerance of point tests, in root pixels.

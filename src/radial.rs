@@ -278,14 +278,23 @@ pub(crate) fn build(
     let cover = tmp.add_container(root)?;
     let rect = Path::rect(bounds.left(), bounds.top(), bounds.width(), bounds.height());
     tmp.add_graphic(cover, Graphic::fill(rect, FillRule::NonZero, 1.0)?)?;
-    let Some(planes) = tmp.overlap_planes(holder, cover, root, opts)? else {
+    // Two planes of a byte and, at worst (every pixel on the rim), 16 bytes of rim a pixel.
+    let Some(planes) = tmp.overlap_planes(holder, cover, root, opts, 18)? else {
         return Ok(None);
     };
     let t = opts.threshold();
     let (w, h) = (planes.window.width() as usize, planes.window.height() as usize);
     let (x0, y0) = (planes.window.x0 as f64, planes.window.y0 as f64);
     let is_solid = |x: usize, y: usize| planes.a[y * w + x] >= t;
-    let mut solid = Vec::new();
+    // The solid pixel holding `p` (parent space), if any.
+    let solid_at = |p: DVec2| {
+        let (x, y) = ((p.x - x0).floor(), (p.y - y0).floor());
+        (x >= 0.0 && y >= 0.0 && x < w as f64 && y < h as f64 && is_solid(x as usize, y as usize))
+            .then(|| DVec2::new(x0 + x, y0 + y))
+    };
+    // Only the rim is kept (and the sums for the mean), so that memory follows the outline
+    // rather than the area.
+    let (mut sum, mut count) = (DVec2::ZERO, 0usize);
     let mut rim = Vec::new();
     for y in 0..h {
         for x in 0..w {
@@ -293,7 +302,8 @@ pub(crate) fn build(
                 continue;
             }
             let p = DVec2::new(x0 + x as f64, y0 + y as f64);
-            solid.push(p);
+            sum += p;
+            count += 1;
             // A ray leaves a pixel whose four neighbours are solid into one of them (or
             // through a corner they share), which reaches farther: only rim pixels can be
             // the farthest in a direction.
@@ -310,22 +320,27 @@ pub(crate) fn build(
             }
         }
     }
-    if solid.is_empty() {
+    if count == 0 {
         return Ok(None);
     }
-    let mean = solid.iter().fold(DVec2::ZERO, |s, p| s + *p) / solid.len() as f64 + DVec2::splat(0.5);
-    let centre = if solid
-        .iter()
-        .any(|p| mean.cmpge(*p).all() && mean.cmplt(*p + DVec2::ONE).all())
-    {
+    let mean = sum / count as f64 + DVec2::splat(0.5);
+    let centre = if solid_at(mean).is_some() {
         mean
     } else {
-        let nearest = solid.iter().min_by(|p, q| {
-            let dp = (**p + DVec2::splat(0.5) - mean).length_squared();
-            let dq = (**q + DVec2::splat(0.5) - mean).length_squared();
-            dp.total_cmp(&dq)
-        });
-        nearest.map_or(mean, |p| *p + DVec2::splat(0.5))
+        // The centre of the solid pixel nearest the mean (first in row order among equals).
+        let mut nearest: Option<(f64, DVec2)> = None;
+        for y in 0..h {
+            for x in 0..w {
+                if is_solid(x, y) {
+                    let c = DVec2::new(x0 + x as f64 + 0.5, y0 + y as f64 + 0.5);
+                    let d = (c - mean).length_squared();
+                    if nearest.is_none_or(|(best, _)| d < best) {
+                        nearest = Some((d, c));
+                    }
+                }
+            }
+        }
+        nearest.map_or(mean, |(_, c)| c)
     };
     let far = rim
         .iter()
@@ -336,10 +351,7 @@ pub(crate) fn build(
         .fold(0.0f64, f64::max);
     let n = ((TAU * far / k).ceil() as usize).clamp(8, MAX_DIRECTIONS);
     // The pixel holding the centre covers every direction; it is kept even when inside.
-    let holding = solid
-        .iter()
-        .find(|p| centre.cmpge(**p).all() && centre.cmplt(**p + DVec2::ONE).all());
-    rim.extend(holding);
+    rim.extend(solid_at(centre));
     let radii = profile(&rim, centre, n);
     let r: Vec<f32> = radii.iter().map(|v| (v / k) as f32).collect();
     let r_min = r.iter().copied().fold(f32::INFINITY, f32::min);

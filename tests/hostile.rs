@@ -1136,3 +1136,192 @@ fn edges_crossing_by_the_thousand_are_refused_by_the_work_budget() {
         }
     }
 }
+
+/// `hit_test_point` held each leaf to the per-item vertex budget but not all of them
+/// together: many leaves just under it took 17 s from a 51 KB file, and more without end.
+/// Now the query's total budget holds as for collisions.
+#[test]
+fn point_tests_hold_all_their_leaves_to_one_vertex_budget() {
+    let mut stage = Stage::new();
+    let root = stage.root();
+    let node = stage.add_container(root).unwrap();
+    // A unit disc under a scale of 2e8 flattens (to 1/1024 px) into about a million points:
+    // one is within the budget, twelve are not.
+    let disc = Graphic::fill(Path::circle(0.0, 0.0, 1.0), FillRule::NonZero, 1.0).unwrap();
+    stage.set_graphics(node, vec![disc.clone()]).unwrap();
+    stage.set_scale_x(node, 2e8).unwrap();
+    stage.set_scale_y(node, 2e8).unwrap();
+    // Outside the disc: every leaf must be looked at.
+    assert!(!stage.hit_test_point(node, 3e8, 0.0, true).unwrap());
+    assert!(stage.hit_test_point(node, 1e8, 0.0, true).unwrap());
+    stage.set_graphics(node, vec![disc; 12]).unwrap();
+    match stage.hit_test_point(node, 3e8, 0.0, true) {
+        Err(Error::GeometryBudget {
+            what,
+            vertices,
+            budget,
+        }) => {
+            assert!(what.contains("the geometry of the query's targets"), "{what}");
+            assert!(vertices > u128::from(budget));
+        }
+        other => panic!("expected the query's vertex budget, got {other:?}"),
+    }
+}
+
+/// The methods that hold whole planes of the window were bounded only by the pixel budget,
+/// at up to 34 bytes a pixel: `radial` took 4.6 GB from a 283 B scene, `summed_area` 2.8 GB,
+/// `flash` 2.4 GB. Each is now held to `DENSE_BYTES` for what it holds per pixel, and
+/// refuses past it (the exact method answers the same query in its window).
+#[test]
+fn methods_on_whole_planes_are_held_to_their_memory_budget() {
+    use pixelhit::{DENSE_BYTES, Method, RadialOptions};
+    let mut stage = Stage::new();
+    let root = stage.root();
+    // Two 12,000 px squares overlapping by 10,000 x 10,000 px (1e8 pixels of window).
+    let square = |stage: &mut Stage, x: f64| {
+        let id = stage.add_container(root).unwrap();
+        let g = Graphic::fill(Path::rect(0.0, 0.0, 12_000.0, 12_000.0), FillRule::NonZero, 1.0).unwrap();
+        stage.add_graphic(id, g).unwrap();
+        stage.set_x(id, x).unwrap();
+        stage.set_y(id, x).unwrap();
+        id
+    };
+    let (a, b) = (square(&mut stage, 0.0), square(&mut stage, 2_000.0));
+    let opts = CollisionOptions::default();
+    for method in [
+        Method::SummedArea,
+        Method::Radial(RadialOptions::default()),
+        Method::FlashPipeline { compat: false },
+    ] {
+        match stage.collides_with(a, b, root, &opts, method) {
+            Err(Error::PixelBudget { pixels, budget }) => {
+                assert!(pixels > u128::from(budget), "{method:?}");
+                assert!(budget < DENSE_BYTES, "{method:?}: {budget}");
+            }
+            other => panic!("{method:?}: expected the pixel budget, got {other:?}"),
+        }
+    }
+    // Within the budget they answer, as the exact method does.
+    let small = CollisionOptions::default();
+    stage.set_scale_x(a, 0.1).unwrap();
+    stage.set_scale_y(a, 0.1).unwrap();
+    stage.set_scale_x(b, 0.1).unwrap();
+    stage.set_scale_y(b, 0.1).unwrap();
+    stage.set_x(b, 200.0).unwrap();
+    stage.set_y(b, 200.0).unwrap();
+    for method in [
+        Method::Exact,
+        Method::SummedArea,
+        Method::FlashPipeline { compat: false },
+    ] {
+        assert!(
+            stage.collides_with(a, b, root, &small, method).unwrap(),
+            "{method:?}"
+        );
+    }
+}
+
+/// The `flash` methods drew geometry over the vertex budget as nothing, answering "no
+/// collision" where the exact method refuses: they refuse too, with the same error.
+#[test]
+fn flash_methods_refuse_what_the_exact_method_refuses() {
+    use pixelhit::Method;
+    let mut stage = Stage::new();
+    let root = stage.root();
+    let huge = stage.add_container(root).unwrap();
+    let circles = "M-1 0 A1 1 0 1 0 1 0 A1 1 0 1 0 -1 0 Z ".repeat(3);
+    let disc = Graphic::fill(Path::from_svg(&circles).unwrap(), FillRule::NonZero, 1.0).unwrap();
+    stage.add_graphic(huge, disc).unwrap();
+    stage.set_scale_x(huge, 1e12).unwrap();
+    stage.set_scale_y(huge, 1e12).unwrap();
+    let probe = stage.add_container(root).unwrap();
+    let g = Graphic::fill(Path::rect(0.0, 0.0, 10.0, 10.0), FillRule::NonZero, 1.0).unwrap();
+    stage.add_graphic(probe, g).unwrap();
+    stage.set_x(probe, 1e12 - 20.0).unwrap();
+    let opts = CollisionOptions::default();
+    for method in [
+        Method::Exact,
+        Method::FlashPipeline { compat: false },
+        Method::FlashPipeline { compat: true },
+    ] {
+        assert!(
+            matches!(
+                stage.collides_with(huge, probe, root, &opts, method),
+                Err(Error::GeometryBudget { .. })
+            ),
+            "{method:?}"
+        );
+    }
+}
+
+/// Directions were taken by normalizing, whose square overflows past about 1e154 and
+/// vanishes under about 1e-154: such strokes drew nothing. Now they draw what they cover,
+/// or are refused where they reach past the pixel grid.
+#[test]
+fn strokes_of_extreme_lengths_still_draw() {
+    let mut stage = Stage::new();
+    let root = stage.root();
+    let probe = stage.add_container(root).unwrap();
+    let g = Graphic::fill(Path::rect(0.0, 0.0, 4.0, 4.0), FillRule::NonZero, 1.0).unwrap();
+    stage.add_graphic(probe, g).unwrap();
+    stage.set_x(probe, 100.0).unwrap();
+    stage.set_y(probe, -2.0).unwrap();
+    // A segment 1e160 long and 2 px wide through the probe reaches past what the grid holds
+    // (2^40 px from the item's position): refused, never answered as "no collision".
+    let long = stage.add_container(root).unwrap();
+    let mut path = Path::new();
+    path.move_to(-1e160, 0.0).line_to(1e160, 0.0);
+    stage
+        .add_graphic(long, Graphic::stroke(path, 2.0, 1.0).unwrap())
+        .unwrap();
+    assert!(matches!(
+        stage.collision(long, probe, root, &CollisionOptions::default()),
+        Err(Error::NonFinite { .. })
+    ));
+    // The point test has no grid: it answers.
+    assert!(stage.hit_test_point(long, 101.0, 0.5, true).unwrap());
+    assert!(!stage.hit_test_point(long, 101.0, 1.5, true).unwrap());
+    // A segment 4e-160 long, 2e-160 wide, scaled by 1e160: 4 px by 2 px with round caps.
+    let short = stage.add_container(root).unwrap();
+    let mut path = Path::new();
+    path.move_to(0.0, 0.0).line_to(4e-160, 0.0);
+    stage
+        .add_graphic(short, Graphic::stroke(path, 2e-160, 1.0).unwrap())
+        .unwrap();
+    stage.set_scale_x(short, 1e160).unwrap();
+    stage.set_scale_y(short, 1e160).unwrap();
+    stage.set_x(short, 100.0).unwrap();
+    let c = stage
+        .collision(short, probe, root, &CollisionOptions::default())
+        .unwrap();
+    assert_eq!(c.overlap_pixels, Some(8), "{c:?}");
+}
+
+/// Large items composited over a large window once each: a 307 B scene took 5.6 s, a 3.9 KB
+/// one 5 min. Compositing counts against the work budget.
+#[test]
+fn many_large_items_over_a_large_window_are_held_to_the_work_budget() {
+    let mut stage = Stage::new();
+    let root = stage.root();
+    let target = |stage: &mut Stage, items: usize, at: f64| {
+        let id = stage.add_container(root).unwrap();
+        let squares = (0..items)
+            .map(|k| {
+                let d = k as f64 * 0.5;
+                Graphic::fill(Path::rect(d, d, 4096.0, 4096.0), FillRule::NonZero, 0.5).unwrap()
+            })
+            .collect();
+        stage.set_graphics(id, squares).unwrap();
+        stage.set_x(id, at).unwrap();
+        id
+    };
+    let opts = CollisionOptions::default();
+    let (a, b) = (target(&mut stage, 200, 0.0), target(&mut stage, 200, 10.0));
+    match stage.collision(a, b, root, &opts) {
+        Err(Error::WorkBudget { work, budget, .. }) => assert!(work > u128::from(budget)),
+        other => panic!("expected the work budget, got {other:?}"),
+    }
+    let (a, b) = (target(&mut stage, 3, 0.0), target(&mut stage, 3, 10.0));
+    let c = stage.collision(a, b, root, &opts).unwrap();
+    assert!(c.overlap_pixels.unwrap() > 4000 * 4000);
+}

@@ -45,6 +45,12 @@ impl DrawBudget {
         Ok(())
     }
 
+    /// Vertices the query may still hold, at most `per_item` (one item's budget).
+    pub fn vertices_left(&self, per_item: usize) -> usize {
+        let left = u128::from(MAX_QUERY_VERTICES).saturating_sub(self.vertices);
+        left.min(per_item as u128) as usize
+    }
+
     /// Takes the pixels of a whole raster if the budget has room for them; a query that
     /// cannot hold a whole raster computes the item's pixels in its window instead.
     pub fn try_take_pixels(&mut self, rect: PixelRect) -> bool {

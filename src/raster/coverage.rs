@@ -176,6 +176,11 @@ impl CoverageRow {
         self.work = 0;
     }
 
+    /// Counts work done outside coverage (pixels composited), in the same units.
+    pub fn add_work(&mut self, work: u64) {
+        self.work = self.work.saturating_add(work);
+    }
+
     /// Computes the terms of row `row` for columns `x0..x1` into `cells` and `steps`.
     ///
     /// Only the pieces that reach the columns, and those left of them that they could cross,

@@ -54,6 +54,11 @@ impl Scratch {
     pub fn reset_work(&mut self) {
         self.coverage.reset_work()
     }
+
+    /// Counts work done outside coverage.
+    pub fn add_work(&mut self, work: u64) {
+        self.coverage.add_work(work)
+    }
 }
 
 /// `value * coverage`, coverage in units of [`ONE`] (clamped to 0..=ONE), rounded.

@@ -28,6 +28,9 @@ fn composite(dst: &mut [u8], src: &[u8]) -> bool {
 /// row are needed: finding a row's edges again costs less than the columns saved.
 const ROW_BY_ROW_EDGES: usize = 64;
 
+/// Pixels of an item composited into a plane that count as one unit of work.
+const COMPOSITE_PIXELS_PER_WORK: u128 = 64;
+
 /// Draws targets into alpha planes, reusing its buffers from one call to the next.
 #[derive(Default)]
 pub(crate) struct Rasterizer {
@@ -49,6 +52,13 @@ impl Rasterizer {
             let part = item.extent().intersect(&region);
             if part.is_empty() {
                 continue;
+            }
+            // Compositing counts against the work budget too (a unit per 64 pixels): many
+            // large items over a large window would otherwise take minutes (issue 12).
+            self.scratch
+                .add_work((part.area() / COMPOSITE_PIXELS_PER_WORK) as u64);
+            if self.scratch.over_budget() {
+                return any;
             }
             let (dx0, n) = ((part.x0 - region.x0) as usize, part.width() as usize);
             match item {
