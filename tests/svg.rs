@@ -737,4 +737,140 @@ mod with_svg {
             load.warnings
         );
     }
+
+    /// A path of `points` points as SVG path data.
+    fn zigzag(points: usize) -> String {
+        let mut d = String::from("M0,0");
+        for k in 1..points {
+            d.push_str(&format!(" L{},{}", k % 97, (k * 7) % 89));
+        }
+        d
+    }
+
+    #[test]
+    fn markers_drawn_at_every_vertex_are_counted_before_usvg_expands_them() {
+        // A marker of 200 small paths at each of 30,000 vertices: 6 million paths once
+        // expanded (over 6 GB for a 157 KB file before). Refused from the count, at once.
+        let marker: String = (0..200)
+            .map(|k| format!("<path d='M{k},0 L{k},1 L1,1'/>"))
+            .collect();
+        let svg = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">
+              <defs><marker id="m">{marker}</marker></defs>
+              <path d="{}" marker-mid="url(#m)" stroke="black"/>
+            </svg>"#,
+            zigzag(30_000)
+        );
+        let reason = refused(svg.as_bytes());
+        assert!(reason.contains("svg::SVG_EXPANDED"), "{reason}");
+        // The same marker on a short path loads, every instance drawn.
+        let small = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">
+              <defs><marker id="m">{marker}</marker></defs>
+              <path d="{}" marker-mid="url(#m)" stroke="black"/>
+            </svg>"#,
+            zigzag(10)
+        );
+        let doc = SvgDocument::from_data(small.as_bytes(), "small.svg", None).unwrap();
+        assert!(doc.expanded_size() > 8 * 200, "{}", doc.expanded_size());
+    }
+
+    #[test]
+    fn use_references_multiply_and_are_counted() {
+        // A path of 1,000 points shown by 5,000 `use` elements: 5 million points.
+        let uses: String = (0..5000).map(|k| format!("<use href='#p' x='{k}'/>")).collect();
+        let svg = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">
+              <defs><path id="p" d="{}"/></defs>{uses}
+            </svg>"#,
+            zigzag(1000)
+        );
+        assert!(refused(svg.as_bytes()).contains("svg::SVG_EXPANDED"));
+    }
+
+    #[test]
+    fn one_file_shown_by_many_objects_counts_each_time_against_the_scene() {
+        // 1.2 million points per copy (a path of 1,000 points used 1,200 times), shown by 16
+        // objects: 19 million, past the scene's budget (16 references took 1.9 GB before).
+        let uses: String = (0..1200).map(|k| format!("<use href='#p' x='{k}'/>")).collect();
+        let svg = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">
+              <defs><path id="p" d="{}"/></defs>{uses}
+            </svg>"#,
+            zigzag(1000)
+        );
+        let objects = |n: usize| {
+            let list: Vec<String> = (0..n)
+                .map(|k| format!(r#"{{"name": "s{k}", "svg": "ship.svg"}}"#))
+                .collect();
+            format!(
+                r#"{{"pixelhit_scene": 1, "root": {{"children": [{}]}}}}"#,
+                list.join(", ")
+            )
+        };
+        let (dir, file) = scene_dir_with("many-refs", &svg, &objects(16));
+        match Scene::load(&file) {
+            Err(Error::Scene { location, reason, .. }) => {
+                assert!(
+                    location.starts_with("root.children[") && location.ends_with("].svg"),
+                    "{location}"
+                );
+                assert!(reason.contains("svg::SCENE_SVG_EXPANDED"), "{reason}");
+            }
+            other => panic!("expected a scene error, got {:?}", other.map(|_| ())),
+        }
+        std::fs::write(&file, objects(2)).unwrap();
+        let scene = Scene::load(&file).unwrap();
+        assert!(scene.node("s1").is_some());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn svg_images_parsed_once_per_element_count_toward_the_document() {
+        // 400 <image> elements showing one SVG file of 20,000 points: usvg parses it for each
+        // (918 MB for a 358 B file before). Past the document's budget they are not loaded,
+        // with a warning.
+        let dir = temp_dir("nested-images");
+        let nested = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><path d="{}"/></svg>"#,
+            zigzag(20_000)
+        );
+        std::fs::write(dir.join("inner.svg"), nested).unwrap();
+        let images: String = (0..400)
+            .map(|k| format!("<image x='{k}' width='10' height='10' href='inner.svg'/>"))
+            .collect();
+        let outer =
+            format!(r#"<svg xmlns="http://www.w3.org/2000/svg" width="500" height="10">{images}</svg>"#);
+        std::fs::write(dir.join("outer.svg"), &outer).unwrap();
+        let doc = SvgDocument::from_file(dir.join("outer.svg")).unwrap();
+        let mut stage = Stage::new();
+        let root = stage.root();
+        let load = doc.add_to(&mut stage, root).unwrap();
+        let skipped = load
+            .warnings
+            .iter()
+            .filter(|w| w.detail.contains("svg::SVG_EXPANDED"))
+            .count();
+        assert!(skipped > 100 && skipped < 400, "{skipped} images skipped");
+        assert!(doc.expanded_size() <= pixelhit::svg::SVG_EXPANDED);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn style_sheets_that_would_match_too_long_are_refused() {
+        let rules: String = (0..5000).map(|k| format!(".c{k} {{ fill: red }}\n")).collect();
+        let rects: String = (0..5000)
+            .map(|k| format!("<rect class='c{k}' width='1' height='1'/>"))
+            .collect();
+        let svg = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><style>{rules}</style>{rects}</svg>"#
+        );
+        let reason = refused(svg.as_bytes());
+        assert!(reason.contains("svg::SVG_CSS_MATCHES"), "{reason}");
+        let few = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><style>{}</style>{rects}</svg>"#,
+            &rules[..rules.len() / 50]
+        );
+        assert!(SvgDocument::from_data(few.as_bytes(), "few.svg", None).is_ok());
+    }
 }

@@ -197,6 +197,8 @@ fn parse_scene(bytes: &[u8], file: &str, base_dir: &FsPath, limits: &SceneLimits
         at: None,
         #[cfg(feature = "svg")]
         svgs: HashMap::new(),
+        #[cfg(feature = "svg")]
+        svg_expanded: 0,
         warnings: Vec::new(),
     };
     let queries = loader.scene(&json)?;
@@ -228,6 +230,9 @@ struct Loader<'a> {
     /// SVG files already parsed, by path, so that objects showing one file parse it once.
     #[cfg(feature = "svg")]
     svgs: HashMap<std::path::PathBuf, crate::svg::SvgDocument>,
+    /// What the SVG objects added so far count against [`crate::svg::SCENE_SVG_EXPANDED`].
+    #[cfg(feature = "svg")]
+    svg_expanded: u64,
     /// Messages of [`Scene::warnings`].
     warnings: Vec<String>,
 }
@@ -586,10 +591,24 @@ impl Loader<'_> {
                     crate::svg::SvgDocument::from_file(&file).map_err(|e| self.err(path, e.to_string()))?;
                 // Its PNGs count with the scene's own, once per file like them.
                 self.count_image_bytes(doc.image_bytes(), path, &file.display().to_string())?;
-                self.svgs.insert(file, doc.clone());
+                self.svgs.insert(file.clone(), doc.clone());
                 doc
             }
         };
+        // Each object showing the document gets a copy of its tree: they count together.
+        self.svg_expanded = self.svg_expanded.saturating_add(doc.expanded_size());
+        if self.svg_expanded > crate::svg::SCENE_SVG_EXPANDED {
+            return Err(self.err(
+                path,
+                format!(
+                    "the scene's SVG objects would add more than {} elements and points in all \
+                     (svg::SCENE_SVG_EXPANDED; {} counts {} each time it is shown)",
+                    crate::svg::SCENE_SVG_EXPANDED,
+                    file.display(),
+                    doc.expanded_size()
+                ),
+            ));
+        }
         let load = doc
             .add_to(&mut self.stage, id)
             .map_err(|e| self.err(path, e.to_string()))?;
