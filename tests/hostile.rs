@@ -1325,3 +1325,27 @@ fn many_large_items_over_a_large_window_are_held_to_the_work_budget() {
     let c = stage.collision(a, b, root, &opts).unwrap();
     assert!(c.overlap_pixels.unwrap() > 4000 * 4000);
 }
+
+/// A stroke of 5,000 short curves in a few pixels (92 KB of path data took 10.7 s): its
+/// outline's pieces cross each other by the thousand, which the work budget holds.
+#[test]
+fn a_stroke_of_five_thousand_short_curves_is_answered_or_refused_in_its_budget() {
+    let mut stage = Stage::new();
+    let root = stage.root();
+    let mut d = String::from("M0,0");
+    for k in 0..5000 {
+        let (x, y) = ((k * 7 % 13) as f64 * 0.7, (k * 11 % 17) as f64 * 0.6);
+        d.push_str(&format!(" Q{:.2},{:.2} {:.2},{:.2}", x + 0.5, y - 0.4, y, x));
+    }
+    let scribble = stage.add_container(root).unwrap();
+    let g = Graphic::stroke(Path::from_svg(&d).unwrap(), 1.5, 1.0).unwrap();
+    stage.add_graphic(scribble, g).unwrap();
+    let probe = stage.add_container(root).unwrap();
+    let square = Graphic::fill(Path::rect(0.0, 0.0, 12.0, 12.0), FillRule::NonZero, 1.0).unwrap();
+    stage.add_graphic(probe, square).unwrap();
+    match stage.collision(scribble, probe, root, &CollisionOptions::default()) {
+        Ok(c) => assert!(c.overlap_pixels.unwrap() > 50, "{c:?}"),
+        Err(Error::WorkBudget { work, budget, .. }) => assert!(work > u128::from(budget)),
+        Err(other) => panic!("{other}"),
+    }
+}
