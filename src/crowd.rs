@@ -126,7 +126,9 @@ impl Stage {
     ///
     /// As [`Stage::collision`] for any pair; [`Error::NotDescendant`] names the first object
     /// that is not inside `parent`; [`Error::WorkBudget`] when more than
-    /// [`MAX_CLOSE_PAIRS`] pairs of boxes overlap (nothing is tested then).
+    /// [`MAX_CLOSE_PAIRS`] pairs of boxes overlap (nothing is tested then);
+    /// [`Error::PixelBudget`] when `details` are asked of an overlap whose planes would take
+    /// more than [`crate::DENSE_BYTES`].
     ///
     /// ```
     /// use pixelhit::{CollisionOptions, FillRule, Graphic, Path, Stage};
@@ -283,6 +285,9 @@ impl Stage {
             x1: overlap.x1 + grow,
             y1: overlap.y1 + grow,
         };
+        // Two planes of a byte and the overlap's bits: held to the dense methods' budget
+        // (details of a 10,000 px overlap took 2.5 GB before).
+        crate::query::dense_budget(region.area(), 3, opts)?;
         let n = (region.width() * region.height()) as usize;
         let (mut plane_a, mut plane_b) = (vec![0u8; n], vec![0u8; n]);
         let mut raster = Rasterizer::new();

@@ -376,3 +376,29 @@ fn too_many_close_pairs_are_refused_before_any_is_tested() {
         .unwrap();
     assert_eq!(contacts.len(), 1000 * 999 / 2);
 }
+
+#[test]
+fn details_of_a_huge_overlap_are_held_to_the_dense_budget() {
+    // Two 12,000 px squares overlapping by 10,000 x 10,000: details need both planes
+    // around the overlap (2.5 GB and 67 s before). Refused; without details, answered.
+    let mut stage = Stage::new();
+    let world = stage.add_container(stage.root()).unwrap();
+    let objects: Vec<NodeId> = [0.0, 2000.0]
+        .iter()
+        .map(|&at| {
+            let s = stage.add_container(world).unwrap();
+            let g = Graphic::fill(Path::rect(0.0, 0.0, 12_000.0, 12_000.0), FillRule::NonZero, 1.0).unwrap();
+            stage.add_graphic(s, g).unwrap();
+            stage.set_x(s, at).unwrap();
+            stage.set_y(s, at).unwrap();
+            s
+        })
+        .collect();
+    let opts = CollisionOptions::default();
+    assert!(matches!(
+        stage.collisions(world, &objects, &opts, true),
+        Err(pixelhit::Error::PixelBudget { .. })
+    ));
+    let contacts = stage.collisions(world, &objects, &opts, false).unwrap();
+    assert_eq!(contacts[0].overlap_pixels, Some(10_000 * 10_000));
+}
