@@ -7,7 +7,9 @@
 //! cargo run --release --example playground --features viewer -- SCENE.json
 //! ```
 //!
-//! Mouse: drag a sprite (the top-level objects of the scene). Left/Right: turn the selected
+//! Mouse: a click picks the object under it with `Stage::pick` (Flash's rules: masks, hit
+//! areas and mouse flags count), which is outlined and named; drag moves the sprite (the
+//! top-level object of the scene) holding it. Left/Right: turn the selected
 //! sprite. Up/Down: scale it. Tab: select the next one. Space: spin everything. Esc: quit.
 //! `--frames N` quits after N frames (for scripted runs, e.g. under Xvfb).
 //!
@@ -20,8 +22,8 @@ use std::time::{Duration, Instant};
 
 use minifb::{Key, KeyRepeat, MouseButton, MouseMode, Window, WindowOptions};
 use pixelhit::{
-    Bitmap, CollisionOptions, DVec2, DebugOptions, DebugQuery, FillRule, Graphic, NodeId, Path, Rect, Scene,
-    Stage, debug_image_with,
+    Bitmap, CollisionOptions, DVec2, DebugOptions, DebugQuery, FillRule, Graphic, NodeId, Path, PickOptions,
+    Rect, Scene, Stage, debug_image_with,
 };
 
 const WIDTH: usize = 800;
@@ -71,6 +73,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let mut buffer = vec![0u32; WIDTH * HEIGHT];
     let mut selected = 0usize;
     let mut dragging: Option<DVec2> = None;
+    let mut picked: Option<NodeId> = None;
     let mut spin = false;
     let mut frame = 0u64;
     let mut frame_time = Duration::ZERO;
@@ -83,13 +86,16 @@ fn main() -> Result<(), Box<dyn Error>> {
             .map(|(x, y)| origin + DVec2::new(f64::from(x), f64::from(y)) / f64::from(zoom));
         match (window.get_mouse_down(MouseButton::Left), mouse, dragging) {
             (true, Some(p), None) => {
-                // The topmost sprite under the pointer, by its pixels, not its box.
-                for (i, &s) in sprites.iter().enumerate().rev() {
-                    if stage.hit_test_point(s, p.x, p.y, true)? {
-                        selected = i;
-                        dragging = Some(p);
-                        break;
-                    }
+                // The object a click goes to, by Flash's rules (masks, hit areas, mouse
+                // flags); the sprite holding it is the one dragged.
+                picked = stage.pick(p.x, p.y, &PickOptions::default())?;
+                if let Some(hit) = picked
+                    && let Some(i) = sprites
+                        .iter()
+                        .position(|&s| stage.is_ancestor(s, hit).unwrap_or(false))
+                {
+                    selected = i;
+                    dragging = Some(p);
                 }
             }
             (true, Some(p), Some(last)) => {
@@ -170,7 +176,12 @@ fn main() -> Result<(), Box<dyn Error>> {
                 stage.scale_x(s)?,
                 millis(frame_time)
             ))
-            .note("drag: mouse  turn: left/right  scale: up/down  next: tab  spin: space  quit: esc");
+            .note(format!(
+                "picked: {}",
+                picked.map_or("nothing".to_string(), |id| stage.describe(id))
+            ))
+            .note("drag: mouse  turn: left/right  scale: up/down  next: tab  spin: space  quit: esc")
+            .highlight(picked.filter(|&id| stage.contains(id)));
         let picture = debug_image_with(&stage, &drawn, &options)?;
         blit(&picture, &mut buffer);
         frame_time = started.elapsed();
@@ -222,7 +233,7 @@ fn blit(picture: &pixelhit::RgbaImage, buffer: &mut [u32]) {
 }
 
 /// Five sprites: a ship with a nested antenna, a rock bitmap, a ring with a hole, a star
-/// and a thin bar, some of them touching from the start; and an SVG ship.
+/// cut by a round mask and a thin bar, some of them touching from the start; and an SVG ship.
 fn default_scene() -> pixelhit::Result<Stage> {
     let mut stage = Stage::new();
     let root = stage.root();
@@ -259,10 +270,21 @@ fn default_scene() -> pixelhit::Result<Stage> {
             DVec2::new(r * a.sin(), -r * a.cos())
         })
         .collect();
+    // The star's tips are cut by a circular mask that travels with it: click a tip outside
+    // the circle and nothing is picked there.
+    let star_art = stage.add_container(star)?;
+    stage.set_name(star_art, "star art")?;
     stage.add_graphic(
-        star,
+        star_art,
         Graphic::fill(Path::polygon(&points), FillRule::NonZero, 1.0)?,
     )?;
+    let window = stage.add_container(star)?;
+    stage.set_name(window, "star mask")?;
+    stage.add_graphic(
+        window,
+        Graphic::fill(Path::circle(0.0, 0.0, 30.0), FillRule::NonZero, 1.0)?,
+    )?;
+    stage.set_mask(star_art, Some(window))?;
 
     let bar = sprite(&mut stage, "bar", 610.0, 330.0, -30.0)?;
     stage.add_graphic(

@@ -97,10 +97,9 @@ impl Stage {
                 budget: opts.max_pixels,
             });
         }
-        let base = self.matrix_to(obj, parent)?;
         let mut budget = DrawBudget::new(opts.max_pixels);
         let epoch = self.cache.query_epoch();
-        let target = self.prepare(obj, parent, base, opts.anti_alias, epoch, &mut budget)?;
+        let target = self.prepare(obj, parent, opts.anti_alias, epoch, &mut budget)?;
         let mut alpha = vec![0u8; window.area() as usize];
         let mut raster = Rasterizer::new();
         raster.plane(&target, window, &mut alpha);

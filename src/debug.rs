@@ -15,12 +15,15 @@
 use glam::{DAffine2, DVec2};
 use image::RgbaImage;
 use tiny_skia::{
-    Color, ColorU8, FillRule as SkFillRule, FilterQuality, Paint, Pattern, Pixmap, PixmapPaint, Shader,
+    Color, ColorU8, FillRule as SkFillRule, FilterQuality, Mask, Paint, Pattern, Pixmap, PixmapPaint, Shader,
     SpreadMode, Stroke, Transform,
 };
 
 use crate::polygon::{self, Polylines};
+use crate::raster::RegionPiece;
 use crate::shape::Leaf;
+use crate::skia_clip::SkiaClips;
+use crate::walk::{Visit, Walk};
 use crate::{
     Bitmap, Collision, CollisionOptions, ColorTransform, Error, FillRule, Graphic, NodeId, Rect, Result,
     Stage,
@@ -84,6 +87,9 @@ pub struct DebugOptions {
     /// own collision and 16 pixels of legend height, so this bounds the picture's height
     /// and the time to draw it, however many queries are given.
     pub max_queries: usize,
+    /// A node to outline (its visible bounds, in a colour of its own), e.g. the one
+    /// [`Stage::pick`] gave.
+    pub highlight: Option<NodeId>,
 }
 
 /// How many queries [`debug_image`] draws at most (see [`DebugOptions::max_queries`]): a
@@ -98,6 +104,7 @@ impl Default for DebugOptions {
             legend: true,
             notes: Vec::new(),
             max_queries: DEBUG_MAX_QUERIES,
+            highlight: None,
         }
     }
 }
@@ -128,6 +135,11 @@ impl DebugOptions {
         self.max_queries = max;
         self
     }
+    /// Sets `highlight`.
+    pub fn highlight(mut self, node: Option<NodeId>) -> Self {
+        self.highlight = node;
+        self
+    }
 }
 
 /// Blank space around the scene, in root pixels.
@@ -154,6 +166,10 @@ const PALETTE: [[u8; 3]; 8] = [
 /// The root's own graphics belong to no top-level object.
 const ROOT_COLOR: [u8; 3] = [140, 140, 140];
 const OVERLAP: [u8; 3] = [255, 0, 255];
+/// The highlighted node's box.
+const HIGHLIGHT: [u8; 3] = [255, 160, 0];
+/// Masks are outlined in this colour (they are never drawn themselves).
+const MASK_COLOR: [u8; 3] = [120, 0, 200];
 const ANSWER: [u8; 3] = [230, 0, 0];
 const BOUNDS_A: [u8; 3] = [0, 80, 255];
 const BOUNDS_B: [u8; 3] = [0, 150, 40];
@@ -291,6 +307,17 @@ pub fn debug_image_with(stage: &Stage, queries: &[DebugQuery], options: &DebugOp
             }
         }
     }
+    if let Some(h) = options.highlight
+        && let Some(r) = stage.visible_bounds(h, stage.root())?
+    {
+        let to_pic = frame.root_to_picture();
+        outline(
+            &mut pic,
+            r.corners().map(|c| to_pic.transform_point2(c)),
+            HIGHLIGHT,
+            3.0,
+        );
+    }
     // Numbers last, so that no outline crosses them.
     for (i, (to_root, rects)) in overlays.iter().enumerate() {
         if let (Some(r), _, _) = rects[2] {
@@ -421,6 +448,7 @@ fn draw_scene(stage: &Stage, frame: &Frame, layer: &mut Pixmap) -> Result<()> {
             &base,
             &ColorTransform::IDENTITY,
             ROOT_COLOR,
+            None,
         );
     }
     for (i, &child) in stage.children(root)?.iter().enumerate() {
@@ -429,10 +457,44 @@ fn draw_scene(stage: &Stage, frame: &Frame, layer: &mut Pixmap) -> Result<()> {
         }
         // The colour goes by position among all children, so hiding one keeps the others'.
         let color = PALETTE[i % PALETTE.len()];
-        let m = base * stage.matrix(child)?;
         let ct = stage.color_transform(child)?;
-        stage.for_each_leaf(child, m, ct, true, |_, leaf, m, ct| {
-            draw_leaf(layer, clip, leaf, m, ct, color);
+        // Masked and scrolled content is drawn clipped; the masks are outlined after.
+        let (w, h) = (layer.width(), layer.height());
+        let mut skia = SkiaClips::new(w, h, root, base, true);
+        stage.walk_leaves(child, root, base, ct, Walk::Draw, |_, visit, m, ct, clips| {
+            if let Visit::Leaf(leaf) = visit {
+                let mask = skia.mask(stage, clips)?;
+                draw_leaf(layer, clip, leaf, m, ct, color, mask);
+            }
+            Ok(())
+        })?;
+    }
+    outline_masks(stage, &base, layer)
+}
+
+/// Outlines every mask's region (dashed by nothing: a thin line in the mask colour), so
+/// that what clips a picture is seen.
+fn outline_masks(stage: &Stage, base: &DAffine2, layer: &mut Pixmap) -> Result<()> {
+    let root = stage.root();
+    let mut masks = Vec::new();
+    stage.walk(root, |id, node| {
+        if node.is_mask() {
+            masks.push(id);
+        }
+    });
+    let mut polys = Polylines::default();
+    for m in masks {
+        stage.for_each_region_leaf(m, root, *base, |piece, m| {
+            polys.clear();
+            match piece {
+                RegionPiece::Fill(Graphic::Fill(f)) => {
+                    let budget = polygon::MAX_OUTLINE_VERTICES as usize;
+                    let _ = f.path().flatten_within(m, 0.25, &mut polys, budget);
+                }
+                RegionPiece::Fill(Graphic::Stroke(_)) => return Ok(()),
+                RegionPiece::Rect(r) => polys.push_contour(r.corners().map(|c| m.transform_point2(c)), true),
+            }
+            stroke_polys(layer, &polys, MASK_COLOR, 1.0);
             Ok(())
         })?;
     }
@@ -447,6 +509,7 @@ fn draw_leaf(
     m: &DAffine2,
     ct: &ColorTransform,
     rgb: [u8; 3],
+    mask: Option<&Mask>,
 ) {
     // A flattening tolerance of a tenth of a layer pixel is invisible.
     const TOL: f64 = 0.1;
@@ -471,7 +534,7 @@ fn draw_leaf(
             };
             // Only the alpha goes through the colour transform: the colour names the object.
             let alpha = ct.apply_alpha(g.alpha() * 255.0) / 255.0;
-            fill(layer, clip, &polys, rule, &solid(rgb, alpha as f32));
+            fill(layer, clip, &polys, rule, &solid(rgb, alpha as f32), mask);
         }
         Leaf::Bitmap(bitmap, smoothing) => {
             let Some(texels) = colored_pixmap(bitmap, ct) else {
@@ -496,7 +559,7 @@ fn draw_leaf(
                     shader,
                     ..Paint::default()
                 };
-                fill(layer, clip, &polys, FillRule::NonZero, &paint);
+                fill(layer, clip, &polys, FillRule::NonZero, &paint, mask);
             }
         }
     }
@@ -522,7 +585,7 @@ fn draw_overlap(stage: &Stage, q: &DebugQuery, to_pic: &DAffine2, pic: &mut Pixm
             [(x0, y0), (x1, y0), (x1, y1), (x0, y1)].map(|(x, y)| to_pic.transform_point2(DVec2::new(x, y)));
         let mut polys = Polylines::default();
         polys.push_contour(quad, true);
-        fill(pic, None, &polys, FillRule::NonZero, &paint);
+        fill(pic, None, &polys, FillRule::NonZero, &paint, None);
     };
     let mut run: Option<(i64, i64, i64)> = None;
     stage.scan_overlap(q.a, q.b, q.parent, &q.options, |x, y| match &mut run {
@@ -541,7 +604,14 @@ fn draw_overlap(stage: &Stage, q: &DebugQuery, to_pic: &DAffine2, pic: &mut Pixm
 
 /// Fills polygons given in pixmap coordinates, clipped first so that tiny-skia never sees
 /// coordinates far outside the pixmap.
-fn fill(pm: &mut Pixmap, clip: Option<Rect>, polys: &Polylines, rule: FillRule, paint: &Paint<'_>) {
+fn fill(
+    pm: &mut Pixmap,
+    clip: Option<Rect>,
+    polys: &Polylines,
+    rule: FillRule,
+    paint: &Paint<'_>,
+    mask: Option<&Mask>,
+) {
     let mut clipped = Polylines::default();
     let polys = match clip {
         Some(c) => {
@@ -555,14 +625,24 @@ fn fill(pm: &mut Pixmap, clip: Option<Rect>, polys: &Polylines, rule: FillRule, 
         FillRule::NonZero => SkFillRule::Winding,
         FillRule::EvenOdd => SkFillRule::EvenOdd,
     };
-    pm.fill_path(&path, paint, rule, Transform::identity(), None);
+    pm.fill_path(&path, paint, rule, Transform::identity(), mask);
 }
 
 /// Outlines a quad (a rectangle mapped into the picture).
 fn outline(pic: &mut Pixmap, corners: [DVec2; 4], rgb: [u8; 3], width: f32) {
     let mut polys = Polylines::default();
     polys.push_contour(corners, true);
-    if let Some(path) = skia_path(&polys) {
+    stroke_polys(pic, &polys, rgb, width);
+}
+
+/// Strokes closed contours given in picture coordinates.
+fn stroke_polys(pic: &mut Pixmap, polys: &Polylines, rgb: [u8; 3], width: f32) {
+    let mut cut = Polylines::default();
+    let (w, h) = (f64::from(pic.width()), f64::from(pic.height()));
+    if let Some(b) = Rect::from_ltrb(-4.0, -4.0, w + 4.0, h + 4.0) {
+        polygon::clip_to_rect(polys, &b, &mut cut);
+    }
+    if let Some(path) = skia_path(&cut) {
         let stroke = Stroke {
             width,
             ..Stroke::default()

@@ -41,6 +41,24 @@ pub enum Error {
         /// The bitmap node that was given.
         node: String,
     },
+    /// A mask that cannot be set (semantics.md 6): a node masking itself, a mask inside
+    /// what it masks or holding it, a mask that is masked, or the root.
+    Mask {
+        /// The node that would be masked.
+        node: String,
+        /// The mask.
+        mask: String,
+        /// Why it is refused.
+        reason: &'static str,
+    },
+    /// Mouse properties belong to interactive nodes (Flash's Sprites), and bitmaps and
+    /// animated leaves cannot be interactive (semantics.md 7).
+    NotInteractive {
+        /// The node that was given.
+        node: String,
+        /// What was asked of it, e.g. `mouse_enabled`.
+        what: &'static str,
+    },
     /// Only bitmap nodes have a bitmap.
     NotBitmap {
         /// The container that was given.
@@ -141,6 +159,12 @@ impl fmt::Display for Error {
             Error::Root => write!(f, "the root cannot be removed or moved"),
             Error::NotContainer { node } => {
                 write!(f, "{node} is a bitmap: it has no children or graphics")
+            }
+            Error::Mask { node, mask, reason } => {
+                write!(f, "{mask} cannot mask {node}: {reason}")
+            }
+            Error::NotInteractive { node, what } => {
+                write!(f, "{node} is not interactive, so it has no {what}")
             }
             Error::NotBitmap { node } => write!(f, "{node} is a container, not a bitmap"),
             Error::NonFinite { what } => write!(f, "{what} is not finite"),

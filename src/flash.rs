@@ -22,6 +22,8 @@ use crate::polygon::{self, Polylines};
 use crate::raster::DrawBudget;
 use crate::rect::PixelRect;
 use crate::shape::Leaf;
+use crate::skia_clip::SkiaClips;
+use crate::walk::{Visit, Walk};
 use crate::{CollisionOptions, ColorTransform, Error, FillRule, Graphic, NodeId, Rect, Result, Stage};
 
 /// Curves are flattened to within this distance, in the window's pixels (as the exact
@@ -225,19 +227,34 @@ impl Painter<'_> {
     }
 
     fn draw(&mut self, target: NodeId, ink: Ink, layer: &mut Pixmap) -> Result<()> {
-        let base = DAffine2::from_translation(-self.origin) * self.stage.matrix_to(target, self.parent)?;
+        let pre = DAffine2::from_translation(-self.origin);
         let base_color = self.base_color(target, ink)?;
         let stage = self.stage;
-        stage.for_each_leaf(target, base, base_color, true, |_, leaf, m, ct| {
-            if m.matrix2.determinant() == 0.0 {
-                return Ok(());
-            }
-            match leaf {
-                Leaf::Graphic(g) => self.fill(g, m, ct, ink, layer, || stage.describe(target))?,
-                Leaf::Bitmap(bitmap, smoothing) => self.bitmap(bitmap, smoothing, m, ct, ink, layer),
-            }
-            Ok(())
-        })
+        let (w, h) = (layer.width(), layer.height());
+        // Masks and scroll windows clip the recipe's drawing too (semantics.md 6).
+        let mut skia = SkiaClips::new(w, h, self.parent, pre, self.anti_alias);
+        let walk = Walk::Draw;
+        stage.walk_leaves(
+            target,
+            self.parent,
+            pre,
+            base_color,
+            walk,
+            |_, visit, m, ct, clips| {
+                let Visit::Leaf(leaf) = visit else { return Ok(()) };
+                if m.matrix2.determinant() == 0.0 {
+                    return Ok(());
+                }
+                let mask = skia.mask(stage, clips)?;
+                match leaf {
+                    Leaf::Graphic(g) => self.fill(g, m, ct, ink, layer, mask, || stage.describe(target))?,
+                    Leaf::Bitmap(bitmap, smoothing) => {
+                        self.bitmap(bitmap, smoothing, m, ct, ink, layer, mask)
+                    }
+                }
+                Ok(())
+            },
+        )
     }
 
     /// `self.polys` clipped to the window, as a tiny-skia path.
@@ -259,6 +276,7 @@ impl Painter<'_> {
         ct: &ColorTransform,
         ink: Ink,
         layer: &mut Pixmap,
+        mask: Option<&Mask>,
         name: impl Fn() -> String,
     ) -> Result<()> {
         let [r, gr, b, a] = self.fill_color(g.alpha(), ct, ink);
@@ -302,10 +320,11 @@ impl Painter<'_> {
             FillRule::NonZero => SkFillRule::Winding,
             FillRule::EvenOdd => SkFillRule::EvenOdd,
         };
-        layer.fill_path(&path, &paint, rule, Transform::identity(), None);
+        layer.fill_path(&path, &paint, rule, Transform::identity(), mask);
         Ok(())
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn bitmap(
         &mut self,
         bitmap: &crate::Bitmap,
@@ -314,6 +333,7 @@ impl Painter<'_> {
         ct: &ColorTransform,
         ink: Ink,
         layer: &mut Pixmap,
+        mask: Option<&Mask>,
     ) {
         let Some(mut texels) = Pixmap::new(bitmap.width(), bitmap.height()) else {
             return;
@@ -366,6 +386,6 @@ impl Painter<'_> {
             anti_alias: self.anti_alias,
             ..Paint::default()
         };
-        layer.fill_path(&path, &paint, SkFillRule::Winding, Transform::identity(), None);
+        layer.fill_path(&path, &paint, SkFillRule::Winding, Transform::identity(), mask);
     }
 }

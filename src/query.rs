@@ -4,11 +4,15 @@
 use glam::{DAffine2, DVec2};
 
 use crate::bitmask::Overlap;
-use crate::polygon::{self, Polylines};
-use crate::raster::{DrawBudget, Prepared, Rasterizer, ScanBuffers, with_scan_buffers};
+use std::sync::Arc;
+
+use crate::point::{BitmapHit, PointTest};
+use crate::raster::{
+    ClipShapes, DrawBudget, Prepared, Rasterizer, RegionPiece, ScanBuffers, with_scan_buffers,
+};
 use crate::rect::PixelRect;
 use crate::shape::Leaf;
-use crate::transform::invert;
+use crate::walk::{Clip, ClipLink, Clips, Visit, Walk, each_clip};
 use crate::{ColorTransform, Error, Graphic, NodeId, Rect, Result, Stage};
 
 /// Options of a collision query; `CollisionOptions::default()` is a precise query at
@@ -198,14 +202,17 @@ impl Stage {
             *acc = Some(acc.map_or(mapped, |a| a.union(&mapped)));
             Ok(())
         };
-        self.for_each_leaf(
+        self.walk_leaves(
+            obj,
             obj,
             DAffine2::IDENTITY,
             ColorTransform::IDENTITY,
-            false,
-            |id, leaf, m, _| {
-                let r = match leaf {
-                    Leaf::Graphic(g) => {
+            Walk::Boxes,
+            |id, visit, m, _, _| {
+                let r = match visit {
+                    // A scrolled node's window stands for its content (semantics.md 6).
+                    Visit::Window(w) => Some(w),
+                    Visit::Leaf(Leaf::Graphic(g)) => {
                         let b = g.path_box();
                         match (g, kind) {
                             (Graphic::Stroke(s), BoxKind::WithStrokes) => {
@@ -214,7 +221,7 @@ impl Stage {
                             _ => b,
                         }
                     }
-                    Leaf::Bitmap(bm, _) => {
+                    Visit::Leaf(Leaf::Bitmap(bm, _)) => {
                         Rect::from_ltrb(0.0, 0.0, f64::from(bm.width()), f64::from(bm.height()))
                     }
                 };
@@ -245,28 +252,37 @@ impl Stage {
     pub fn tight_bounds(&self, obj: NodeId, space: NodeId) -> Result<Option<Rect>> {
         let base = self.matrix_between(obj, space)?;
         let mut acc: Option<Rect> = None;
-        self.for_each_leaf(obj, base, ColorTransform::IDENTITY, false, |_, leaf, m, _| {
-            let r = match leaf {
-                Leaf::Graphic(Graphic::Fill(f)) => f.path().bounds(m),
-                Leaf::Graphic(Graphic::Stroke(s)) => {
-                    let r = s.width() / 2.0;
-                    let (a, b) = (m.matrix2.x_axis.x, m.matrix2.x_axis.y);
-                    let (c, d) = (m.matrix2.y_axis.x, m.matrix2.y_axis.y);
-                    let (ex, ey) = (r * a.hypot(c), r * b.hypot(d));
-                    s.path().bounds(m).and_then(|bx| {
-                        Rect::from_ltrb(bx.left() - ex, bx.top() - ey, bx.right() + ex, bx.bottom() + ey)
-                    })
+        let walk = Walk::Boxes;
+        self.walk_leaves(
+            obj,
+            obj,
+            base,
+            ColorTransform::IDENTITY,
+            walk,
+            |_, visit, m, _, _| {
+                let r = match visit {
+                    Visit::Window(w) => w.transform(m),
+                    Visit::Leaf(Leaf::Graphic(Graphic::Fill(f))) => f.path().bounds(m),
+                    Visit::Leaf(Leaf::Graphic(Graphic::Stroke(s))) => {
+                        let r = s.width() / 2.0;
+                        let (a, b) = (m.matrix2.x_axis.x, m.matrix2.x_axis.y);
+                        let (c, d) = (m.matrix2.y_axis.x, m.matrix2.y_axis.y);
+                        let (ex, ey) = (r * a.hypot(c), r * b.hypot(d));
+                        s.path().bounds(m).and_then(|bx| {
+                            Rect::from_ltrb(bx.left() - ex, bx.top() - ey, bx.right() + ex, bx.bottom() + ey)
+                        })
+                    }
+                    Visit::Leaf(Leaf::Bitmap(bm, _)) => {
+                        Rect::from_ltrb(0.0, 0.0, f64::from(bm.width()), f64::from(bm.height()))
+                            .and_then(|r| r.transform(m))
+                    }
+                };
+                if let Some(r) = r {
+                    acc = Some(acc.map_or(r, |a| a.union(&r)));
                 }
-                Leaf::Bitmap(bm, _) => {
-                    Rect::from_ltrb(0.0, 0.0, f64::from(bm.width()), f64::from(bm.height()))
-                        .and_then(|r| r.transform(m))
-                }
-            };
-            if let Some(r) = r {
-                acc = Some(acc.map_or(r, |a| a.union(&r)));
-            }
-            Ok(())
-        })?;
+                Ok(())
+            },
+        )?;
         // A union can be wider than an f64 holds, which no box may be.
         acc.map(|r| {
             Rect::from_ltrb(r.left(), r.top(), r.right(), r.bottom()).ok_or_else(|| Error::NonFinite {
@@ -386,7 +402,7 @@ impl Stage {
         }
         let bounds_a = self.flash_box_and_matrix(a, parent, BoxKind::WithStrokes)?;
         let bounds_b = self.flash_box_and_matrix(b, parent, BoxKind::WithStrokes)?;
-        let (Some((ba, ma)), Some((bb, mb))) = (bounds_a, bounds_b) else {
+        let (Some((ba, _)), Some((bb, _))) = (bounds_a, bounds_b) else {
             return Ok(Setup::Empty);
         };
         let Some(r) = ba.intersect(&bb) else {
@@ -416,8 +432,8 @@ impl Stage {
         let window = PixelRect::covering(&r);
         let mut budget = DrawBudget::new(opts.max_pixels);
         let epoch = self.cache.query_epoch();
-        let pa = self.prepare(a, parent, ma, opts.anti_alias, epoch, &mut budget)?;
-        let pb = self.prepare(b, parent, mb, opts.anti_alias, epoch, &mut budget)?;
+        let pa = self.prepare(a, parent, opts.anti_alias, epoch, &mut budget)?;
+        let pb = self.prepare(b, parent, opts.anti_alias, epoch, &mut budget)?;
         let (Some(ea), Some(eb)) = (pa.extent(), pb.extent()) else {
             return Ok(Setup::Empty);
         };
@@ -447,7 +463,6 @@ impl Stage {
         &self,
         target: NodeId,
         parent: NodeId,
-        base: DAffine2,
         anti_alias: bool,
         epoch: u64,
         budget: &mut DrawBudget,
@@ -455,7 +470,24 @@ impl Stage {
         let base_color = self.color_transform_to(target, parent)?;
         let mut prepared = Prepared::new(anti_alias, epoch);
         let name = || self.describe(target);
-        self.for_each_leaf(target, base, base_color, true, |id, leaf, m, ct| {
+        // The leaves under one clip share its list, so its shapes are made once per query.
+        let mut made: Vec<(Arc<ClipLink>, Arc<ClipShapes>)> = Vec::new();
+        let walk = Walk::Draw;
+        let id = DAffine2::IDENTITY;
+        self.walk_leaves(target, parent, id, base_color, walk, |id, visit, m, ct, clips| {
+            let Visit::Leaf(leaf) = visit else { return Ok(()) };
+            let clip = match clips {
+                None => None,
+                Some(link) => match made.iter().find(|(l, _)| Arc::ptr_eq(l, link)) {
+                    Some((_, shapes)) => Some(shapes.clone()),
+                    None => {
+                        let regions = self.clip_regions(clips, parent)?;
+                        let shapes = Prepared::clip_shapes(&self.cache, &regions, budget, &name)?;
+                        made.push((link.clone(), shapes.clone()));
+                        Some(shapes)
+                    }
+                },
+            };
             // Multipliers that overflow down the tree make NaN, which would round to an
             // opaque alpha: refused, naming the node (issue 12).
             if !ct.is_finite() {
@@ -466,9 +498,29 @@ impl Stage {
                     ),
                 });
             }
-            prepared.add(&self.cache, leaf, m, ct, budget, &name)
+            prepared.add(&self.cache, leaf, m, ct, clip.as_ref(), budget, &name)
         })?;
         Ok(prepared)
+    }
+
+    /// The regions of every clip of a list, each as its pieces with their matrices to
+    /// `parent`.
+    fn clip_regions(&self, clips: &Clips, parent: NodeId) -> Result<Vec<Vec<(RegionPiece<'_>, DAffine2)>>> {
+        let mut regions = Vec::new();
+        for clip in each_clip(clips) {
+            regions.push(match *clip {
+                Clip::Window { rect, matrix } => vec![(RegionPiece::Rect(rect), matrix)],
+                Clip::Mask(mask) => {
+                    let mut pieces = Vec::new();
+                    self.for_each_region_leaf(mask, parent, DAffine2::IDENTITY, |piece, m| {
+                        pieces.push((piece, *m));
+                        Ok(())
+                    })?;
+                    pieces
+                }
+            });
+        }
+        Ok(regions)
     }
 
     /// Both targets' whole alpha planes over the query's pixel window (row-major), for the
@@ -550,94 +602,44 @@ impl Stage {
         if !shape_flag {
             return Ok(self.bounds(obj, self.root())?.is_some_and(|b| b.contains(p)));
         }
-        let base = self.matrix_to(obj, self.root())?;
         let mut hit = false;
-        let mut polys = Polylines::default();
-        // Each leaf's geometry is held to the per-item budget, and all of them together to
-        // the query's, as for collisions: many leaves just under the first would otherwise
-        // take time without end.
-        let mut total = DrawBudget::new(0);
+        let mut test = PointTest::new(BitmapHit::default());
         let name = || self.describe(obj);
-        let per_item = polygon::MAX_OUTLINE_VERTICES as usize;
-        self.for_each_leaf(obj, base, ColorTransform::IDENTITY, true, |_, leaf, m, _| {
-            if hit || m.matrix2.determinant() == 0.0 {
-                return Ok(());
-            }
-            polys.clear();
-            hit = match leaf {
-                Leaf::Graphic(Graphic::Fill(f)) => {
-                    let cap = total.vertices_left(per_item);
-                    let built = f.path().flatten_within(m, HIT_TOLERANCE, &mut polys, cap);
-                    count_leaf(
-                        &mut total,
-                        built,
-                        cap < per_item,
-                        polys.points.len(),
-                        "a fill",
-                        name,
-                    )?;
-                    polygon::contains(&polys, p, f.rule())
+        let (root, id, walk) = (self.root(), DAffine2::IDENTITY, Walk::Draw);
+        self.walk_leaves(
+            obj,
+            root,
+            id,
+            ColorTransform::IDENTITY,
+            walk,
+            |_, visit, m, _, clips| {
+                let Visit::Leaf(leaf) = visit else { return Ok(()) };
+                if hit {
+                    return Ok(());
                 }
-                Leaf::Graphic(Graphic::Stroke(s)) => {
-                    polygon::check_outline(s.path(), s.width(), m, HIT_TOLERANCE, name)?;
-                    let built = polygon::stroke_outline(s.path(), s.width(), m, HIT_TOLERANCE, &mut polys);
-                    count_leaf(&mut total, built, false, polys.points.len(), "a stroke", name)?;
-                    let inside = polygon::contains(&polys, p, crate::FillRule::NonZero);
-                    polys.clear();
-                    let cap = total.vertices_left(per_item);
-                    let built = s.path().flatten_within(m, HIT_TOLERANCE, &mut polys, cap);
-                    count_leaf(
-                        &mut total,
-                        built,
-                        cap < per_item,
-                        polys.points.len(),
-                        "a stroke",
-                        name,
-                    )?;
-                    inside || polygon::distance(&polys, p).is_some_and(|d| d <= 0.5)
-                }
-                Leaf::Bitmap(bm, _) => invert(m).is_some_and(|inv| {
-                    let t = inv.transform_point2(p).floor();
-                    t.x >= 0.0 && t.y >= 0.0 && bm.pixel(t.x as u32, t.y as u32).is_some_and(|px| px[3] > 0)
-                }),
-            };
-            Ok(())
-        })?;
+                // Masks and scroll windows over the leaf cut it (semantics.md 6).
+                hit = test.leaf(leaf, m, p, &name)? && self.clips_contain(clips, p)?;
+                Ok(())
+            },
+        )?;
         Ok(hit)
     }
 
-    /// Whether the exact boxes ([`Stage::tight_bounds`]) of `a` and `b` in the root's space
-    /// overlap or touch. An object that draws nothing hits nothing.
+    /// Whether the boxes of `a` and `b` in the root's space ([`Stage::bounds`], Flash's
+    /// loose two-step boxes) overlap or touch, as Flash's `hitTestObject` answers: under a
+    /// rotated parent the boxes grow, and objects whose shapes are apart can hit. An object
+    /// that draws nothing hits nothing. For the exact answer, ask [`Stage::collision_rect`].
     ///
     /// # Errors
     ///
     /// [`Error::StaleNode`], [`Error::NonFinite`].
     pub fn hit_test_object(&self, a: NodeId, b: NodeId) -> Result<bool> {
         let root = self.root();
-        Ok(match (self.tight_bounds(a, root)?, self.tight_bounds(b, root)?) {
+        Ok(match (self.bounds(a, root)?, self.bounds(b, root)?) {
             (Some(ra), Some(rb)) => ra.touches(&rb),
             _ => false,
         })
     }
-}
-
-/// Counts the `made` vertices of a point test's leaf against the query's budget; a leaf that
-/// was not `built` went over its own budget, or over what was left of the query's (`capped`).
-fn count_leaf(
-    total: &mut DrawBudget,
-    built: bool,
-    capped: bool,
-    made: usize,
-    what: &str,
-    name: impl Fn() -> String,
-) -> Result<()> {
-    if !built {
-        if capped {
-            total.take_vertices(polygon::MAX_OUTLINE_VERTICES as usize, &name)?;
-        }
-        return Err(polygon::over_budget(what, name));
-    }
-    total.take_vertices(made, name)
 }
 
 /// Most bytes a method that works on whole planes of the window (every [`crate::Method`]
@@ -653,9 +655,6 @@ pub(crate) fn dense_budget(pixels: u128, bytes_per_pixel: u64, opts: &CollisionO
     }
     Ok(())
 }
-
-/// Flattening tolerance of point tests, in root pixels.
-const HIT_TOLERANCE: f64 = 1.0 / 1024.0;
 
 /// Pixels of dense planes computed at once when a target is not a single fill.
 const BAND_PIXELS: u64 = 1 << 16;

@@ -10,7 +10,9 @@ use std::f64::consts::TAU;
 
 use glam::{DAffine2, DMat2, DVec2};
 
+use crate::raster::RegionPiece;
 use crate::shape::Leaf;
+use crate::walk::{Clip, Visit, Walk, each_clip};
 use crate::{CollisionOptions, FillRule, Graphic, NodeId, Path, Result, Stage};
 
 /// Options of [`Method::Radial`](crate::Method::Radial), fixed when a profile is built.
@@ -257,14 +259,53 @@ pub(crate) fn build(
     let holder = tmp.add_container(tmp.root())?;
     let base = DAffine2::from_scale(DVec2::splat(k));
     let base_color = stage.color_transform_to(obj, parent)?;
-    stage.for_each_leaf(obj, base, base_color, true, |_, leaf, m, ct| {
+    // The object's own mask and scroll window clip it (those of its ancestors are not
+    // looked at: the profile is the object's own, in its own space).
+    let mut own = Vec::new();
+    if let Some(rect) = stage.scroll_rect(obj)? {
+        own.push(Clip::Window { rect, matrix: base });
+    }
+    if let Some(mask) = stage.mask(obj)? {
+        own.push(Clip::Mask(mask));
+    }
+    let walk = Walk::Draw;
+    stage.walk_leaves(obj, obj, base, base_color, walk, |_, visit, m, ct, clips| {
+        let Visit::Leaf(leaf) = visit else { return Ok(()) };
+        // A clipped leaf goes inside containers masked by copies of its clips' regions.
+        let mut inside = holder;
+        let all: Vec<Clip> = each_clip(clips).chain(&own).copied().collect();
+        for clip in all.iter().rev() {
+            let wrap = tmp.add_container(inside)?;
+            let mask = tmp.add_container(tmp.root())?;
+            match *clip {
+                Clip::Window { rect, matrix } => {
+                    let path = Path::rect(rect.left(), rect.top(), rect.width(), rect.height());
+                    tmp.add_graphic(mask, Graphic::fill(path, FillRule::NonZero, 1.0)?)?;
+                    tmp.set_matrix(mask, matrix)?;
+                }
+                Clip::Mask(m) => stage.for_each_region_leaf(m, obj, base, |piece, pm| {
+                    let n = tmp.add_container(mask)?;
+                    let g = match piece {
+                        RegionPiece::Fill(g) => g.clone(),
+                        RegionPiece::Rect(r) => {
+                            let path = Path::rect(r.left(), r.top(), r.width(), r.height());
+                            Graphic::fill(path, FillRule::NonZero, 1.0)?
+                        }
+                    };
+                    tmp.add_graphic(n, g)?;
+                    tmp.set_matrix(n, *pm)
+                })?,
+            }
+            tmp.set_mask(wrap, Some(mask))?;
+            inside = wrap;
+        }
         let node = match leaf {
             Leaf::Graphic(g) => {
-                let n = tmp.add_container(holder)?;
+                let n = tmp.add_container(inside)?;
                 tmp.add_graphic(n, g.clone())?;
                 n
             }
-            Leaf::Bitmap(bitmap, smoothing) => tmp.add_bitmap(holder, bitmap.clone(), smoothing)?,
+            Leaf::Bitmap(bitmap, smoothing) => tmp.add_bitmap(inside, bitmap.clone(), smoothing)?,
         };
         tmp.set_matrix(node, *m)?;
         tmp.set_color_transform(node, *ct)

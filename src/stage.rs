@@ -11,9 +11,8 @@
 use glam::{DAffine2, DVec2};
 
 use crate::color::ColorTransform;
-use crate::shape::Leaf;
 use crate::transform::{self, Props, invert};
-use crate::{Bitmap, Error, Graphic, Result};
+use crate::{Bitmap, Error, Graphic, Rect, Result};
 
 /// A handle to a node of a [`Stage`]. Using it after the node was removed gives
 /// [`Error::StaleNode`].
@@ -62,7 +61,7 @@ pub enum Frame {
 
 impl Content {
     /// What is drawn now: a container's graphics, a bitmap, or the current frame.
-    fn shown(&self) -> (&[Graphic], Option<(&Bitmap, bool)>) {
+    pub(crate) fn shown(&self) -> (&[Graphic], Option<(&Bitmap, bool)>) {
         match self {
             Content::Container(g) => (g, None),
             Content::Bitmap { bitmap, smoothing } => (&[], Some((bitmap, *smoothing))),
@@ -85,6 +84,20 @@ pub(crate) struct Node {
     pub visible: bool,
     pub color: ColorTransform,
     pub content: Content,
+    /// The node whose region clips this one (semantics.md 6).
+    pub mask: Option<NodeId>,
+    /// The nodes this one masks: a mask is never drawn, hit or picked.
+    pub masking: Vec<NodeId>,
+    /// The scroll window, edges already whole pixels.
+    pub scroll: Option<Rect>,
+    /// A Flash Sprite (true) or Shape/Bitmap (false), for picking (semantics.md 7).
+    pub interactive: bool,
+    pub mouse_enabled: bool,
+    pub mouse_children: bool,
+    /// The node whose fills stand for this one's content when picking.
+    pub hit_area: Option<NodeId>,
+    /// The nodes this one is the hit area of.
+    pub hit_area_of: Vec<NodeId>,
 }
 
 impl Node {
@@ -97,8 +110,30 @@ impl Node {
             props: Props::IDENTITY,
             visible: true,
             color: ColorTransform::IDENTITY,
+            interactive: matches!(content, Content::Container(_)),
             content,
+            mask: None,
+            masking: Vec::new(),
+            scroll: None,
+            mouse_enabled: true,
+            mouse_children: true,
+            hit_area: None,
+            hit_area_of: Vec::new(),
         }
+    }
+
+    /// The matrix mapping the node's content into its parent: its matrix, after the scroll
+    /// window's offset.
+    pub fn content_matrix(&self) -> DAffine2 {
+        match self.scroll {
+            Some(r) => self.matrix * DAffine2::from_translation(-DVec2::new(r.left(), r.top())),
+            None => self.matrix,
+        }
+    }
+
+    /// Whether the node masks any other.
+    pub fn is_mask(&self) -> bool {
+        !self.masking.is_empty()
     }
 }
 
@@ -153,6 +188,10 @@ pub struct Stage {
     root: NodeId,
     /// Rasters kept between queries; keyed by content, so edits never make an entry stale.
     pub(crate) cache: crate::raster::RasterCache,
+    /// Counts changes, so that what is kept about the tree's layout knows when it is stale.
+    revision: u64,
+    /// Root-space boxes of what can be picked, built when a pick needs them.
+    pub(crate) pick_index: crate::pick::IndexCell,
 }
 
 impl Default for Stage {
@@ -186,7 +225,14 @@ impl Stage {
                 stage: id,
             },
             cache: crate::raster::RasterCache::default(),
+            revision: 0,
+            pick_index: crate::pick::IndexCell::default(),
         }
+    }
+
+    /// Goes up by one at every change of the tree.
+    pub(crate) fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// Frees the rasters this stage keeps between queries (they are made again when needed).
@@ -254,7 +300,9 @@ impl Stage {
         self.slot(id).ok_or_else(|| self.missing(id))
     }
 
-    fn node_mut(&mut self, id: NodeId) -> Result<&mut Node> {
+    pub(crate) fn node_mut(&mut self, id: NodeId) -> Result<&mut Node> {
+        // Every change goes through here (or through `remove`).
+        self.revision += 1;
         let err = self.missing(id);
         if id.stage != self.id {
             return Err(err);
@@ -436,11 +484,14 @@ impl Stage {
         if let Some(p) = parent {
             self.node_mut(p)?.children.retain(|c| *c != id);
         }
+        self.revision += 1;
         let mut stack = vec![id];
+        let mut links = Vec::new();
         while let Some(n) = stack.pop() {
             let slot = &mut self.slots[n.index as usize];
             if let Some(node) = slot.node.take() {
                 stack.extend(node.children);
+                links.push((n, node.mask, node.masking, node.hit_area, node.hit_area_of));
             }
             // A slot whose generation would wrap is retired, so that an old id can never
             // name a new node (it costs one empty slot per 2^32 reuses).
@@ -449,7 +500,34 @@ impl Stage {
                 self.free.push(n.index);
             }
         }
+        // Nodes that stay lose their links to the removed ones: a node whose mask or hit
+        // area was removed is no longer masked, or picked by its own content again.
+        for (n, mask, masking, hit_area, hit_area_of) in links {
+            if let Some(m) = mask.and_then(|m| self.slot_mut(m)) {
+                m.masking.retain(|&x| x != n);
+            }
+            for masked in masking {
+                if let Some(node) = self.slot_mut(masked) {
+                    node.mask = None;
+                }
+            }
+            if let Some(h) = hit_area.and_then(|h| self.slot_mut(h)) {
+                h.hit_area_of.retain(|&x| x != n);
+            }
+            for owner in hit_area_of {
+                if let Some(node) = self.slot_mut(owner) {
+                    node.hit_area = None;
+                }
+            }
+        }
         Ok(())
+    }
+
+    fn slot_mut(&mut self, id: NodeId) -> Option<&mut Node> {
+        let s = self.slots.get_mut(id.index as usize)?;
+        (s.generation == id.generation)
+            .then_some(s.node.as_mut())
+            .flatten()
     }
 
     /// Moves `id` to be the last child of `new_parent`, keeping its own matrix (so it moves on
@@ -471,6 +549,7 @@ impl Stage {
                 parent: self.describe(new_parent),
             });
         }
+        self.check_masks_after_move(id, new_parent)?;
         if let Some(old) = self.node(id)?.parent {
             self.node_mut(old)?.children.retain(|c| *c != id);
         }
@@ -843,7 +922,7 @@ impl Stage {
         let mut cur = id;
         while cur != ancestor {
             let node = self.node(cur)?;
-            m = node.matrix * m;
+            m = node.content_matrix() * m;
             cur = node.parent.ok_or_else(|| Error::NotDescendant {
                 node: self.describe(id),
                 ancestor: self.describe(ancestor),
@@ -952,47 +1031,6 @@ impl Stage {
                 what: format!("point mapped from the root to {}", self.describe(id)),
             })
         }
-    }
-
-    /// Visits the drawable leaves of `target`'s subtree in paint order, with each leaf's
-    /// matrix and colour transform relative to the space that `base` and `base_color` map
-    /// `target` into. Hidden descendants (and their subtrees) are skipped when
-    /// `skip_hidden`; the target's own visibility never matters.
-    pub(crate) fn for_each_leaf(
-        &self,
-        target: NodeId,
-        base: DAffine2,
-        base_color: ColorTransform,
-        skip_hidden: bool,
-        mut f: impl FnMut(NodeId, Leaf<'_>, &DAffine2, &ColorTransform) -> Result<()>,
-    ) -> Result<()> {
-        // The stack only allocates once a node has children, so a query on a leaf sprite
-        // allocates nothing here.
-        let mut stack = Vec::new();
-        let mut next = Some((target, base, base_color));
-        while let Some((id, m, ct)) = next.take().or_else(|| stack.pop()) {
-            let node = self.node(id)?;
-            if !transform::is_finite(&m) {
-                return Err(Error::NonFinite {
-                    what: format!("matrix of {} relative to the query's space", self.describe(id)),
-                });
-            }
-            let (graphics, bitmap) = node.content.shown();
-            for g in graphics {
-                f(id, Leaf::Graphic(g), &m, &ct)?;
-            }
-            if let Some((bitmap, smoothing)) = bitmap {
-                f(id, Leaf::Bitmap(bitmap, smoothing), &m, &ct)?;
-            }
-            for &c in node.children.iter().rev() {
-                let child = self.node(c)?;
-                if skip_hidden && !child.visible {
-                    continue;
-                }
-                stack.push((c, m * child.matrix, ct.concat(&child.color)));
-            }
-        }
-        Ok(())
     }
 }
 

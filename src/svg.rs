@@ -58,7 +58,11 @@
 //! - dashes: drawn solid;
 //! - a gradient whose stops have different opacities: drawn with the largest; a pattern:
 //!   drawn as a solid fill with the fill's opacity;
-//! - clip paths, masks and filters: ignored, the content is drawn unclipped;
+//! - clip paths and masks become masks (a node beside the group, holding the region's
+//!   shapes): a mask's luminance and opacity do not count, only its shapes' region, as in
+//!   Flash; a clip path or mask of a clip path or mask, and a mask on a group that also has
+//!   a clip path, are ignored;
+//! - filters: ignored, the content is drawn unfiltered;
 //! - group opacity: applied to each shape inside, as Flash applies `alpha`, where a browser
 //!   applies it once to the group's picture; reported only when the group draws more than one
 //!   shape (where they overlap they are more opaque than a browser shows them);
@@ -131,9 +135,9 @@ pub enum SvgFeature {
     GradientOpacity,
     /// A pattern fill or stroke; drawn solid with the paint's opacity.
     Pattern,
-    /// A clip path (also from `preserveAspectRatio="… slice"` on an image); ignored.
+    /// A clip path of a clip path (or of a mask); ignored (the clip path itself masks).
     ClipPath,
-    /// A mask; ignored.
+    /// A mask on a group that also has a clip path, or a mask of a mask; ignored.
     Mask,
     /// A filter; ignored.
     Filter,
@@ -810,6 +814,32 @@ impl Builder<'_> {
         });
     }
 
+    /// The shapes of a clip path's or mask's group, as fills of `node` and its containers.
+    fn region(&mut self, group: &usvg::Group, node: NodeId) -> Result<()> {
+        let mut stack = vec![(group, node)];
+        while let Some((g, n)) = stack.pop() {
+            for child in g.children() {
+                match child {
+                    usvg::Node::Group(inner) => {
+                        let c = self.stage.add_container(n)?;
+                        self.stage.set_matrix(c, matrix(inner.transform()))?;
+                        stack.push((inner, c));
+                    }
+                    usvg::Node::Path(p) => {
+                        let rule = match p.fill().map(|f| f.rule()) {
+                            Some(usvg::FillRule::EvenOdd) => FillRule::EvenOdd,
+                            _ => FillRule::NonZero,
+                        };
+                        self.stage
+                            .add_graphic(n, Graphic::fill(to_path(p.data()), rule, 1.0)?)?;
+                    }
+                    usvg::Node::Image(_) | usvg::Node::Text(_) => {}
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Sets a group's matrix and opacity on its container and reports what it cannot show.
     fn configure(&mut self, g: &usvg::Group, node: NodeId, context: Option<&str>) -> Result<()> {
         self.stage.set_matrix(node, matrix(g.transform()))?;
@@ -840,11 +870,53 @@ impl Builder<'_> {
                 ),
             );
         }
-        let ignored = [
-            (g.clip_path().is_some(), SvgFeature::ClipPath, "clip path"),
-            (g.mask().is_some(), SvgFeature::Mask, "mask"),
-            (!g.filters().is_empty(), SvgFeature::Filter, "filter"),
+        // A clip path or a mask becomes a mask node beside the group (semantics.md 6): the
+        // region of its shapes, whatever their luminance or opacity, as Flash masks. A node
+        // has one mask, so a group with both keeps the clip path.
+        let mut clipped = false;
+        let regions = [
+            g.clip_path()
+                .map(|c| (c.root(), c.transform(), c.clip_path().is_some())),
+            g.mask().map(|m| {
+                (
+                    m.root(),
+                    tiny_skia_path::Transform::identity(),
+                    m.mask().is_some(),
+                )
+            }),
         ];
+        for (k, region) in regions.into_iter().enumerate() {
+            let Some((root, transform, nested)) = region else {
+                continue;
+            };
+            let what = ["clip path", "mask"][k];
+            let feature = [SvgFeature::ClipPath, SvgFeature::Mask][k];
+            if clipped {
+                self.warn(
+                    feature,
+                    name(),
+                    format!("{what} is ignored: the group has a clip path, and a node has one mask"),
+                );
+                continue;
+            }
+            if nested {
+                self.warn(
+                    feature,
+                    name(),
+                    format!("the {what} of the {what} is ignored: its own region masks"),
+                );
+            }
+            if let Some(parent) = self.stage.parent(node)? {
+                let mask = self.stage.add_container(parent)?;
+                self.stage
+                    .set_matrix(mask, matrix(g.transform()) * matrix(transform))?;
+                self.stage.set_interactive(mask, false)?;
+                self.region(root, mask)?;
+                self.stage.set_mask(node, Some(mask))?;
+                clipped = true;
+            }
+        }
+        let ignored = [(!g.filters().is_empty(), SvgFeature::Filter, "filter")];
         for (present, feature, what) in ignored {
             if present {
                 self.warn(

@@ -512,3 +512,106 @@ fn png_of_five_thousand_queries_is_as_large_as_of_a_hundred_and_one() {
     assert_eq!(sizes[0], sizes[1]);
     assert!(sizes[1].1 < 4096, "{:?}", sizes[1]);
 }
+
+#[test]
+fn interactivity_fields_and_queries_run_as_the_format_says() {
+    let dir = temp_dir("interactivity");
+    let sq = r#"[{"fill": "M0,0 H10 V10 H0 Z"}]"#;
+    let scene = format!(
+        r#"{{"pixelhit_scene": 1, "root": {{"name": "root", "children": [
+          {{"name": "s1", "graphics": {sq}, "children": [{{"name": "s3", "graphics": {sq}}}]}},
+          {{"name": "hidden", "visible": false, "graphics": {sq}}},
+          {{"name": "masked", "mask": "mask", "graphics": {sq}}},
+          {{"name": "mask", "graphics": [{{"fill": "M0,0 H6 V6 H0 Z"}}]}},
+          {{"name": "pane", "matrix": [1.3, 0.2, 0.1, 1.2, 40, 50], "scroll_rect": [50, 60, 50, 100]}},
+          {{"name": "art", "interactive": false, "x": 100, "graphics": {sq}}},
+          {{"name": "button", "x": 200, "mouse_children": false, "hit_area": "zone",
+            "children": [{{"name": "face", "graphics": {sq}}}]}},
+          {{"name": "zone", "x": 300, "visible": false, "graphics": {sq}}}
+        ]}},
+        "queries": [
+          {{"objects_under_point": {{"container": "root", "x": 5, "y": 5}}}},
+          {{"objects_under_point": {{"container": "root", "x": 8, "y": 8}}}},
+          {{"pick": {{"x": 5, "y": 5}}}},
+          {{"pick": {{"x": 105, "y": 5}}}},
+          {{"pick": {{"x": 205, "y": 5}}}},
+          {{"pick": {{"x": 305, "y": 5, "bitmap_hit": "box"}}}},
+          {{"local_to_global": {{"object": "pane", "x": 10, "y": 20}}}},
+          {{"scroll_rect": {{"object": "pane"}}}},
+          {{"scroll_rect": {{"object": "s1"}}}},
+          {{"rect": {{"object": "s1", "space": "root"}}}},
+          {{"visible_bounds": {{"object": "masked", "space": "root"}}}},
+          {{"hit_test_point": {{"object": "mask", "x": 5, "y": 5, "shape_flag": true}}}}
+        ]}}"#
+    );
+    let run = run_scene(&write(&dir, "ui.json", &scene));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            r#"{"objects_under_point": ["s1", "s3", "masked"]}"#,
+            r#"{"objects_under_point": ["s1", "s3"]}"#,
+            r#"{"pick": "masked"}"#,
+            r#"{"pick": null}"#,
+            r#"{"pick": null}"#,
+            r#"{"pick": "button"}"#,
+            r#"{"local_to_global": [-16, -6]}"#,
+            r#"{"scroll_rect": [50, 60, 50, 100]}"#,
+            r#"{"scroll_rect": null}"#,
+            r#"{"rect": [0, 0, 10, 10]}"#,
+            r#"{"visible_bounds": [0, 0, 6, 6]}"#,
+            r#"{"hit_test_point": false}"#,
+        ]
+    );
+}
+
+#[test]
+fn interactivity_errors_exit_2_with_the_field_path() {
+    let dir = temp_dir("interactivity-errors");
+    let sq = r#"[{"fill": "M0,0 H10 V10 H0 Z"}]"#;
+    let cases = [
+        (
+            format!(r#"{{"name": "a", "mask": "nobody", "graphics": {sq}}}"#),
+            "root.children[0].mask",
+            "no object is named",
+        ),
+        (
+            format!(r#"{{"name": "a", "mask": "b", "children": [{{"name": "b", "graphics": {sq}}}]}}"#),
+            "root.children[0].mask",
+            "inside what it would mask",
+        ),
+        (
+            format!(r#"{{"name": "a", "mask": "a", "graphics": {sq}}}"#),
+            "root.children[0].mask",
+            "cannot mask itself",
+        ),
+        (
+            r#"{"name": "a", "interactive": true, "bitmap": {"png": "sprite.png"}}"#.to_string(),
+            "root.children[0].interactive",
+            "never interactive",
+        ),
+        (
+            format!(r#"{{"name": "a", "interactive": false, "mouse_enabled": false, "graphics": {sq}}}"#),
+            "root.children[0].mouse_enabled",
+            "interactive objects only",
+        ),
+        (
+            r#"{"name": "a", "scroll_rect": [0, 0, 1]}"#.to_string(),
+            "root.children[0].scroll_rect",
+            "expected 4 numbers",
+        ),
+    ];
+    write_sprite(&dir, "sprite.png");
+    for (k, (object, at, why)) in cases.iter().enumerate() {
+        let scene = format!(r#"{{"pixelhit_scene": 1, "root": {{"children": [{object}]}}}}"#);
+        let run = run_scene(&write(&dir, &format!("bad{k}.json"), &scene));
+        assert_eq!(run.code, 2, "{object}: {}", run.stdout);
+        assert!(run.stdout.is_empty());
+        assert!(
+            run.stderr.contains(at) && run.stderr.contains(why),
+            "{object}: {}",
+            run.stderr
+        );
+    }
+}

@@ -1184,7 +1184,7 @@ fn bitmaps_are_hit_where_the_texel_shows() {
 }
 
 #[test]
-fn hit_test_object_uses_tight_boxes_edges_included() {
+fn hit_test_object_uses_flash_boxes_edges_included() {
     let mut s = Stage::new();
     let root = s.root();
     let a = rect_node(&mut s, root, 0.0, 0.0, 10.0, 10.0);
@@ -1205,20 +1205,55 @@ fn hit_test_object_uses_tight_boxes_edges_included() {
     assert!(!s.hit_test_object(a, e).unwrap());
     assert!(!s.hit_test_object(e, e).unwrap());
     assert!(!s.hit_test_object(inside_e, a).unwrap());
-    // Tight, not loose: a square in a container turned 45 degrees and turned back by -45
-    // sits at 0..10 exactly, while its loose box is much larger.
+    // Loose, as Flash (semantics.md 5): a square in a container turned 45 degrees and turned
+    // back by -45 sits at 0..10 exactly, while its two-step box is much larger and reaches
+    // a probe that the tight box does not.
     let outer = s.add_container(root).unwrap();
     s.set_rotation(outer, 45.0).unwrap();
     s.set_x(outer, 100.0).unwrap();
     let sq = rect_node(&mut s, outer, 0.0, 0.0, 10.0, 10.0);
     s.set_rotation(sq, -45.0).unwrap();
     let probe = rect_node(&mut s, root, 111.0, 11.0, 2.0, 2.0);
+    let tight = s.tight_bounds(outer, root).unwrap().unwrap();
     let loose = s.bounds(outer, root).unwrap().unwrap();
-    assert!(
-        loose.contains(DVec2::new(111.5, 11.5)),
-        "the loose box reaches the probe: {loose:?}"
+    assert!(!tight.touches(&s.bounds(probe, root).unwrap().unwrap()));
+    assert!(loose.touches(&s.bounds(probe, root).unwrap().unwrap()));
+    assert!(s.hit_test_object(outer, probe).unwrap());
+    let far = rect_node(&mut s, root, loose.right() + 0.001, 11.0, 2.0, 2.0);
+    assert!(!s.hit_test_object(outer, far).unwrap());
+}
+
+#[test]
+fn hit_test_object_under_a_turned_and_scaled_world_answers_as_flash() {
+    // The interactivity issue's case: two circles under a world turned 45 degrees and
+    // scaled. In the root's space their tight boxes are apart, their Flash boxes (each
+    // circle's local square turned into a diamond's box) overlap: Flash answers true.
+    let mut s = Stage::new();
+    let root = s.root();
+    let world = s.add_container(root).unwrap();
+    s.set_rotation(world, 45.0).unwrap();
+    s.set_scale_x(world, 1.5).unwrap();
+    s.set_scale_y(world, 1.5).unwrap();
+    let circle = |s: &mut Stage, x: f64| {
+        let n = s.add_container(world).unwrap();
+        s.add_graphic(
+            n,
+            Graphic::fill(Path::circle(0.0, 0.0, 10.0), FillRule::NonZero, 1.0).unwrap(),
+        )
+        .unwrap();
+        s.set_x(n, x).unwrap();
+        n
+    };
+    let a = circle(&mut s, 0.0);
+    let b = circle(&mut s, 34.0);
+    let (ta, tb) = (
+        s.tight_bounds(a, root).unwrap().unwrap(),
+        s.tight_bounds(b, root).unwrap().unwrap(),
     );
-    assert!(!s.hit_test_object(outer, probe).unwrap());
-    let touching = rect_node(&mut s, root, 110.0, 10.0, 2.0, 2.0);
-    assert!(s.hit_test_object(outer, touching).unwrap());
+    assert!(!ta.touches(&tb), "tight boxes {ta:?} {tb:?}");
+    assert!(s.hit_test_object(a, b).unwrap());
+    assert_eq!(s.collision_rect(a, b, root, true, 255).unwrap(), None);
+    // Moved apart far enough, the Flash boxes part too (40 world px is where they touch).
+    s.set_x(b, 40.5).unwrap();
+    assert!(!s.hit_test_object(a, b).unwrap());
 }

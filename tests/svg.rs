@@ -267,15 +267,44 @@ mod with_svg {
             (SvgFeature::StrokeJoin, "path #loop"),
             (SvgFeature::GradientOpacity, "path #faded"),
             (SvgFeature::Pattern, "path #dotted"),
-            (SvgFeature::ClipPath, "group #clipped"),
-            (SvgFeature::Mask, "group #masked"),
             (SvgFeature::Filter, "group #blurred"),
             (SvgFeature::GroupOpacity, "group #ghost"),
         ];
         let want: Vec<(SvgFeature, String)> = want.iter().map(|(f, e)| (*f, e.to_string())).collect();
         // A closed circle has no caps and no corners, a gradient of one opacity is exact, a
-        // group with one shape composes like a browser: none of those is reported.
+        // group with one shape composes like a browser, clip paths and masks become masks:
+        // none of those is reported.
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn clip_paths_and_masks_become_masks_of_their_shapes_region() {
+        // A clip path turned 90 degrees with the group, and a mask whose luminance is dark
+        // (a browser would hide the content; Flash masks by shape, and so does pixelhit).
+        let text = r##"<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200">
+          <defs>
+            <clipPath id="c"><rect x="0" y="0" width="20" height="10"/></clipPath>
+            <mask id="m"><circle cx="150" cy="150" r="10" fill="black"/></mask>
+          </defs>
+          <g id="clipped" clip-path="url(#c)" transform="translate(50 50) rotate(90)"><rect x="-100" y="-100" width="200" height="200"/></g>
+          <g id="masked" mask="url(#m)"><rect x="100" y="100" width="100" height="100"/></g>
+        </svg>"##;
+        let mut stage = Stage::new();
+        let root = stage.root();
+        let load = SvgDocument::from_str(text)
+            .unwrap()
+            .add_to(&mut stage, root)
+            .unwrap();
+        assert!(load.warnings.is_empty(), "{:?}", load.warnings);
+        let clipped = load.node("clipped").unwrap();
+        let masked = load.node("masked").unwrap();
+        assert!(stage.mask(clipped).unwrap().is_some());
+        // The clip rectangle [0, 20] x [0, 10], turned 90 degrees about (50, 50): x 40..50, y 50..70.
+        assert!(stage.hit_test_point(clipped, 45.0, 60.0, true).unwrap());
+        assert!(!stage.hit_test_point(clipped, 55.0, 60.0, true).unwrap());
+        assert!(!stage.hit_test_point(clipped, 45.0, 45.0, true).unwrap());
+        assert!(stage.hit_test_point(masked, 150.0, 150.0, true).unwrap());
+        assert!(!stage.hit_test_point(masked, 105.0, 105.0, true).unwrap());
     }
 
     #[test]

@@ -38,4 +38,4 @@ mod sample;
 pub(crate) use budget::DrawBudget;
 pub(crate) use cache::RasterCache;
 pub(crate) use plane::{Rasterizer, ScanBuffers, with_scan_buffers};
-pub(crate) use prepare::Prepared;
+pub(crate) use prepare::{ClipShapes, Prepared, RegionPiece};

@@ -35,6 +35,50 @@ const COMPOSITE_PIXELS_PER_WORK: u128 = 64;
 #[derive(Default)]
 pub(crate) struct Rasterizer {
     scratch: Scratch,
+    /// A clipped item's values over its part of the region, and a clip's coverage there.
+    clipped: Vec<u8>,
+    cover: Vec<u8>,
+}
+
+/// Calls `f(y, values)` for each row of `part` (the parent's grid) of one item: slices of
+/// a cached raster, or rows computed from its pose.
+fn item_rows(
+    scratch: &mut Scratch,
+    item: &Item,
+    part: PixelRect,
+    anti_alias: bool,
+    mut f: impl FnMut(i64, &[u8]),
+) {
+    let n = part.width() as usize;
+    match item {
+        Item::Raster { raster, anchor } => {
+            let src_rect = raster.rect.moved(*anchor);
+            let sw = src_rect.width() as usize;
+            for y in part.y0..part.y1 {
+                let s = (y - src_rect.y0) as usize * sw + (part.x0 - src_rect.x0) as usize;
+                f(y, &raster.alpha[s..s + n]);
+            }
+        }
+        Item::Shape { shape, anchor } => {
+            let local = part.moved((-anchor.0, -anchor.1));
+            shape.rows(local, anti_alias, scratch, |j, values| f(j + anchor.1, values));
+        }
+    }
+}
+
+/// Composites `item` over `part` into `out`, a buffer of `part`'s own size.
+fn item_into(scratch: &mut Scratch, item: &Item, part: PixelRect, anti_alias: bool, out: &mut [u8]) {
+    let w = part.width() as usize;
+    let (x0, y0) = (part.x0, part.y0);
+    let p = item.extent().intersect(&part);
+    if p.is_empty() {
+        return;
+    }
+    let (dx, n) = ((p.x0 - x0) as usize, p.width() as usize);
+    item_rows(scratch, item, p, anti_alias, |y, values| {
+        let d = (y - y0) as usize * w + dx;
+        composite(&mut out[d..d + n], values);
+    });
 }
 
 impl Rasterizer {
@@ -47,37 +91,54 @@ impl Rasterizer {
     pub fn plane(&mut self, target: &Prepared, region: PixelRect, out: &mut [u8]) -> bool {
         out.fill(0);
         let w = region.width() as usize;
+        let aa = target.anti_alias();
         let mut any = false;
-        for item in target.items() {
-            let part = item.extent().intersect(&region);
+        for (k, item) in target.items().iter().enumerate() {
+            let clip = target.clip(k);
+            let mut part = item.extent().intersect(&region);
+            if let Some(c) = clip {
+                part = part.intersect(&c.extent);
+            }
             if part.is_empty() {
                 continue;
             }
             // Compositing counts against the work budget too (a unit per 64 pixels): many
             // large items over a large window would otherwise take minutes (issue 12).
-            self.scratch
-                .add_work((part.area() / COMPOSITE_PIXELS_PER_WORK) as u64);
+            let units = (part.area() / COMPOSITE_PIXELS_PER_WORK) as u64;
+            let regions = clip.map_or(0, |c| c.regions.len() as u64);
+            self.scratch.add_work(units * (1 + 2 * regions));
             if self.scratch.over_budget() {
                 return any;
             }
-            let (dx0, n) = ((part.x0 - region.x0) as usize, part.width() as usize);
-            match item {
-                Item::Raster { raster, anchor } => {
-                    let src_rect = raster.rect.moved(*anchor);
-                    let sw = src_rect.width() as usize;
-                    for y in part.y0..part.y1 {
-                        let s = (y - src_rect.y0) as usize * sw + (part.x0 - src_rect.x0) as usize;
-                        let d = (y - region.y0) as usize * w + dx0;
-                        any |= composite(&mut out[d..d + n], &raster.alpha[s..s + n]);
-                    }
+            let dx0 = (part.x0 - region.x0) as usize;
+            let Some(clip) = clip else {
+                let n = part.width() as usize;
+                item_rows(&mut self.scratch, item, part, aa, |y, values| {
+                    let d = (y - region.y0) as usize * w + dx0;
+                    any |= composite(&mut out[d..d + n], values);
+                });
+                continue;
+            };
+            // A clipped item: its values over its part, times each clip's coverage there
+            // (the source-over union of the clip's pieces), rounded (semantics.md 6).
+            let size = part.area() as usize;
+            self.clipped.clear();
+            self.clipped.resize(size, 0);
+            item_into(&mut self.scratch, item, part, aa, &mut self.clipped);
+            for r in &clip.regions {
+                self.cover.clear();
+                self.cover.resize(size, 0);
+                for piece in &r.items {
+                    item_into(&mut self.scratch, piece, part, aa, &mut self.cover);
                 }
-                Item::Shape { shape, anchor } => {
-                    let local = part.moved((-anchor.0, -anchor.1));
-                    shape.rows(local, target.anti_alias(), &mut self.scratch, |j, values| {
-                        let d = (j + anchor.1 - region.y0) as usize * w + dx0;
-                        any |= composite(&mut out[d..d + n], values);
-                    });
+                for (v, &c) in self.clipped.iter_mut().zip(&self.cover) {
+                    *v = mul255(u32::from(*v), u32::from(c)) as u8;
                 }
+            }
+            let n = part.width() as usize;
+            for (j, row) in self.clipped.chunks_exact(n).enumerate() {
+                let d = (part.y0 - region.y0) as usize * w + j * w + dx0;
+                any |= composite(&mut out[d..d + n], row);
             }
         }
         any
@@ -198,7 +259,7 @@ impl Rasterizer {
     /// Whether `target`'s rows come as runs: a single fill, stroke or bitmap computed in the
     /// window (a bitmap's row costs its width there, but only the columns asked for).
     pub fn has_runs(target: &Prepared) -> bool {
-        matches!(target.items(), [Item::Shape { .. }])
+        matches!(target.items(), [Item::Shape { .. }]) && !target.clipped()
     }
 
     /// The pixels of `target` whose alpha reaches `threshold` over `band`, row by row. A

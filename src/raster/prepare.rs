@@ -76,13 +76,38 @@ impl Items {
     }
 }
 
+/// One piece of a clip's region, as the tree gives it (semantics.md 6).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum RegionPiece<'a> {
+    /// A fill, by its own fill rule; its alpha does not count.
+    Fill(&'a Graphic),
+    /// A rectangle (a bitmap's, or a scroll window) of the space its matrix maps.
+    Rect(crate::Rect),
+}
+
+/// One clip of an item, ready: its region's pieces, each an item of alpha 255, whose
+/// source-over union is the coverage the item's value is multiplied by.
+pub(crate) struct ClipRegion {
+    pub items: Vec<Item>,
+}
+
+/// Every clip over an item, and the pixels they can leave showing.
+pub(crate) struct ClipShapes {
+    pub regions: Vec<ClipRegion>,
+    pub extent: PixelRect,
+}
+
 /// A target made ready to rasterize against one parent.
 pub(crate) struct Prepared {
     items: Items,
+    /// The clips of the items that have any, by the item's index.
+    clips: Vec<(usize, Arc<ClipShapes>)>,
     extent: Option<PixelRect>,
     anti_alias: bool,
     /// The query's epoch ([`RasterCache::query_epoch`]).
     epoch: u64,
+    /// The clips of the item being added.
+    clip_next: Option<Arc<ClipShapes>>,
 }
 
 /// Splits a matrix into its anchor (the whole-pixel part of the translation) and the matrix
@@ -126,9 +151,11 @@ impl Prepared {
     pub fn new(anti_alias: bool, epoch: u64) -> Prepared {
         Prepared {
             items: Items::Empty,
+            clips: Vec::new(),
             extent: None,
             anti_alias,
             epoch,
+            clip_next: None,
         }
     }
 
@@ -139,18 +166,21 @@ impl Prepared {
     ///
     /// [`Error::GeometryBudget`] for geometry over its vertex budgets, [`Error::NonFinite`]
     /// for geometry too far from its position.
+    #[allow(clippy::too_many_arguments)]
     pub fn add(
         &mut self,
         cache: &RasterCache,
         leaf: Leaf<'_>,
         m: &DAffine2,
         ct: &ColorTransform,
+        clip: Option<&Arc<ClipShapes>>,
         budget: &mut DrawBudget,
         target: &dyn Fn() -> String,
     ) -> Result<()> {
-        if m.matrix2.determinant() == 0.0 {
+        if m.matrix2.determinant() == 0.0 || clip.is_some_and(|c| c.extent.is_empty()) {
             return Ok(());
         }
+        self.clip_next = clip.cloned();
         let (anchor, rel) = anchored(m);
         let key = match leaf {
             Leaf::Graphic(g) => {
@@ -236,7 +266,11 @@ impl Prepared {
     }
 
     fn push(&mut self, item: Item) {
-        let e = item.extent();
+        let clip = self.clip_next.take();
+        let e = match &clip {
+            Some(c) => item.extent().intersect(&c.extent),
+            None => item.extent(),
+        };
         // An item that draws nothing (all its edges horizontal) is left out, so that its
         // position cannot widen the extent.
         if e.is_empty() {
@@ -251,7 +285,100 @@ impl Prepared {
                 y1: a.y1.max(e.y1),
             },
         });
+        if let Some(c) = clip {
+            self.clips.push((self.items.as_slice().len(), c));
+        }
         self.items.push(item);
+    }
+
+    /// The clips of item `k`, if it has any.
+    pub fn clip(&self, k: usize) -> Option<&ClipShapes> {
+        if self.clips.is_empty() {
+            return None;
+        }
+        self.clips
+            .binary_search_by_key(&k, |(i, _)| *i)
+            .ok()
+            .map(|i| &*self.clips[i].1)
+    }
+
+    /// Whether any item is clipped: the fast paths, which read single items as runs or
+    /// masks, then give way to compositing.
+    pub fn clipped(&self) -> bool {
+        !self.clips.is_empty()
+    }
+
+    /// The clips over an item made ready: each region's pieces placed by their matrices
+    /// (to the query's parent) with alpha 255.
+    ///
+    /// # Errors
+    ///
+    /// As [`Prepared::add`].
+    pub fn clip_shapes(
+        cache: &RasterCache,
+        regions: &[Vec<(RegionPiece<'_>, DAffine2)>],
+        budget: &mut DrawBudget,
+        target: &dyn Fn() -> String,
+    ) -> Result<Arc<ClipShapes>> {
+        let mut out = ClipShapes {
+            regions: Vec::with_capacity(regions.len()),
+            extent: PixelRect {
+                x0: i64::MIN / 4,
+                y0: i64::MIN / 4,
+                x1: i64::MAX / 4,
+                y1: i64::MAX / 4,
+            },
+        };
+        for pieces in regions {
+            let mut items = Vec::new();
+            let mut extent: Option<PixelRect> = None;
+            for (piece, m) in pieces {
+                if m.matrix2.determinant() == 0.0 {
+                    continue;
+                }
+                let (anchor, rel) = anchored(m);
+                let shape = match piece {
+                    RegionPiece::Fill(g) => {
+                        match build_shape(cache, Leaf::Graphic(g), &rel, &ColorTransform::IDENTITY, target)? {
+                            Some(Shape::Fill { edges, rule, .. }) => Shape::Fill {
+                                edges,
+                                rule,
+                                alpha: 255,
+                            },
+                            _ => continue,
+                        }
+                    }
+                    RegionPiece::Rect(r) => quad_shape(r, &rel, target)?,
+                };
+                budget.take_vertices(shape.vertices(), target)?;
+                let item = Item::Shape {
+                    shape: Arc::new(shape),
+                    anchor,
+                };
+                let e = item.extent();
+                if e.is_empty() {
+                    continue;
+                }
+                extent = Some(extent.map_or(e, |a| PixelRect {
+                    x0: a.x0.min(e.x0),
+                    y0: a.y0.min(e.y0),
+                    x1: a.x1.max(e.x1),
+                    y1: a.y1.max(e.y1),
+                }));
+                items.push(item);
+            }
+            out.extent = match extent {
+                Some(e) => out.extent.intersect(&e),
+                None => PixelRect {
+                    x1: 0,
+                    y1: 0,
+                    x0: 0,
+                    y0: 0,
+                },
+            };
+            out.regions.push(ClipRegion { items });
+        }
+        Ok(Arc::new(out))
     }
 
     /// The pixels this target can touch in the parent's grid.
@@ -275,7 +402,9 @@ impl Prepared {
         cache: &RasterCache,
     ) -> Option<(MaskRef<'a>, (i64, i64))> {
         match self.items.as_slice() {
-            [Item::Raster { raster, anchor }] => Some((raster.mask(threshold, cache), *anchor)),
+            [Item::Raster { raster, anchor }] if !self.clipped() => {
+                Some((raster.mask(threshold, cache), *anchor))
+            }
             _ => None,
         }
     }
@@ -368,19 +497,7 @@ fn build_shape(
                 return Ok(None);
             };
             let (w, h) = (f64::from(bitmap.width()), f64::from(bitmap.height()));
-            let corners = [
-                DVec2::ZERO,
-                DVec2::new(w, 0.0),
-                DVec2::new(w, h),
-                DVec2::new(0.0, h),
-            ];
-            let mut snapped = Vec::with_capacity(4);
-            for c in corners {
-                snapped.push(snap(rel.transform_point2(c)).ok_or_else(|| too_far(target))?);
-            }
-            let mut quad = Edges::default();
-            quad.push_closed(&snapped);
-            quad.finish();
+            let quad = quad_edges([0.0, 0.0, w, h], rel, target)?;
             Shape::Bitmap {
                 texels: cache.texels(bitmap, ct),
                 inverse,
@@ -389,6 +506,33 @@ fn build_shape(
             }
         }
     }))
+}
+
+/// The outline of the rectangle `[left, top, right, bottom]` mapped by `rel`, snapped.
+fn quad_edges([l, t, r, b]: [f64; 4], rel: &DAffine2, target: &dyn Fn() -> String) -> Result<Edges> {
+    let corners = [
+        DVec2::new(l, t),
+        DVec2::new(r, t),
+        DVec2::new(r, b),
+        DVec2::new(l, b),
+    ];
+    let mut snapped = Vec::with_capacity(4);
+    for c in corners {
+        snapped.push(snap(rel.transform_point2(c)).ok_or_else(|| too_far(target))?);
+    }
+    let mut quad = Edges::default();
+    quad.push_closed(&snapped);
+    quad.finish();
+    Ok(quad)
+}
+
+/// A rectangle of a clip's region as a fill of alpha 255.
+fn quad_shape(r: &crate::Rect, rel: &DAffine2, target: &dyn Fn() -> String) -> Result<Shape> {
+    Ok(Shape::Fill {
+        edges: quad_edges([r.left(), r.top(), r.right(), r.bottom()], rel, target)?,
+        rule: FillRule::NonZero,
+        alpha: 255,
+    })
 }
 
 #[cfg(test)]

@@ -126,7 +126,7 @@ impl Scene {
     }
 }
 
-const OBJECT_FIELDS: [&str; 16] = [
+const OBJECT_FIELDS: [&str; 22] = [
     "name",
     "matrix",
     "x",
@@ -143,6 +143,12 @@ const OBJECT_FIELDS: [&str; 16] = [
     "svg",
     "frames",
     "frame",
+    "mask",
+    "scroll_rect",
+    "interactive",
+    "mouse_enabled",
+    "mouse_children",
+    "hit_area",
 ];
 
 type Setter = fn(&mut Stage, NodeId, f64) -> Result<()>;
@@ -155,8 +161,8 @@ const PROPERTIES: [(&str, Setter); 5] = [
     ("scale_y", Stage::set_scale_y),
 ];
 
-const QUERY_KINDS: &str =
-    "collision_rect, bounds, tight_bounds, hit_test_point, hit_test_object, collides, collisions";
+const QUERY_KINDS: &str = "collision_rect, bounds, tight_bounds, hit_test_point, hit_test_object, collides, \
+     collisions, pick, objects_under_point, rect, visible_bounds, local_to_global, global_to_local, scroll_rect";
 
 type Fields = [(String, Json)];
 
@@ -200,6 +206,7 @@ fn parse_scene(bytes: &[u8], file: &str, base_dir: &FsPath, limits: &SceneLimits
         #[cfg(feature = "svg")]
         svg_expanded: 0,
         warnings: Vec::new(),
+        pending: Vec::new(),
     };
     let queries = loader.scene(&json)?;
     Ok(Scene {
@@ -235,6 +242,9 @@ struct Loader<'a> {
     svg_expanded: u64,
     /// Messages of [`Scene::warnings`].
     warnings: Vec<String>,
+    /// `mask` and `hit_area` fields, set once every name is known: the object, the field,
+    /// the name it gives, and the object's place.
+    pending: Vec<(NodeId, &'static str, String, usize)>,
 }
 
 impl Loader<'_> {
@@ -362,6 +372,24 @@ impl Loader<'_> {
             for (i, child) in children.iter().enumerate().rev() {
                 stack.push((child, Some(id), self.places.add(Some((place, i)))));
             }
+        }
+        self.at = None;
+        self.links()
+    }
+
+    /// Sets the `mask` and `hit_area` fields, once every object (and so every name) is
+    /// known: a name may come later in the file than the object that uses it.
+    fn links(&mut self) -> Result<()> {
+        for (id, field, name, place) in std::mem::take(&mut self.pending) {
+            self.at = Some(place);
+            let Some(&(other, _)) = self.names.get(&name) else {
+                return Err(self.err(field, format!("no object is named {}", json_string(&name))));
+            };
+            let set = match field {
+                "mask" => self.stage.set_mask(id, Some(other)),
+                _ => self.stage.set_hit_area(id, Some(other)),
+            };
+            set.map_err(|e| self.err(field, e.to_string()))?;
         }
         self.at = None;
         Ok(())
@@ -542,11 +570,77 @@ impl Loader<'_> {
         if let Some(v) = get(fields, "svg") {
             self.svg(v, &svg_path, id, place)?;
         }
+        self.interactivity(fields, id, place)?;
         let children = match get(fields, "children") {
             Some(v) => self.array(v, &join(path, "children"))?,
             None => &[],
         };
         Ok((id, children))
+    }
+
+    /// The fields of semantics.md sections 6 and 7 (scene-format.md, "Interactivity").
+    fn interactivity(&mut self, fields: &Fields, id: NodeId, place: usize) -> Result<()> {
+        let leaf = ["bitmap", "svg", "frames"]
+            .into_iter()
+            .find(|k| get(fields, k).is_some());
+        if let Some(v) = get(fields, "scroll_rect") {
+            let at = "scroll_rect";
+            let items = self.array(v, at)?;
+            if items.len() != 4 {
+                let found = items.len();
+                return Err(self.err(at, format!("expected 4 numbers [x, y, w, h], found {found}")));
+            }
+            let mut xywh = [0.0; 4];
+            for (i, (slot, item)) in xywh.iter_mut().zip(items).enumerate() {
+                *slot = self.number(item, &format!("{at}[{i}]"))?;
+            }
+            self.stage
+                .set_scroll_rect(id, Some(xywh))
+                .map_err(|e| self.err(at, e.to_string()))?;
+        }
+        // Bitmaps and animated leaves are never interactive; an SVG object is artwork, a
+        // Flash Shape, so it is not either.
+        let interactive = match get(fields, "interactive") {
+            Some(v) => {
+                let yes = self.boolean(v, "interactive")?;
+                if let (true, Some(k)) = (yes, leaf) {
+                    return Err(self.err(
+                        "interactive",
+                        format!("an object with `{k}` is never interactive (a Flash Shape or Bitmap)"),
+                    ));
+                }
+                yes
+            }
+            None => leaf.is_none() && self.stage.interactive(id).unwrap_or(false),
+        };
+        self.stage
+            .set_interactive(id, interactive)
+            .map_err(|e| self.err("interactive", e.to_string()))?;
+        for (key, set) in [
+            (
+                "mouse_enabled",
+                Stage::set_mouse_enabled as fn(&mut Stage, NodeId, bool) -> Result<()>,
+            ),
+            ("mouse_children", Stage::set_mouse_children),
+        ] {
+            if let Some(v) = get(fields, key) {
+                let on = self.boolean(v, key)?;
+                if !interactive {
+                    return Err(self.err(key, format!("`{key}` belongs to interactive objects only")));
+                }
+                set(&mut self.stage, id, on).map_err(|e| self.err(key, e.to_string()))?;
+            }
+        }
+        for key in ["mask", "hit_area"] {
+            if let Some(v) = get(fields, key) {
+                let name = self.string(v, key)?.to_string();
+                if key == "hit_area" && !interactive {
+                    return Err(self.err(key, "`hit_area` belongs to interactive objects only"));
+                }
+                self.pending.push((id, key, name, place));
+            }
+        }
+        Ok(())
     }
 
     /// The `frames` of an animated object: each `{"bitmap": ...}` or `{"graphics": [...]}`.
@@ -762,6 +856,9 @@ impl Loader<'_> {
                 .string(self.required(f, path, key)?, &join(path, key))?
                 .to_string())
         };
+        let number = |f: &Fields, key: &str| -> Result<f64> {
+            self.number(self.required(f, path, key)?, &join(path, key))
+        };
         let flag = |f: &Fields, key: &str, default: bool| -> Result<bool> {
             get(f, key).map_or(Ok(default), |v| self.boolean(v, &join(path, key)))
         };
@@ -772,6 +869,11 @@ impl Loader<'_> {
             "hit_test_point" => &["object", "x", "y", "shape_flag"],
             "hit_test_object" => &["a", "b"],
             "collisions" => &["parent", "objects", "tolerance", "anti_alias", "details"],
+            "pick" => &["x", "y", "bitmap_hit"],
+            "objects_under_point" => &["container", "x", "y"],
+            "rect" | "visible_bounds" => &["object", "space"],
+            "local_to_global" | "global_to_local" => &["object", "x", "y"],
+            "scroll_rect" => &["object"],
             other => {
                 return Err(self.err(
                     path,
@@ -839,6 +941,44 @@ impl Loader<'_> {
                 },
                 anti_alias: flag(f, "anti_alias", true)?,
                 details: flag(f, "details", false)?,
+            },
+            "pick" => Query::Pick {
+                x: number(f, "x")?,
+                y: number(f, "y")?,
+                bitmap_hit: match get(f, "bitmap_hit") {
+                    None => crate::BitmapHit::default(),
+                    Some(Json::String(s)) if s == "alpha" => crate::BitmapHit::default(),
+                    Some(Json::String(s)) if s == "box" => crate::BitmapHit::Box,
+                    Some(other) => {
+                        return Err(self.expected(&join(path, "bitmap_hit"), "\"alpha\" or \"box\"", other));
+                    }
+                },
+            },
+            "objects_under_point" => Query::ObjectsUnderPoint {
+                container: name(f, "container")?,
+                x: number(f, "x")?,
+                y: number(f, "y")?,
+            },
+            "rect" => Query::Rect {
+                object: name(f, "object")?,
+                space: name(f, "space")?,
+            },
+            "visible_bounds" => Query::VisibleBounds {
+                object: name(f, "object")?,
+                space: name(f, "space")?,
+            },
+            "local_to_global" => Query::LocalToGlobal {
+                object: name(f, "object")?,
+                x: number(f, "x")?,
+                y: number(f, "y")?,
+            },
+            "global_to_local" => Query::GlobalToLocal {
+                object: name(f, "object")?,
+                x: number(f, "x")?,
+                y: number(f, "y")?,
+            },
+            "scroll_rect" => Query::ScrollRect {
+                object: name(f, "object")?,
             },
             _ => Query::HitTestObject {
                 a: name(f, "a")?,

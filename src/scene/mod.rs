@@ -124,6 +124,62 @@ pub enum Query {
         /// How the test is done; default exact.
         method: Method,
     },
+    /// The object a click at `(x, y)` of the root's space goes to ([`Stage::pick`]).
+    Pick {
+        /// x in the root's space.
+        x: f64,
+        /// y in the root's space.
+        y: f64,
+        /// When a bitmap counts as hit (`"alpha"`, the default, or `"box"`).
+        bitmap_hit: crate::BitmapHit,
+    },
+    /// The objects under `(x, y)` in `container`'s subtree ([`Stage::objects_under_point`]).
+    ObjectsUnderPoint {
+        /// Whose subtree is searched.
+        container: String,
+        /// x in the root's space.
+        x: f64,
+        /// y in the root's space.
+        y: f64,
+    },
+    /// Flash's `getRect` ([`Stage::rect`]).
+    Rect {
+        /// The object measured.
+        object: String,
+        /// The object whose coordinates the answer is in.
+        space: String,
+    },
+    /// The bounds cut by the masks and scroll windows over the object
+    /// ([`Stage::visible_bounds`]).
+    VisibleBounds {
+        /// The object measured.
+        object: String,
+        /// The object whose coordinates the answer is in.
+        space: String,
+    },
+    /// A point of `object`'s space in the root's ([`Stage::local_to_global`]).
+    LocalToGlobal {
+        /// Whose space the point is in.
+        object: String,
+        /// x in `object`'s space.
+        x: f64,
+        /// y in `object`'s space.
+        y: f64,
+    },
+    /// A point of the root's space in `object`'s ([`Stage::global_to_local`]).
+    GlobalToLocal {
+        /// Whose space the answer is in.
+        object: String,
+        /// x in the root's space.
+        x: f64,
+        /// y in the root's space.
+        y: f64,
+    },
+    /// The object's scroll window, rounded ([`Stage::scroll_rect`]).
+    ScrollRect {
+        /// The object asked about.
+        object: String,
+    },
     /// Every colliding pair among `objects` ([`Stage::collisions`]).
     Collisions {
         /// The common parent whose space (and pixel grid) the answers are in.
@@ -150,6 +206,13 @@ impl Query {
             Query::HitTestObject { .. } => "hit_test_object",
             Query::Collides { .. } => "collides",
             Query::Collisions { .. } => "collisions",
+            Query::Pick { .. } => "pick",
+            Query::ObjectsUnderPoint { .. } => "objects_under_point",
+            Query::Rect { .. } => "rect",
+            Query::VisibleBounds { .. } => "visible_bounds",
+            Query::LocalToGlobal { .. } => "local_to_global",
+            Query::GlobalToLocal { .. } => "global_to_local",
+            Query::ScrollRect { .. } => "scroll_rect",
         }
     }
 }

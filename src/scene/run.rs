@@ -190,6 +190,49 @@ impl<'s> Run<'s> {
                 anti_alias,
                 details,
             } => self.collisions(parent, objects.as_deref(), *tolerance, *anti_alias, *details),
+            Query::Pick { x, y, bitmap_hit } => {
+                let opts = crate::PickOptions::default().bitmap_hit(*bitmap_hit);
+                let picked = stage.pick(*x, *y, &opts)?;
+                Ok(format!("{{\"pick\": {}}}", self.name_json(picked)))
+            }
+            Query::ObjectsUnderPoint { container, x, y } => {
+                let c = scene.lookup(kind, "container", container)?;
+                let found = stage.objects_under_point(c, *x, *y)?;
+                let names: Vec<String> = found.into_iter().map(|id| self.name_json(Some(id))).collect();
+                Ok(format!("{{\"objects_under_point\": [{}]}}", names.join(", ")))
+            }
+            Query::Rect { object, space } | Query::VisibleBounds { object, space } => {
+                let o = scene.lookup(kind, "object", object)?;
+                let s = scene.lookup(kind, "space", space)?;
+                let r = match q {
+                    Query::Rect { .. } => stage.rect(o, s)?,
+                    _ => stage.visible_bounds(o, s)?,
+                };
+                Ok(format!("{{\"{kind}\": {}}}", rect_json(r)))
+            }
+            Query::LocalToGlobal { object, x, y } | Query::GlobalToLocal { object, x, y } => {
+                let o = scene.lookup(kind, "object", object)?;
+                let p = glam::DVec2::new(*x, *y);
+                let q = match q {
+                    Query::LocalToGlobal { .. } => stage.local_to_global(o, p)?,
+                    _ => stage.global_to_local(o, p)?,
+                };
+                Ok(format!("{{\"{kind}\": [{}, {}]}}", fmt_num(q.x), fmt_num(q.y)))
+            }
+            Query::ScrollRect { object } => {
+                let o = scene.lookup(kind, "object", object)?;
+                let r = stage.scroll_rect(o)?;
+                Ok(format!("{{\"scroll_rect\": {}}}", rect_json(r)))
+            }
+        }
+    }
+
+    /// A node's name as printed in answers: a JSON string, or `null` for no node or a node
+    /// without a name.
+    fn name_json(&self, id: Option<NodeId>) -> String {
+        match id.and_then(|id| self.scene.stage.name(id).ok().flatten()) {
+            Some(n) => json_string(n),
+            None => "null".into(),
         }
     }
 

@@ -159,6 +159,29 @@ fn query_json(q: &Query) -> String {
                 s(parent)
             )
         }
+        Query::Pick { x, y, bitmap_hit } => {
+            let hit = match bitmap_hit {
+                crate::BitmapHit::Box => ", \"bitmap_hit\": \"box\"",
+                crate::BitmapHit::Alpha { .. } => "",
+            };
+            format!("\"x\": {}, \"y\": {}{hit}", fmt_num(*x), fmt_num(*y))
+        }
+        Query::ObjectsUnderPoint { container, x, y } => format!(
+            "\"container\": {}, \"x\": {}, \"y\": {}",
+            s(container),
+            fmt_num(*x),
+            fmt_num(*y)
+        ),
+        Query::Rect { object, space } | Query::VisibleBounds { object, space } => {
+            format!("\"object\": {}, \"space\": {}", s(object), s(space))
+        }
+        Query::LocalToGlobal { object, x, y } | Query::GlobalToLocal { object, x, y } => format!(
+            "\"object\": {}, \"x\": {}, \"y\": {}",
+            s(object),
+            fmt_num(*x),
+            fmt_num(*y)
+        ),
+        Query::ScrollRect { object } => format!("\"object\": {}", s(object)),
     };
     format!("{{\"{}\": {{{body}}}}}", q.kind())
 }
@@ -288,6 +311,47 @@ impl Writer<'_> {
         Ok(())
     }
 
+    /// The fields of scene-format.md's "Interactivity" that differ from their defaults.
+    /// Masks and hit areas are written by name, so they need one.
+    fn interactivity(&mut self, fields: &mut Vec<String>, id: NodeId, place: usize) -> Result<()> {
+        let stage = self.stage;
+        if let Some(r) = stage.scroll_rect(id)? {
+            let [x, y, w, h] = r.to_xywh().map(fmt_num);
+            fields.push(format!("\"scroll_rect\": [{x}, {y}, {w}, {h}]"));
+        }
+        let leaf = stage.bitmap(id)?.is_some() || !stage.frames(id)?.is_empty();
+        let interactive = stage.interactive(id)?;
+        if !interactive && !leaf {
+            fields.push("\"interactive\": false".into());
+        }
+        if interactive {
+            for (key, on) in [
+                ("mouse_enabled", stage.mouse_enabled(id)?),
+                ("mouse_children", stage.mouse_children(id)?),
+            ] {
+                if !on {
+                    fields.push(format!("\"{key}\": false"));
+                }
+            }
+        }
+        for (key, other) in [("mask", stage.mask(id)?), ("hit_area", stage.hit_area(id)?)] {
+            let Some(other) = other else { continue };
+            match stage.name(other)? {
+                Some(n) => fields.push(format!("\"{key}\": {}", json_string(n))),
+                None => {
+                    return Err(self.err(
+                        &self.places.path(place, key),
+                        format!(
+                            "its {key} {} has no name, and scene files refer to objects by name",
+                            stage.describe(other)
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The fields of one object but its children, each as `"key": value` text; `pad` is
     /// the indentation of the object's fields.
     fn fields(&mut self, id: NodeId, place: usize, pad: &str) -> Result<Vec<String>> {
@@ -312,6 +376,7 @@ impl Writer<'_> {
             fields.push("\"visible\": false".into());
         }
         color_fields(&mut fields, &stage.color_transform(id)?);
+        self.interactivity(&mut fields, id, place)?;
         let frames = stage.frames(id)?;
         if !frames.is_empty() {
             // An animated node: its frames hold what `bitmap` and `graphics` would.

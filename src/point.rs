@@ -1,0 +1,145 @@
+//! Point tests of single leaves (semantics.md 5 and 7): inside a fill by its fill rule,
+//! within half a stroke's width of a stroke (at least 0.5 px), on a bitmap's texel.
+
+use glam::{DAffine2, DVec2};
+
+use crate::FillRule;
+use crate::polygon::{self, Polylines};
+use crate::raster::DrawBudget;
+use crate::shape::Leaf;
+use crate::transform::invert;
+use crate::{Graphic, Result};
+
+/// Flattening tolerance of point tests, in root pixels.
+pub(crate) const HIT_TOLERANCE: f64 = 1.0 / 1024.0;
+
+/// When a point on a bitmap counts as a hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BitmapHit {
+    /// Where the texel under the point has an alpha of at least `min` (before colour
+    /// transforms, which do not change what is clicked; `min` 0 counts as 1).
+    Alpha {
+        /// The least alpha that counts, 1 by default: every texel that shows at all.
+        min: u8,
+    },
+    /// Anywhere on the bitmap's rectangle, as Flash tests bitmaps.
+    Box,
+}
+
+impl Default for BitmapHit {
+    fn default() -> Self {
+        BitmapHit::Alpha { min: 1 }
+    }
+}
+
+/// Tests leaves against points, reusing its buffers, with one vertex budget over all the
+/// leaves it tests: many leaves just under the per-item budget would otherwise take time
+/// without end.
+pub(crate) struct PointTest {
+    polys: Polylines,
+    total: DrawBudget,
+    bitmap: BitmapHit,
+}
+
+impl PointTest {
+    pub fn new(bitmap: BitmapHit) -> PointTest {
+        PointTest {
+            polys: Polylines::default(),
+            total: DrawBudget::new(0),
+            bitmap,
+        }
+    }
+
+    /// Whether `p` hits `leaf`, placed by `m` in the point's space.
+    ///
+    /// # Errors
+    ///
+    /// [`crate::Error::GeometryBudget`] naming `name()` when the geometry goes over its own
+    /// budget or the test's.
+    pub fn leaf(
+        &mut self,
+        leaf: Leaf<'_>,
+        m: &DAffine2,
+        p: DVec2,
+        name: &dyn Fn() -> String,
+    ) -> Result<bool> {
+        if m.matrix2.determinant() == 0.0 {
+            return Ok(false);
+        }
+        let per_item = polygon::MAX_OUTLINE_VERTICES as usize;
+        let polys = &mut self.polys;
+        polys.clear();
+        Ok(match leaf {
+            Leaf::Graphic(Graphic::Fill(f)) => {
+                let cap = self.total.vertices_left(per_item);
+                let built = f.path().flatten_within(m, HIT_TOLERANCE, polys, cap);
+                count_leaf(
+                    &mut self.total,
+                    built,
+                    cap < per_item,
+                    polys.points.len(),
+                    "a fill",
+                    name,
+                )?;
+                polygon::contains(polys, p, f.rule())
+            }
+            Leaf::Graphic(Graphic::Stroke(s)) => {
+                polygon::check_outline(s.path(), s.width(), m, HIT_TOLERANCE, name)?;
+                let built = polygon::stroke_outline(s.path(), s.width(), m, HIT_TOLERANCE, polys);
+                count_leaf(
+                    &mut self.total,
+                    built,
+                    false,
+                    polys.points.len(),
+                    "a stroke",
+                    name,
+                )?;
+                let inside = polygon::contains(polys, p, FillRule::NonZero);
+                polys.clear();
+                let cap = self.total.vertices_left(per_item);
+                let built = s.path().flatten_within(m, HIT_TOLERANCE, polys, cap);
+                count_leaf(
+                    &mut self.total,
+                    built,
+                    cap < per_item,
+                    polys.points.len(),
+                    "a stroke",
+                    name,
+                )?;
+                inside || polygon::distance(polys, p).is_some_and(|d| d <= 0.5)
+            }
+            Leaf::Bitmap(bm, _) => invert(m).is_some_and(|inv| {
+                let t = inv.transform_point2(p).floor();
+                let on =
+                    t.x >= 0.0 && t.y >= 0.0 && t.x < f64::from(bm.width()) && t.y < f64::from(bm.height());
+                match self.bitmap {
+                    BitmapHit::Box => on,
+                    BitmapHit::Alpha { min } => {
+                        on && bm
+                            .pixel(t.x as u32, t.y as u32)
+                            .is_some_and(|px| px[3] >= min.max(1))
+                    }
+                }
+            }),
+        })
+    }
+}
+
+/// Counts the `made` vertices of a point test's leaf against the test's budget; a leaf that
+/// was not `built` went over its own budget, or over what was left of the test's (`capped`).
+fn count_leaf(
+    total: &mut DrawBudget,
+    built: bool,
+    capped: bool,
+    made: usize,
+    what: &str,
+    name: &dyn Fn() -> String,
+) -> Result<()> {
+    if !built {
+        if capped {
+            total.take_vertices(polygon::MAX_OUTLINE_VERTICES as usize, name)?;
+        }
+        return Err(polygon::over_budget(what, name));
+    }
+    total.take_vertices(made, name)
+}

@@ -1,0 +1,170 @@
+//! Walking a target's subtree in paint order: each leaf with its matrix and colour transform
+//! relative to a query's space, and the masks and scroll windows that clip it.
+//!
+//! Every query that draws, bounds or point-tests a subtree goes through [`Stage::walk_leaves`],
+//! so that masks and scroll rectangles (semantics.md section 6) mean the same thing in all of
+//! them. The walk is iterative: a tree 100,000 levels deep is fine.
+
+use std::sync::Arc;
+
+use glam::DAffine2;
+
+use crate::color::ColorTransform;
+use crate::shape::Leaf;
+use crate::stage::NodeId;
+use crate::transform;
+use crate::{Error, Rect, Result, Stage};
+
+/// One thing that clips a leaf.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Clip {
+    /// Only inside this mask's region (its fills, placed by its own matrices).
+    Mask(NodeId),
+    /// Only inside `rect` of a scrolled node's content space, which `matrix` maps into the
+    /// walk's space.
+    Window { rect: Rect, matrix: DAffine2 },
+}
+
+/// The clips over a leaf, innermost first: a shared list, so that the leaves of one masked
+/// node share it and a walk without masks allocates nothing for it.
+#[derive(Debug)]
+pub(crate) struct ClipLink {
+    pub clip: Clip,
+    pub outer: Clips,
+}
+
+/// See [`ClipLink`].
+pub(crate) type Clips = Option<Arc<ClipLink>>;
+
+/// Every clip of a list, innermost first.
+pub(crate) fn each_clip(clips: &Clips) -> impl Iterator<Item = &Clip> {
+    std::iter::successors(clips.as_deref(), |l| l.outer.as_deref()).map(|l| &l.clip)
+}
+
+fn with(outer: Clips, clip: Clip) -> Clips {
+    Some(Arc::new(ClipLink { clip, outer }))
+}
+
+/// What a walk visits.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Visit<'a> {
+    /// A fill, stroke or bitmap.
+    Leaf(Leaf<'a>),
+    /// In [`Walk::Boxes`], a scrolled node's window, which stands for all its content.
+    Window(Rect),
+}
+
+/// How a walk treats visibility, masks and scroll rectangles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Walk {
+    /// Bounds (semantics.md 3 and 6): every node counts, masks and hidden ones too, and a
+    /// scrolled node's window replaces its content.
+    Boxes,
+    /// Drawing and point tests: hidden descendants and masks (with what is inside them) are
+    /// left out, and each leaf comes with the clips over it. A target that is a mask, or is
+    /// inside one below the query's space, draws nothing.
+    Draw,
+    /// A mask's region: every leaf of the subtree, hidden or not, unclipped (scroll offsets
+    /// still place them).
+    Region,
+}
+
+impl Stage {
+    /// Visits the leaves of `target`'s subtree in paint order. `space` is the query's space:
+    /// each leaf's matrix is `pre` times its matrix to `space`, its colour transform
+    /// `base_color` then its own and those between it and `target`. In [`Walk::Draw`] the
+    /// clips handed over are the target's own, those of its ancestors below `space`, and
+    /// those inside the subtree; a [`Clip::Window`]'s matrix includes `pre`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotDescendant`] when `space` is not above `target`, [`Error::NonFinite`]
+    /// when a matrix overflows, and whatever `f` returns.
+    pub(crate) fn walk_leaves<'s>(
+        &'s self,
+        target: NodeId,
+        space: NodeId,
+        pre: DAffine2,
+        base_color: ColorTransform,
+        walk: Walk,
+        mut f: impl FnMut(NodeId, Visit<'s>, &DAffine2, &ColorTransform, &Clips) -> Result<()>,
+    ) -> Result<()> {
+        let base = pre * self.matrix_to(target, space)?;
+        let clips = match walk {
+            Walk::Draw => match self.clips_above(target, space, &pre)? {
+                Some(clips) => clips,
+                None => return Ok(()),
+            },
+            Walk::Boxes | Walk::Region => None,
+        };
+        // The stack only allocates once a node has children, so a query on a leaf sprite
+        // allocates nothing here.
+        let mut stack = Vec::new();
+        let mut next = Some((target, base, base_color, clips));
+        while let Some((id, m, ct, clips)) = next.take().or_else(|| stack.pop()) {
+            let node = self.node(id)?;
+            if !transform::is_finite(&m) {
+                return Err(Error::NonFinite {
+                    what: format!("matrix of {} relative to the query's space", self.describe(id)),
+                });
+            }
+            if walk == Walk::Boxes
+                && let Some(window) = node.scroll
+            {
+                f(id, Visit::Window(window), &m, &ct, &clips)?;
+                continue;
+            }
+            let (graphics, bitmap) = node.content.shown();
+            for g in graphics {
+                f(id, Visit::Leaf(Leaf::Graphic(g)), &m, &ct, &clips)?;
+            }
+            if let Some((bitmap, smoothing)) = bitmap {
+                f(id, Visit::Leaf(Leaf::Bitmap(bitmap, smoothing)), &m, &ct, &clips)?;
+            }
+            for &c in node.children.iter().rev() {
+                let child = self.node(c)?;
+                let cm = m * child.content_matrix();
+                let mut child_clips = clips.clone();
+                if walk == Walk::Draw {
+                    if !child.visible || child.is_mask() {
+                        continue;
+                    }
+                    if let Some(mask) = child.mask {
+                        child_clips = with(child_clips, Clip::Mask(mask));
+                    }
+                    if let Some(rect) = child.scroll {
+                        child_clips = with(child_clips, Clip::Window { rect, matrix: cm });
+                    }
+                }
+                stack.push((c, cm, ct.concat(&child.color), child_clips));
+            }
+        }
+        Ok(())
+    }
+
+    /// The clips of `target` itself and of its ancestors below `space`, or `None` when one of
+    /// them is a mask (its content is never drawn).
+    pub(crate) fn clips_above(&self, target: NodeId, space: NodeId, pre: &DAffine2) -> Result<Option<Clips>> {
+        let mut found = Vec::new();
+        let mut cur = target;
+        while cur != space {
+            let node = self.node(cur)?;
+            if node.is_mask() {
+                return Ok(None);
+            }
+            if let Some(rect) = node.scroll {
+                found.push(Clip::Window {
+                    rect,
+                    matrix: *pre * self.matrix_to(cur, space)?,
+                });
+            }
+            if let Some(mask) = node.mask {
+                found.push(Clip::Mask(mask));
+            }
+            let Some(parent) = node.parent else { break };
+            cur = parent;
+        }
+        // Outermost first into the list, so that the innermost ends up at its head.
+        Ok(Some(found.into_iter().rev().fold(None, with)))
+    }
+}
