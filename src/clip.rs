@@ -297,10 +297,7 @@ impl Stage {
                     }
                     polygon::contains(&polys, p, f.rule())
                 }
-                RegionPiece::Rect(r) => invert(m).is_some_and(|inv| {
-                    let q = inv.transform_point2(p);
-                    q.x >= r.left() && q.x < r.right() && q.y >= r.top() && q.y < r.bottom()
-                }),
+                RegionPiece::Rect(r) => window_contains(&r, m, p),
             };
             Ok(())
         })?;
