@@ -23,7 +23,7 @@ fi
 # Builds AFL++ itself on the first use; says so and fails when it is already built.
 cargo afl config --build >/dev/null 2>&1 || true
 # Not --locked: the main crate's dependencies change under it, and the lock follows them.
-cargo afl build --release --quiet
+cargo afl build --release --quiet --features afl
 bin=${CARGO_TARGET_DIR:-target}/release
 
 out=${FUZZ_OUT:-$(mktemp -d)}

@@ -6,9 +6,7 @@
 //! Seeds are fixed (`RngSeed::Fixed`) and nothing is persisted, so every run checks the
 //! same cases; scenes are built from a proptest-chosen `u64` by the tests' own generator.
 
-mod common;
-
-use common::{Expected, Mode, RefTarget, Rng, add_target, random_case, random_matrix, scribble, star};
+use crate::common::{Expected, Mode, RefTarget, Rng, add_target, random_case, random_matrix, scribble, star};
 use pixelhit::{
     Bitmap, Collision, CollisionOptions, ColorTransform, DAffine2, DVec2, FillRule, Graphic, NodeId, Path,
     Rect, Stage,

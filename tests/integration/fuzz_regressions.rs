@@ -3,7 +3,7 @@
 //! the saved crash files of `tests/fuzz_corpus/<target>/`.
 
 #[allow(dead_code)]
-#[path = "../fuzz/src/lib.rs"]
+#[path = "../../fuzz/src/lib.rs"]
 mod harness;
 
 use std::path::Path;
@@ -79,7 +79,7 @@ fn tree_harness_on_random_bytes() {
 /// debug assertion `tolerance >= EPSILON^2`).
 #[test]
 fn tree_stroke_flatten_tolerance() {
-    harness::tree(include_bytes!("fuzz_corpus/tree/stroke_flatten_tolerance"));
+    harness::tree(include_bytes!("../fuzz_corpus/tree/stroke_flatten_tolerance"));
 }
 
 /// The same bug by hand: a tiny circle stroked under a scale of 1e16 is flattened in its

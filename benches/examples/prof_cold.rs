@@ -1,7 +1,6 @@
 //! Times cold queries (empty cache each time) of the `rotated_vector_128` scene, for perf.
-#[path = "../benches/scenes.rs"]
-mod scenes;
 use pixelhit::*;
+use pixelhit_benches::scenes;
 fn main() {
     let (stage, a, b) = scenes::rotated_vector();
     let root = stage.root();

@@ -8,8 +8,7 @@ use std::hint::black_box;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use pixelhit::{CollisionOptions, Method, NodeId, RadialOptions, Stage};
 
-mod flash;
-mod scenes;
+use pixelhit_benches::{flash, scenes};
 
 fn pair(c: &mut Criterion, group: &str, (stage, a, b): (Stage, NodeId, NodeId), modes: &[(&str, bool)]) {
     let mut g = c.benchmark_group(group);

@@ -7,9 +7,9 @@
 //! point-in-polygon, distance to the outline, exact polygon/pixel areas by clipping in f64)
 //! and checks the library's overlap count and rectangle against that.
 
-mod common;
-
-use common::{ANCHORS, Case, Expected, Mode, RefTarget, Rng, add_target, random_case, random_matrix, star};
+use crate::common::{
+    ANCHORS, Case, Expected, Mode, RefTarget, Rng, add_target, random_case, random_matrix, star,
+};
 use pixelhit::{CollisionOptions, DAffine2, DVec2, FillRule, Stage};
 
 #[derive(Default)]

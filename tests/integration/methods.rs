@@ -10,11 +10,9 @@
 //! cargo test --test methods corpus -- --nocapture
 //! ```
 
-mod common;
-
 use std::sync::OnceLock;
 
-use common::{Rng, random_matrix, star};
+use crate::common::{Rng, random_matrix, star};
 use pixelhit::{
     Bitmap, Collision, CollisionOptions, ColorTransform, DVec2, Error, FillRule, Graphic, Method, NodeId,
     Path, RadialOptions, Rect, RectMethod, Scene, Stage,

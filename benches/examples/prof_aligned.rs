@@ -1,7 +1,6 @@
 //! Times one steady-state query of the `aligned_256` scene (for profiling with perf).
-#[path = "../benches/scenes.rs"]
-mod scenes;
 use pixelhit::*;
+use pixelhit_benches::scenes;
 fn main() {
     let size = std::env::args()
         .nth(1)

@@ -29,7 +29,7 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use pixelhit::{CollisionOptions, FillRule, Graphic, NodeId, Stage};
 
-mod scenes;
+use pixelhit_benches::scenes;
 
 /// How the sprites move from one frame to the next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

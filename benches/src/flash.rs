@@ -6,8 +6,6 @@
 //! the cyan that marks the overlap. It lives in benches/ only: it is what pixelhit is
 //! measured against, not part of the library.
 
-#![allow(dead_code)]
-
 use pixelhit::{ColorTransform, DAffine2, Graphic, NodeId, PathSegment, Stage};
 use tiny_skia::{
     BlendMode, Color, FillRule, FilterQuality, Paint, PathBuilder, Pixmap, PixmapPaint, Transform,
@@ -115,7 +113,7 @@ pub fn flash_pipeline(
     let mut pm = Pixmap::new(w, h)?;
     pm.fill(Color::BLACK);
     // The window's pixels are the parent's: it starts at whole pixels.
-    let to_window = DAffine2::from_translation(-glam::DVec2::new(r.left().floor(), r.top().floor()));
+    let to_window = DAffine2::from_translation(-pixelhit::DVec2::new(r.left().floor(), r.top().floor()));
     let t = f64::from(tolerance);
     // Base matrices: each target relative to the parent, without the target's own colour
     // transform applied twice (draw() applies the node's own).

@@ -2,8 +2,6 @@
 //! exports sprites for the pygame comparison. Deterministic: the same seed gives the same
 //! scene on every machine.
 
-#![allow(dead_code)]
-
 use pixelhit::{Bitmap, DVec2, FillRule, Graphic, NodeId, Path, Stage};
 
 /// A small deterministic generator (64-bit LCG with a xorshift output).

@@ -6,8 +6,7 @@
 //! python3 ../shared/peers/pygame_bench.py /tmp/sprites/a256.png /tmp/sprites/b256.png 128 32
 //! ```
 
-#[path = "../benches/scenes.rs"]
-mod scenes;
+use pixelhit_benches::scenes;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = std::env::args().nth(1).unwrap_or_else(|| "sprites".into());

@@ -1,9 +1,8 @@
 //! Times frames of a moving crowd (for profiling the many-object query with perf):
 //! `prof_crowd N` moves by whole pixels, `prof_crowd N frac` by fractions, `prof_crowd N spin`
 //! by fractions while every sprite turns.
-#[path = "../benches/scenes.rs"]
-mod scenes;
 use pixelhit::*;
+use pixelhit_benches::scenes;
 fn main() {
     let n: usize = std::env::args()
         .nth(1)

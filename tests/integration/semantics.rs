@@ -2,11 +2,9 @@
 //! hand (or by a few lines of independent arithmetic in the test), never copied from the
 //! library's output.
 
-mod common;
-
 use std::collections::HashMap;
 
-use common::{Rng, apply, ltrb};
+use crate::common::{Rng, apply, ltrb};
 use pixelhit::{
     Bitmap, Collision, CollisionOptions, ColorTransform, DAffine2, DVec2, Error, FillRule, Graphic, NodeId,
     Path, Rect, Stage,
@@ -117,7 +115,7 @@ fn setting_x_and_y_changes_only_the_translation() {
     for _ in 0..200 {
         let t = DVec2::new(rng.range(-100.0, 100.0), rng.range(-100.0, 100.0));
         let skew = rng.coin();
-        let m = common::random_matrix(&mut rng, (0.1, 3.0), skew, t);
+        let m = crate::common::random_matrix(&mut rng, (0.1, 3.0), skew, t);
         s.set_matrix(n, m).unwrap();
         let (x, y) = (rng.range(-1e6, 1e6), rng.range(-1e6, 1e6));
         s.set_x(n, x).unwrap();
@@ -480,7 +478,7 @@ fn tight_bounds_are_exact_and_never_larger_than_bounds() {
             };
             let t = DVec2::new(rng.range(-50.0, 50.0), rng.range(-50.0, 50.0));
             let skew = rng.coin();
-            let m = common::random_matrix(&mut rng, (0.3, 2.0), skew, t);
+            let m = crate::common::random_matrix(&mut rng, (0.3, 2.0), skew, t);
             s.set_matrix(n, m).unwrap();
             tree.insert(n, (parent, m));
             nodes.push(n);

@@ -2,9 +2,7 @@
 //! the interactivity issue quotes, each picking rule by a case that fails without it, and
 //! pick and clipping checked against references written here from plain rectangles.
 
-mod common;
-
-use common::Rng;
+use crate::common::Rng;
 use pixelhit::{
     Bitmap, BitmapHit, CollisionOptions, DAffine2, DVec2, Error, FillRule, Graphic, Method, NodeId, Path,
     PickOptions, RectMethod, Stage,
@@ -351,10 +349,10 @@ fn clipping_never_adds_pixels_and_a_mask_over_everything_changes_nothing() {
         let mut s = Stage::new();
         let root = s.root();
         let t = s.add_container(root).unwrap();
-        let star = common::star(&mut rng, 7, 4.0, 12.0);
+        let star = crate::common::star(&mut rng, 7, 4.0, 12.0);
         s.add_graphic(t, fill(Path::polygon(&star))).unwrap();
         let at = DVec2::new(rng.range(0.0, 8.0), rng.range(0.0, 8.0));
-        s.set_matrix(t, common::random_matrix(&mut rng, (0.5, 2.0), true, at))
+        s.set_matrix(t, crate::common::random_matrix(&mut rng, (0.5, 2.0), true, at))
             .unwrap();
         let probe = rect_node(&mut s, root, -60.0, -60.0, 140.0, 140.0);
         let opts = CollisionOptions::default()

@@ -5,8 +5,7 @@
 //! in one go, a table growing) shows as a slow frame far above the median.
 //!
 //! `cargo run --release --example frame_stalls [FRAMES]`
-#[path = "../benches/scenes.rs"]
-mod scenes;
+use pixelhit_benches::scenes;
 
 use pixelhit::{Bitmap, CollisionOptions, FillRule, Graphic, Stage};
 use std::time::Instant;

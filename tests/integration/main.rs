@@ -1,0 +1,20 @@
+//! pixelhit's integration tests, one binary: each module below was a test file of its own,
+//! and linking one binary instead of twelve takes a large part off the first `cargo test`.
+//! `cargo test --test integration svg::` runs one module.
+//!
+//! `tests/no_alloc.rs` stays a binary of its own: it replaces the global allocator.
+
+mod common;
+
+mod cli;
+mod crowd;
+mod exactness;
+mod fast_paths;
+mod fuzz_regressions;
+mod hostile;
+mod interactivity;
+mod methods;
+mod properties;
+mod raster_check;
+mod semantics;
+mod svg;
