@@ -21,6 +21,41 @@ pub(crate) fn overlapping_pairs(
     boxes: &[Option<Rect>],
     max_pairs: usize,
 ) -> Result<Vec<(usize, usize)>, usize> {
+    sweep(boxes, |_| FIRST, |_| FIRST, max_pairs)
+}
+
+/// A box's membership of the two groups of [`overlapping_pairs_between`], as bits.
+pub(crate) const FIRST: u8 = 1;
+/// See [`FIRST`].
+pub(crate) const SECOND: u8 = 2;
+
+/// The overlapping pairs `(i, j)`, `i < j`, with one box in each group: `groups[i]` is
+/// [`FIRST`], [`SECOND`] or both. Boxes of one group are never compared with each other, so
+/// a crowd of bullets costs nothing among itself. Otherwise as [`overlapping_pairs`].
+pub(crate) fn overlapping_pairs_between(
+    boxes: &[Option<Rect>],
+    groups: &[u8],
+    max_pairs: usize,
+) -> Result<Vec<(usize, usize)>, usize> {
+    // A box joins the index of its own groups and looks in the index of the other ones.
+    let other = |g: u8| (if g & FIRST != 0 { SECOND } else { 0 }) | (if g & SECOND != 0 { FIRST } else { 0 });
+    sweep(boxes, |i| groups[i], |i| other(groups[i]), max_pairs)
+}
+
+/// The boxes the sweep line crosses, of one group, indexed by their y extent.
+struct Crossing {
+    tops: BTreeSet<(usize, usize)>,
+    across: StabTree,
+}
+
+/// The sweep: box `i` is kept in the indices of `joins(i)` (bit 0 the first, bit 1 the
+/// second) and compared with the boxes in those of `looks(i)`.
+fn sweep(
+    boxes: &[Option<Rect>],
+    joins: impl Fn(usize) -> u8,
+    looks: impl Fn(usize) -> u8,
+    max_pairs: usize,
+) -> Result<Vec<(usize, usize)>, usize> {
     // Boxes without area overlap nothing (exclusive overlap).
     let mut order: Vec<(usize, Rect)> = boxes
         .iter()
@@ -41,8 +76,10 @@ pub(crate) fn overlapping_pairs(
         .map(|(_, b)| (rank(b.top()), rank(b.bottom())))
         .collect();
 
-    let mut tops: BTreeSet<(usize, usize)> = BTreeSet::new();
-    let mut across = StabTree::new(ys.len());
+    let mut index = [FIRST, SECOND].map(|_| Crossing {
+        tops: BTreeSet::new(),
+        across: StabTree::new(ys.len()),
+    });
     let mut alive = vec![false; order.len()];
     let mut leaving: BinaryHeap<(Reverse<Ordered>, usize)> = BinaryHeap::new();
     let mut pairs = Vec::new();
@@ -54,7 +91,9 @@ pub(crate) fn overlapping_pairs(
             }
             leaving.pop();
             alive[j] = false;
-            tops.remove(&(spans[j].0, j));
+            for crossing in &mut index {
+                crossing.tops.remove(&(spans[j].0, j));
+            }
         }
         let (top, bottom) = spans[k];
         let mut report = |j: usize| -> Result<(), usize> {
@@ -65,20 +104,35 @@ pub(crate) fn overlapping_pairs(
             }
             Ok(())
         };
-        for &(_, j) in tops.range((top, 0)..(bottom, 0)) {
-            report(j)?;
-        }
-        let mut result = Ok(());
-        across.stab(top, &alive, |j| {
-            // Tops at this very rank were reported from the ordered set.
-            if result.is_ok() && spans[j].0 < top {
-                result = report(j);
+        let look = looks(i);
+        for (g, crossing) in index.iter_mut().enumerate() {
+            if look & (1 << g) == 0 {
+                continue;
             }
-        });
-        result?;
+            // A box in both indices that this one looks in both is reported from the first.
+            let seen = |j: usize| g == 1 && look & FIRST != 0 && joins(order[j].0) & FIRST != 0;
+            for &(_, j) in crossing.tops.range((top, 0)..(bottom, 0)) {
+                if !seen(j) {
+                    report(j)?;
+                }
+            }
+            let mut result = Ok(());
+            crossing.across.stab(top, &alive, |j| {
+                // Tops at this very rank were reported from the ordered set.
+                if result.is_ok() && spans[j].0 < top && !seen(j) {
+                    result = report(j);
+                }
+            });
+            result?;
+        }
         alive[k] = true;
-        tops.insert((top, k));
-        across.insert(top, bottom, k);
+        let join = joins(i);
+        for (g, crossing) in index.iter_mut().enumerate() {
+            if join & (1 << g) != 0 {
+                crossing.tops.insert((top, k));
+                crossing.across.insert(top, bottom, k);
+            }
+        }
         leaving.push((Reverse(Ordered(bi.right())), k));
     }
     pairs.sort_unstable();
@@ -201,6 +255,43 @@ mod tests {
             assert_eq!(
                 overlapping_pairs(&boxes, usize::MAX),
                 Ok(brute_force(&boxes)),
+                "case {case}"
+            );
+        }
+    }
+
+    #[test]
+    fn pairs_between_groups_are_exactly_the_overlapping_boxes_of_different_groups() {
+        let mut seed = 7u64;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as f64 / (1u64 << 31) as f64
+        };
+        for case in 0..3000 {
+            let n = 1 + (next() * 60.0) as usize;
+            let boxes: Vec<Option<Rect>> = (0..n)
+                .map(|_| {
+                    let (x, y) = ((next() * 60.0).floor(), (next() * 60.0).floor());
+                    let (w, h) = ((next() * 25.0).floor(), (next() * 25.0).floor());
+                    Rect::from_ltrb(x, y, x + w, y + h)
+                })
+                .collect();
+            // Some boxes in both groups, as when a list is given twice.
+            let groups: Vec<u8> = (0..n)
+                .map(|_| [FIRST, SECOND, FIRST | SECOND][(next() * 3.0) as usize % 3])
+                .collect();
+            let want: Vec<(usize, usize)> = brute_force(&boxes)
+                .into_iter()
+                .filter(|&(i, j)| {
+                    (groups[i] & FIRST != 0 && groups[j] & SECOND != 0)
+                        || (groups[i] & SECOND != 0 && groups[j] & FIRST != 0)
+                })
+                .collect();
+            assert_eq!(
+                overlapping_pairs_between(&boxes, &groups, usize::MAX),
+                Ok(want),
                 "case {case}"
             );
         }

@@ -1,6 +1,8 @@
 //! Many objects at once: every colliding pair of a group, or one object against a list.
 //!
-//! A game asks "which of my sprites touch, and how" every frame. The answer here is the same
+//! A game asks "which of my sprites touch, and how" every frame: among a group
+//! ([`Stage::collisions`]), one against a list ([`Stage::collisions_with`]), or one group
+//! against another ([`Stage::collisions_between`]). The answer here is the same
 //! as calling [`Stage::collision`] on every pair, found without trying every pair:
 //!
 //! - **Broad phase** over the objects' Flash bounds in the parent's space (`broad_phase.rs`):
@@ -10,14 +12,15 @@
 //!   sweep included), with nothing to keep between frames. More than [`MAX_CLOSE_PAIRS`]
 //!   close pairs are refused before any is tested.
 //! - **Narrow phase** on the remaining pairs, in parallel with rayon (feature `parallel`,
-//!   on by default), keeping only the pairs that touch. Rasters come from the stage's
+//!   on by default; [`CollisionOptions::parallel`] turns it off per query), keeping only
+//!   the pairs that touch. Rasters come from the stage's
 //!   cache, so a sprite in several pairs is drawn once, and a sprite that only moved by
 //!   whole pixels is not drawn again.
 //! - **Contact details** only when asked: they need both planes around the overlap.
 
 use glam::DVec2;
 
-use crate::broad_phase::overlapping_pairs;
+use crate::broad_phase::{FIRST, SECOND, overlapping_pairs, overlapping_pairs_between};
 use crate::query::Setup;
 use crate::raster::Rasterizer;
 use crate::rect::PixelRect;
@@ -37,6 +40,28 @@ pub struct Contact {
     pub overlap_pixels: Option<u64>,
     /// Where and how they touch, when asked for (precise queries only).
     pub details: Option<ContactDetails>,
+}
+
+impl Contact {
+    /// The details' normal: a unit vector from `a` into `b`. `None` unless the query asked
+    /// for details ([`CollisionOptions::details`]) and was precise.
+    pub fn normal(&self) -> Option<DVec2> {
+        self.details.as_ref().map(|d| d.normal)
+    }
+
+    /// The details' centroid of the overlapping pixels; `None` as for [`Contact::normal`].
+    pub fn centroid(&self) -> Option<DVec2> {
+        self.details.as_ref().map(|d| d.centroid)
+    }
+
+    /// The other object of the pair: `b` for `a`, `a` for `b`, `None` for any other id.
+    pub fn other(&self, id: NodeId) -> Option<NodeId> {
+        match id {
+            _ if id == self.a => Some(self.b),
+            _ if id == self.b => Some(self.a),
+            _ => None,
+        }
+    }
 }
 
 /// Where and how two objects touch.
@@ -110,24 +135,25 @@ impl Stage {
     /// Every colliding pair among `objects`, in `parent`'s space: the pairs for which
     /// [`Stage::collision`] finds an overlap, with its answer, ordered by the position of
     /// `a` then `b` in `objects` (`a` always earlier). Ids repeated in `objects` count once.
+    /// With [`CollisionOptions::skip_hidden`], objects that are not shown take no part.
     ///
-    /// With `details`, each contact also carries [`ContactDetails`]. The normal is the
-    /// direction from `a`'s solid pixels to `b`'s around the contact: the difference of
-    /// their centroids over the overlap's rectangle grown by a quarter of its size (at least
-    /// 2 px). For a shallow contact that region holds both bodies on either side of the
-    /// touching pixels, so the normal is close to the surfaces' normal; for a deep one it
-    /// still points from `a`'s local mass to `b`'s, which is the way to separate them (the
-    /// Collision Detection Kit used the direction from `a`'s centre to the overlap, which
-    /// turns sideways when a long object is touched near its end). When both centroids
-    /// coincide it falls back to that direction, from the centre of `a`'s bounds to the
-    /// overlap's centroid, and when that is zero too, the normal is zero.
+    /// With [`CollisionOptions::details`], each contact also carries [`ContactDetails`]. The
+    /// normal is the direction from `a`'s solid pixels to `b`'s around the contact: the
+    /// difference of their centroids over the overlap's rectangle grown by a quarter of its
+    /// size (at least 2 px). For a shallow contact that region holds both bodies on either
+    /// side of the touching pixels, so the normal is close to the surfaces' normal; for a
+    /// deep one it still points from `a`'s local mass to `b`'s, which is the way to separate
+    /// them (the Collision Detection Kit used the direction from `a`'s centre to the
+    /// overlap, which turns sideways when a long object is touched near its end). When both
+    /// centroids coincide it falls back to that direction, from the centre of `a`'s bounds to
+    /// the overlap's centroid, and when that is zero too, the normal is zero.
     ///
     /// # Errors
     ///
     /// As [`Stage::collision`] for any pair; [`Error::NotDescendant`] names the first object
     /// that is not inside `parent`; [`Error::WorkBudget`] when more than
     /// [`MAX_CLOSE_PAIRS`] pairs of boxes overlap (nothing is tested then);
-    /// [`Error::PixelBudget`] when `details` are asked of an overlap whose planes would take
+    /// [`Error::PixelBudget`] when details are asked of an overlap whose planes would take
     /// more than [`crate::DENSE_BYTES`].
     ///
     /// ```
@@ -141,11 +167,11 @@ impl Stage {
     ///     stage.set_x(n, x)?;
     ///     boxes.push(n);
     /// }
-    /// let contacts = stage.collisions(root, &boxes, &CollisionOptions::default(), true)?;
+    /// let contacts = stage.collisions(root, &boxes, &CollisionOptions::default().details(true))?;
     /// assert_eq!(contacts.len(), 1);
     /// assert_eq!((contacts[0].a, contacts[0].b), (boxes[0], boxes[1]));
     /// assert_eq!(contacts[0].overlap_pixels, Some(20));
-    /// let normal = contacts[0].details.as_ref().unwrap().normal;
+    /// let normal = contacts[0].normal().expect("details were asked for");
     /// assert!(normal.x > 0.99); // from the left box into the right one
     /// # Ok::<(), pixelhit::Error>(())
     /// ```
@@ -154,24 +180,13 @@ impl Stage {
         parent: NodeId,
         objects: &[NodeId],
         opts: &CollisionOptions,
-        details: bool,
     ) -> Result<Vec<Contact>> {
-        let objects = self.distinct_inside(parent, objects)?;
-        let boxes = objects
-            .iter()
-            .map(|&o| self.bounds(o, parent))
-            .collect::<Result<Vec<_>>>()?;
-        let pairs = overlapping_pairs(&boxes, MAX_CLOSE_PAIRS).map_err(|count| Error::WorkBudget {
-            what: format!(
-                "the pairs of {} objects whose boxes overlap in {}",
-                objects.len(),
-                self.describe(parent)
-            ),
-            work: count as u128,
-            budget: MAX_CLOSE_PAIRS as u64,
-        })?;
+        let objects = self.distinct_inside(parent, objects, opts)?;
+        let boxes = self.boxes(&objects, parent)?;
+        let pairs = overlapping_pairs(&boxes, MAX_CLOSE_PAIRS)
+            .map_err(|count| self.too_many_pairs(count, objects.len(), parent))?;
         let _frame = self.cache.batch();
-        self.narrow_phase(parent, &objects, &pairs, opts, details)
+        self.narrow_phase(parent, &objects, &pairs, opts)
     }
 
     /// Every object of `others` that collides with `object`, in `parent`'s space, in the
@@ -186,15 +201,13 @@ impl Stage {
         object: NodeId,
         others: &[NodeId],
         opts: &CollisionOptions,
-        details: bool,
     ) -> Result<Vec<Contact>> {
-        let mut all = vec![object];
-        all.extend(
-            self.distinct_inside(parent, others)?
-                .into_iter()
-                .filter(|&o| o != object),
-        );
-        self.distinct_inside(parent, &all[..1])?;
+        let mut all = self.distinct_inside(parent, &[object], opts)?;
+        let others = self.distinct_inside(parent, others, opts)?;
+        let Some(&object) = all.first() else {
+            return Ok(Vec::new());
+        };
+        all.extend(others.into_iter().filter(|&o| o != object));
         let Some(mine) = self.bounds(object, parent)? else {
             return Ok(Vec::new());
         };
@@ -208,12 +221,89 @@ impl Stage {
             }
         }
         let _frame = self.cache.batch();
-        self.narrow_phase(parent, &all, &pairs, opts, details)
+        self.narrow_phase(parent, &all, &pairs, opts)
+    }
+
+    /// Every colliding pair with `a` from `group_a` and `b` from `group_b`, in `parent`'s
+    /// space: bullets against enemies, without testing bullets against bullets or enemies
+    /// against enemies (the broad phase never compares two objects of one group). Ordered
+    /// by the position of `a` in `group_a`, then of `b` in `group_b`. An object in both
+    /// groups is never paired with itself, and a pair of two such objects is reported once,
+    /// with `a` the one earlier in `group_a`. Like [`Stage::collisions`] otherwise.
+    ///
+    /// ```
+    /// use pixelhit::{CollisionOptions, FillRule, Graphic, Path, Stage};
+    /// let mut stage = Stage::new();
+    /// let root = stage.root();
+    /// let mut add = |x: f64| -> Result<_, pixelhit::Error> {
+    ///     let n = stage.add_container(root)?;
+    ///     stage.add_graphic(n, Graphic::fill(Path::circle(0.0, 0.0, 5.0), FillRule::NonZero, 1.0)?)?;
+    ///     stage.set_x(n, x)?;
+    ///     Ok(n)
+    /// };
+    /// // Two bullets side by side (they overlap each other) and an enemy on the second.
+    /// let bullets = [add(0.0)?, add(4.0)?];
+    /// let enemies = [add(10.0)?];
+    /// let hits = stage.collisions_between(root, &bullets, &enemies, &CollisionOptions::default())?;
+    /// assert_eq!(hits.len(), 1);
+    /// assert_eq!((hits[0].a, hits[0].b), (bullets[1], enemies[0]));
+    /// # Ok::<(), pixelhit::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::collisions`].
+    pub fn collisions_between(
+        &self,
+        parent: NodeId,
+        group_a: &[NodeId],
+        group_b: &[NodeId],
+        opts: &CollisionOptions,
+    ) -> Result<Vec<Contact>> {
+        let first = self.distinct_inside(parent, group_a, opts)?;
+        let second = self.distinct_inside(parent, group_b, opts)?;
+        // Every object once: group a's in its order, then group b's that are not in a.
+        let mut all = first.clone();
+        let mut groups = vec![FIRST; all.len()];
+        let mut place_in_b = vec![usize::MAX; all.len()];
+        let where_in_all: std::collections::HashMap<NodeId, usize> =
+            first.iter().enumerate().map(|(i, &o)| (o, i)).collect();
+        for (k, &o) in second.iter().enumerate() {
+            let i = match where_in_all.get(&o) {
+                Some(&i) => i,
+                None => {
+                    all.push(o);
+                    groups.push(0);
+                    place_in_b.push(0);
+                    all.len() - 1
+                }
+            };
+            groups[i] |= SECOND;
+            place_in_b[i] = k;
+        }
+        let boxes = self.boxes(&all, parent)?;
+        let mut pairs = overlapping_pairs_between(&boxes, &groups, MAX_CLOSE_PAIRS)
+            .map_err(|count| self.too_many_pairs(count, all.len(), parent))?;
+        // `i < j`; `i` is `a` when it can be (then it is the earlier in group a).
+        for p in &mut pairs {
+            if !(groups[p.0] & FIRST != 0 && groups[p.1] & SECOND != 0) {
+                *p = (p.1, p.0);
+            }
+        }
+        // Objects only in group b come after all of group a's, so `a`'s index is its place.
+        pairs.sort_unstable_by_key(|&(i, j)| (i, place_in_b[j]));
+        let _frame = self.cache.batch();
+        self.narrow_phase(parent, &all, &pairs, opts)
     }
 
     /// The objects without repeats, in their first order, after checking that each is inside
-    /// `parent`.
-    fn distinct_inside(&self, parent: NodeId, objects: &[NodeId]) -> Result<Vec<NodeId>> {
+    /// `parent`; without the hidden ones when `opts.skip_hidden`.
+    fn distinct_inside(
+        &self,
+        parent: NodeId,
+        objects: &[NodeId],
+        opts: &CollisionOptions,
+    ) -> Result<Vec<NodeId>> {
         let mut seen = std::collections::HashSet::with_capacity(objects.len());
         let mut out = Vec::with_capacity(objects.len());
         for &o in objects {
@@ -223,11 +313,27 @@ impl Stage {
                     ancestor: self.describe(parent),
                 });
             }
-            if seen.insert(o) {
+            if seen.insert(o) && (!opts.skip_hidden || self.is_shown(o)?) {
                 out.push(o);
             }
         }
         Ok(out)
+    }
+
+    /// The objects' Flash bounds in `parent`'s space: what the broad phase sorts.
+    fn boxes(&self, objects: &[NodeId], parent: NodeId) -> Result<Vec<Option<Rect>>> {
+        objects.iter().map(|&o| self.bounds(o, parent)).collect()
+    }
+
+    fn too_many_pairs(&self, count: usize, objects: usize, parent: NodeId) -> Error {
+        Error::WorkBudget {
+            what: format!(
+                "the pairs of {objects} objects whose boxes overlap in {}",
+                self.describe(parent)
+            ),
+            work: count as u128,
+            budget: MAX_CLOSE_PAIRS as u64,
+        }
     }
 
     fn narrow_phase(
@@ -236,13 +342,12 @@ impl Stage {
         objects: &[NodeId],
         pairs: &[(usize, usize)],
         opts: &CollisionOptions,
-        details: bool,
     ) -> Result<Vec<Contact>> {
         let one = |&(i, j): &(usize, usize)| -> Result<Option<Contact>> {
             let (a, b) = (objects[i], objects[j]);
             let c = self.collision(a, b, parent, opts)?;
             let Some(rect) = c.rect else { return Ok(None) };
-            let details = match details && opts.precise {
+            let details = match opts.details && opts.precise {
                 true => self.contact_details(a, b, parent, opts, rect)?,
                 false => None,
             };
@@ -257,11 +362,10 @@ impl Stage {
         // Only the hits are kept, in the pairs' order: a frame of many close pairs that do
         // not touch holds no memory for them.
         #[cfg(feature = "parallel")]
-        {
+        if opts.parallel {
             use rayon::prelude::*;
-            pairs.par_iter().filter_map(|p| one(p).transpose()).collect()
+            return pairs.par_iter().filter_map(|p| one(p).transpose()).collect();
         }
-        #[cfg(not(feature = "parallel"))]
         pairs.iter().filter_map(|p| one(p).transpose()).collect()
     }
 
@@ -274,7 +378,13 @@ impl Stage {
         opts: &CollisionOptions,
         rect: Rect,
     ) -> Result<Option<ContactDetails>> {
-        let Setup::Precise { a: pa, b: pb, .. } = self.collision_setup(a, b, parent, opts)? else {
+        let Setup::Precise {
+            a: pa,
+            b: pb,
+            thresholds: t,
+            ..
+        } = self.collision_setup(a, b, parent, opts)?
+        else {
             return Ok(None);
         };
         let overlap = PixelRect::covering(&rect);
@@ -294,7 +404,6 @@ impl Stage {
         raster.plane(&pa, region, &mut plane_a);
         raster.plane(&pb, region, &mut plane_b);
         raster.check(|| self.pair_name(a, b))?;
-        let t = opts.threshold();
         let w = region.width() as usize;
         let words_per_row = (overlap.width() as usize).div_ceil(64);
         let mut bits = vec![0u64; words_per_row * overlap.height() as usize];
@@ -304,7 +413,7 @@ impl Stage {
         for (k, (&va, &vb)) in plane_a.iter().zip(&plane_b).enumerate() {
             let (x, y) = (region.x0 + (k % w) as i64, region.y0 + (k / w) as i64);
             let centre = DVec2::new(x as f64 + 0.5, y as f64 + 0.5);
-            let (sa, sb) = (va >= t, vb >= t);
+            let (sa, sb) = (va >= t.a, vb >= t.b);
             if sa {
                 sum_a += centre;
                 n_a += 1.0;

@@ -36,6 +36,23 @@ pub enum Error {
     },
     /// The root of a stage cannot be removed or moved.
     Root,
+    /// A child index outside the range a display-list call allows (Flash's `RangeError`).
+    ChildIndex {
+        /// The container whose children are counted.
+        parent: String,
+        /// The index that was given.
+        index: usize,
+        /// The allowed range, e.g. `0..=3`.
+        range: String,
+    },
+    /// A display-list call that needs `node` to be a child of `parent` (Flash's
+    /// `ArgumentError` "must be a child of the caller").
+    NotChild {
+        /// The node that was given.
+        node: String,
+        /// The container it should be a child of.
+        parent: String,
+    },
     /// Only containers have children and graphics.
     NotContainer {
         /// The bitmap node that was given.
@@ -157,6 +174,10 @@ impl fmt::Display for Error {
                 write!(f, "cannot move {node} under {parent}: {parent} is inside {node}")
             }
             Error::Root => write!(f, "the root cannot be removed or moved"),
+            Error::ChildIndex { parent, index, range } => {
+                write!(f, "child index {index} of {parent} is outside {range}")
+            }
+            Error::NotChild { node, parent } => write!(f, "{node} is not a child of {parent}"),
             Error::NotContainer { node } => {
                 write!(f, "{node} is a bitmap: it has no children or graphics")
             }

@@ -57,6 +57,9 @@ pub(crate) fn pipeline(
             });
         }
     }
+    if opts.skip_hidden && !(stage.is_shown(a)? && stage.is_shown(b)?) {
+        return Ok((None, 0));
+    }
     let (Some(ba), Some(bb)) = (stage.bounds(a, parent)?, stage.bounds(b, parent)?) else {
         return Ok((None, 0));
     };
@@ -106,13 +109,16 @@ pub(crate) fn pipeline(
         (a, Ink::Red, BlendMode::SourceOver),
         (b, Ink::White, BlendMode::Difference),
     ] {
+        // A target with a tolerance of its own is drawn with it (Stage::set_tolerance).
+        let own = stage.tolerance(target)?.unwrap_or(opts.tolerance);
+        painter.tolerance = own;
         layer.fill(Color::TRANSPARENT);
         painter.draw(target, ink, &mut layer)?;
         // A layer that is the ink at some alpha everywhere (always, unless a colour
         // transform inside a target changes its colour in compat mode) is blended as its
         // alpha plane: a solid fill of the ink through that mask is the same blend, and
         // tiny-skia does it several times faster than drawing the layer as an image.
-        let tolerance = if compat { 0 } else { opts.tolerance };
+        let tolerance = if compat { 0 } else { own };
         if ink_mask(&layer, ink, tolerance, &mut mask) {
             let mut paint = Paint {
                 blend_mode: blend,

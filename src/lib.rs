@@ -39,6 +39,11 @@
 //! - queries: [`Stage::bounds`], [`Stage::rect`], [`Stage::tight_bounds`],
 //!   [`Stage::collision_rect`] and [`Stage::collision`], [`Stage::hit_test_point`],
 //!   [`Stage::hit_test_object`];
+//! - many sprites a frame: [`Stage::collisions`] (every touching pair of a group),
+//!   [`Stage::collisions_with`] (one against a list), [`Stage::collisions_between`] (one
+//!   group against another), and [`ContactTracker`] (began / continued / ended);
+//! - the mouse: [`Stage::pick`], [`Stage::objects_under_point`], masks and scroll
+//!   rectangles ([`Stage::set_mask`], [`Stage::set_scroll_rect`]);
 //! - errors: every fallible call returns [`Error`], which names what and where.
 //!
 //! # A short tour
@@ -47,11 +52,43 @@
 //!    it fills and strokes ([`Graphic::fill`], [`Graphic::stroke`]) of a [`Path`] (built
 //!    with `move_to`/`line_to`/..., from SVG path data with [`Path::from_svg`], or
 //!    [`Path::rect`], [`Path::circle`], [`Path::polygon`]), [`Stage::add_bitmap`] shows a
-//!    [`Bitmap`] (e.g. [`Bitmap::from_png_file`]). Place nodes with [`Stage::set_x`],
-//!    [`Stage::set_rotation`], [`Stage::set_scale_x`] or a whole [`Stage::set_matrix`].
+//!    [`Bitmap`] (e.g. [`Bitmap::from_png_file`]). Place nodes with one call a frame,
+//!    [`Stage::set_position`] or [`Stage::set_transform`] (position, rotation, scales), or
+//!    property by property ([`Stage::set_x`], [`Stage::set_rotation`], [`Stage::set_scale`],
+//!    ...) or a whole [`Stage::set_matrix`]. Reorder and regroup as Flash does:
+//!    [`Stage::add_child_at`], [`Stage::set_child_index`], [`Stage::swap_children`],
+//!    [`Stage::remove_children`], [`Stage::set_parent`].
 //! 2. **Ask.** [`Stage::collision_rect`] answers like Flash's `getCollisionRect` (without
 //!    its mistakes); [`Stage::collision`] takes every option ([`CollisionOptions`]) and also
-//!    counts the overlapping pixels. Point and box tests are there too.
+//!    counts the overlapping pixels. Point and box tests are there too. For a game's frame,
+//!    ask once for all of them:
+//!
+//!    ```
+//!    # use pixelhit::{CollisionOptions, ContactPhase, ContactTracker, FillRule, Graphic, Path, Stage};
+//!    # let mut stage = Stage::new();
+//!    # let world = stage.add_container(stage.root())?;
+//!    # let mut add = |x: f64| -> pixelhit::Result<_> {
+//!    #     let n = stage.add_container(world)?;
+//!    #     stage.add_graphic(n, Graphic::fill(Path::circle(0.0, 0.0, 6.0), FillRule::NonZero, 1.0)?)?;
+//!    #     stage.set_x(n, x)?;
+//!    #     Ok(n)
+//!    # };
+//!    # let bullets = vec![add(0.0)?];
+//!    # let rocks = vec![add(10.0)?, add(40.0)?];
+//!    let opts = CollisionOptions::default().details(true).skip_hidden(true);
+//!    let mut tracker = ContactTracker::new();
+//!    // every frame, after moving the sprites:
+//!    let contacts = stage.collisions_between(world, &bullets, &rocks, &opts)?;
+//!    for event in tracker.update(&contacts) {
+//!        if let (ContactPhase::Began, Some(hit)) = (event.phase, event.contact(&contacts)) {
+//!            let push = hit.normal(); // from the bullet into the rock
+//!            # assert!(push.unwrap().x > 0.9);
+//!        }
+//!    }
+//!    # assert_eq!(tracker.len(), 1);
+//!    # Ok::<(), pixelhit::Error>(())
+//!    ```
+//!
 //! 3. **Look.** [`debug_image`] draws the scene, the pixels two targets share, their
 //!    bounds and the answer, with a legend; [`debug_image_with`] keeps one frame for a
 //!    sequence or a window. A game can dump one when a collision looks wrong:
@@ -78,6 +115,27 @@
 //!    turns an SVG file
 //!    into a subtree (groups, paths, images), and scene files accept `"svg": "file.svg"`
 //!    objects; what SVG can show and the tree cannot is reported, never dropped silently.
+//!
+//! # Pivots
+//!
+//! A node turns and scales about its own origin, as in Flash: a bitmap or a shape drawn
+//! from `(0, 0)` to `(w, h)` turns about its top-left corner. To turn a sprite about its
+//! centre, give it a container and offset the art inside by half its size; then place and
+//! turn the container:
+//!
+//! ```
+//! use pixelhit::{Bitmap, Stage};
+//! let mut stage = Stage::new();
+//! let ship = stage.add_container(stage.root())?; // the sprite: moved and turned
+//! let art = stage.add_bitmap(ship, Bitmap::from_rgba8(32, 16, vec![255; 32 * 16 * 4])?, false)?;
+//! stage.set_position(art, -16.0, -8.0)?; // the art's centre on the sprite's origin
+//! stage.set_transform(ship, 100.0, 100.0, 90.0, 1.0, 1.0)?;
+//! let b = stage.bounds(ship, stage.root())?.unwrap();
+//! assert_eq!((b.left(), b.top(), b.width(), b.height()), (92.0, 84.0, 16.0, 32.0));
+//! # Ok::<(), pixelhit::Error>(())
+//! ```
+//!
+//! `examples/asteroids.rs` builds every sprite this way.
 //!
 //! # Cargo features
 //!
@@ -120,6 +178,7 @@ mod clip;
 mod color;
 mod crowd;
 mod debug;
+mod display_list;
 mod error;
 mod flash;
 mod methods;
@@ -137,6 +196,7 @@ mod skia_clip;
 mod stage;
 #[cfg(feature = "svg")]
 pub mod svg;
+mod tracker;
 mod transform;
 mod walk;
 
@@ -158,4 +218,5 @@ pub use rect::Rect;
 pub use scene::{Query, Scene, SceneLimits};
 pub use shape::{Fill, Graphic, Stroke};
 pub use stage::{Frame, NodeId, Stage};
+pub use tracker::{ContactEvent, ContactPhase, ContactTracker};
 pub use transform::matrix_from_properties;

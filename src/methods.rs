@@ -490,6 +490,14 @@ impl Stage {
                 })
             }
             Method::Radial(options) => {
+                // The profiles are the objects' own; the query's visibility rule is applied
+                // here, as collision_setup applies it for the other methods.
+                if opts.skip_hidden && !(self.is_shown(a)? && self.is_shown(b)?) {
+                    for t in [a, b] {
+                        self.matrix_to(t, parent)?;
+                    }
+                    return Ok(no);
+                }
                 let ma = self.matrix_to(a, parent)?;
                 let mb = self.matrix_to(b, parent)?;
                 let pa = self.radial_profile(a, parent, opts, options)?;

@@ -35,6 +35,25 @@ pub struct CollisionOptions {
     /// other has pixels. They give the same answer as the plain path, which composites both
     /// targets' alpha planes pixel by pixel; turning them off is for tests and measurements.
     pub fast_paths: bool,
+    /// Many-object queries ([`Stage::collisions`] and the like): give each contact its
+    /// [`ContactDetails`](crate::ContactDetails) (centroid, normal, first pixel, overlap
+    /// mask). Precise queries only; they cost a second look at each touching pair.
+    pub details: bool,
+    /// Leave out targets that are not on screen because they or an ancestor are hidden
+    /// ([`Stage::is_shown`]): such a target collides with nothing. Off by default, as in
+    /// Flash, where a query looks at the object you name whatever its visibility
+    /// (semantics.md 2); games that hide dead sprites turn it on.
+    pub skip_hidden: bool,
+    /// Many-object queries: test the close pairs on several threads (feature `parallel`,
+    /// rayon). They run on the rayon pool the call is made from, so
+    /// `pool.install(|| stage.collisions(..))` keeps them on a pool of yours; `false` tests
+    /// them one after another on the calling thread. The answer is the same either way.
+    pub parallel: bool,
+}
+
+/// The lowest alpha that counts as solid at `tolerance`.
+pub(crate) fn threshold(tolerance: u8) -> u8 {
+    (255 - tolerance).max(1)
 }
 
 /// The default pixel budget of a precise query: 2^28 pixels (16384 x 16384).
@@ -48,6 +67,9 @@ impl Default for CollisionOptions {
             anti_alias: true,
             max_pixels: DEFAULT_MAX_PIXELS,
             fast_paths: true,
+            details: false,
+            skip_hidden: false,
+            parallel: true,
         }
     }
 }
@@ -79,9 +101,25 @@ impl CollisionOptions {
         self
     }
 
+    /// Sets `details`.
+    pub fn details(mut self, details: bool) -> Self {
+        self.details = details;
+        self
+    }
+    /// Sets `skip_hidden`.
+    pub fn skip_hidden(mut self, skip_hidden: bool) -> Self {
+        self.skip_hidden = skip_hidden;
+        self
+    }
+    /// Sets `parallel`.
+    pub fn parallel(mut self, parallel: bool) -> Self {
+        self.parallel = parallel;
+        self
+    }
+
     /// The lowest alpha that counts as solid.
     pub fn threshold(&self) -> u8 {
-        (255 - self.tolerance).max(1)
+        threshold(self.tolerance)
     }
 }
 
@@ -103,12 +141,21 @@ pub(crate) enum Setup {
     Empty,
     /// Not precise: the intersection of the bounds is the answer.
     Loose(Rect),
-    /// Precise: the pixel window to compare in, and both targets ready to rasterize.
+    /// Precise: the pixel window to compare in, both targets ready to rasterize, and the
+    /// lowest alpha that is solid in each (the query's, or a target's own tolerance).
     Precise {
         window: PixelRect,
         a: Prepared,
         b: Prepared,
+        thresholds: Thresholds,
     },
+}
+
+/// The lowest alpha that counts as solid in target a and in target b.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Thresholds {
+    pub a: u8,
+    pub b: u8,
 }
 
 /// Two targets' alpha planes over one pixel window.
@@ -347,7 +394,7 @@ impl Stage {
         parent: NodeId,
         opts: &CollisionOptions,
     ) -> Result<Collision> {
-        let (window, pa, pb) = match self.collision_setup(a, b, parent, opts)? {
+        let (window, pa, pb, t) = match self.collision_setup(a, b, parent, opts)? {
             Setup::Empty => {
                 return Ok(Collision {
                     rect: None,
@@ -360,21 +407,22 @@ impl Stage {
                     overlap_pixels: None,
                 });
             }
-            Setup::Precise { window, a, b } => (window, a, b),
+            Setup::Precise {
+                window,
+                a,
+                b,
+                thresholds,
+            } => (window, a, b, thresholds),
         };
-        let threshold = opts.threshold();
         // Two targets that are one cached raster each (a sprite, a bitmap, a shape) compare
         // their cached bit masks a word at a time; anything else is composited plane by plane.
         let masks = match opts.fast_paths {
-            true => (
-                pa.single_mask(threshold, &self.cache),
-                pb.single_mask(threshold, &self.cache),
-            ),
+            true => (pa.single_mask(t.a, &self.cache), pb.single_mask(t.b, &self.cache)),
             false => (None, None),
         };
         let overlap = match masks {
             (Some((ma, at_a)), Some((mb, at_b))) => ma.overlap_moved(at_a, &mb, at_b, window),
-            _ => scan_prepared(window, &pa, &pb, opts, |_, _| {}, || self.pair_name(a, b))?,
+            _ => scan_prepared(window, &pa, &pb, t, opts, |_, _| {}, || self.pair_name(a, b))?,
         };
         Ok(Collision {
             rect: overlap.rect.and_then(PixelRect::to_rect),
@@ -399,6 +447,9 @@ impl Stage {
                     ancestor: self.describe(parent),
                 });
             }
+        }
+        if opts.skip_hidden && !(self.is_shown(a)? && self.is_shown(b)?) {
+            return Ok(Setup::Empty);
         }
         let bounds_a = self.flash_box_and_matrix(a, parent, BoxKind::WithStrokes)?;
         let bounds_b = self.flash_box_and_matrix(b, parent, BoxKind::WithStrokes)?;
@@ -449,7 +500,16 @@ impl Stage {
                 budget: opts.max_pixels,
             });
         }
-        Ok(Setup::Precise { window, a: pa, b: pb })
+        let thresholds = Thresholds {
+            a: self.node(a)?.tolerance.map_or(opts.threshold(), threshold),
+            b: self.node(b)?.tolerance.map_or(opts.threshold(), threshold),
+        };
+        Ok(Setup::Precise {
+            window,
+            a: pa,
+            b: pb,
+            thresholds,
+        })
     }
 
     /// How errors name a query of `a` against `b`.
@@ -544,7 +604,13 @@ impl Stage {
         bytes_per_pixel: u64,
     ) -> Result<Option<Planes>> {
         let (a_id, b_id) = (a, b);
-        let Setup::Precise { window, a, b } = self.collision_setup(a, b, parent, opts)? else {
+        let Setup::Precise {
+            window,
+            a,
+            b,
+            thresholds,
+        } = self.collision_setup(a, b, parent, opts)?
+        else {
             return Ok(None);
         };
         dense_budget(window.area(), bytes_per_pixel, opts)?;
@@ -554,6 +620,14 @@ impl Stage {
         raster.plane(&a, window, &mut plane_a);
         raster.plane(&b, window, &mut plane_b);
         raster.check(|| self.pair_name(a_id, b_id))?;
+        // The methods compare both planes with the query's threshold: a target with a
+        // tolerance of its own has its plane made solid or empty by its own threshold first.
+        let query = opts.threshold();
+        if thresholds != (Thresholds { a: query, b: query }) {
+            for (plane, t) in [(&mut plane_a, thresholds.a), (&mut plane_b, thresholds.b)] {
+                plane.iter_mut().for_each(|v| *v = if *v >= t { 255 } else { 0 });
+            }
+        }
         Ok(Some(Planes {
             window,
             a: plane_a,
@@ -571,12 +645,17 @@ impl Stage {
         opts: &CollisionOptions,
         on_pixel: impl FnMut(i64, i64),
     ) -> Result<Option<Rect>> {
-        let (window, pa, pb) = match self.collision_setup(a, b, parent, opts)? {
+        let (window, pa, pb, t) = match self.collision_setup(a, b, parent, opts)? {
             Setup::Empty => return Ok(None),
             Setup::Loose(r) => return Ok(Some(r)),
-            Setup::Precise { window, a, b } => (window, a, b),
+            Setup::Precise {
+                window,
+                a,
+                b,
+                thresholds,
+            } => (window, a, b, thresholds),
         };
-        scan_prepared(window, &pa, &pb, opts, on_pixel, || self.pair_name(a, b))?;
+        scan_prepared(window, &pa, &pb, t, opts, on_pixel, || self.pair_name(a, b))?;
         Ok(None)
     }
 
@@ -668,23 +747,23 @@ fn scan_prepared(
     window: PixelRect,
     pa: &Prepared,
     pb: &Prepared,
+    t: Thresholds,
     opts: &CollisionOptions,
     on_pixel: impl FnMut(i64, i64),
     name: impl Fn() -> String,
 ) -> Result<Overlap> {
-    with_scan_buffers(|buffers| scan_with(window, pa, pb, opts, on_pixel, name, buffers))
+    with_scan_buffers(|buffers| scan_with(window, (pa, pb), t, opts, on_pixel, name, buffers))
 }
 
 fn scan_with(
     window: PixelRect,
-    pa: &Prepared,
-    pb: &Prepared,
+    (pa, pb): (&Prepared, &Prepared),
+    t: Thresholds,
     opts: &CollisionOptions,
     mut on_pixel: impl FnMut(i64, i64),
     name: impl Fn() -> String,
     buffers: &mut ScanBuffers,
 ) -> Result<Overlap> {
-    let threshold = opts.threshold();
     let ScanBuffers {
         raster,
         a: sa,
@@ -712,13 +791,13 @@ fn scan_with(
         y0 = band.y1;
         // Where b can have pixels at all, when that is cheap to know, bounds a's columns.
         let hint = (!plain && raster.hulls(pb, band, hull_b)).then_some(&*hull_b);
-        raster.solid_rows(pa, band, threshold, plain, plane, sa, hint);
+        raster.solid_rows(pa, band, t.a, plain, plane, sa, hint);
         raster.check(&name)?;
         if sa.is_empty() {
             continue;
         }
         let hint = (!plain).then_some(&*sa);
-        raster.solid_rows(pb, band, threshold, plain, plane, sb, hint);
+        raster.solid_rows(pb, band, t.b, plain, plane, sb, hint);
         raster.check(&name)?;
         for (k, y) in (band.y0..band.y1).enumerate() {
             let (ra, rb) = (sa.row(k), sb.row(k));

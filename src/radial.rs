@@ -257,6 +257,8 @@ pub(crate) fn build(
     // the object's own raster with exactly the exact method's pixel rule.
     let mut tmp = Stage::new();
     let holder = tmp.add_container(tmp.root())?;
+    // The object's own tolerance decides which of its pixels are solid, as in every method.
+    tmp.set_tolerance(holder, stage.tolerance(obj)?)?;
     let base = DAffine2::from_scale(DVec2::splat(k));
     let base_color = stage.color_transform_to(obj, parent)?;
     // The object's own mask and scroll window clip it (those of its ancestors are not

@@ -98,6 +98,8 @@ pub(crate) struct Node {
     pub hit_area: Option<NodeId>,
     /// The nodes this one is the hit area of.
     pub hit_area_of: Vec<NodeId>,
+    /// The tolerance collision queries use for this node as a target, over the query's.
+    pub tolerance: Option<u8>,
 }
 
 impl Node {
@@ -119,6 +121,7 @@ impl Node {
             mouse_children: true,
             hit_area: None,
             hit_area_of: Vec::new(),
+            tolerance: None,
         }
     }
 
@@ -358,7 +361,7 @@ impl Stage {
         Ok(id)
     }
 
-    fn check_container(&self, id: NodeId) -> Result<()> {
+    pub(crate) fn check_container(&self, id: NodeId) -> Result<()> {
         match self.node(id)?.content {
             Content::Container(_) => Ok(()),
             Content::Bitmap { .. } | Content::Frames { .. } => Err(Error::NotContainer {
@@ -530,34 +533,6 @@ impl Stage {
             .flatten()
     }
 
-    /// Moves `id` to be the last child of `new_parent`, keeping its own matrix (so it moves on
-    /// screen if the parents differ).
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Cycle`] when `new_parent` is `id` or inside it, [`Error::Root`] for the root,
-    /// [`Error::NotContainer`], [`Error::StaleNode`]. Nothing changes on error.
-    pub fn set_parent(&mut self, id: NodeId, new_parent: NodeId) -> Result<()> {
-        if id == self.root {
-            return Err(Error::Root);
-        }
-        self.node(id)?;
-        self.check_container(new_parent)?;
-        if self.is_ancestor(id, new_parent)? {
-            return Err(Error::Cycle {
-                node: self.describe(id),
-                parent: self.describe(new_parent),
-            });
-        }
-        self.check_masks_after_move(id, new_parent)?;
-        if let Some(old) = self.node(id)?.parent {
-            self.node_mut(old)?.children.retain(|c| *c != id);
-        }
-        self.node_mut(new_parent)?.children.push(id);
-        self.node_mut(id)?.parent = Some(new_parent);
-        Ok(())
-    }
-
     /// The parent, or `None` for the root.
     ///
     /// # Errors
@@ -647,6 +622,23 @@ impl Stage {
 
     /// Sets the matrix (skew allowed; a singular matrix makes the node cover nothing).
     ///
+    /// The property getters then read it as Flash does: [`Stage::x`] and [`Stage::y`] are
+    /// `tx` and `ty`; [`Stage::rotation`] is the angle of the x axis, `atan2(b, a)` in
+    /// degrees, in `-180..=180`; [`Stage::scale_x`] and [`Stage::scale_y`] are the lengths of
+    /// the two axes, `hypot(a, b)` and `hypot(c, d)`, never negative (a mirrored matrix
+    /// shows as a skew of 180 degrees, which the setters keep). Setting one property
+    /// afterwards keeps the others, skew included.
+    ///
+    /// ```
+    /// use pixelhit::{DAffine2, Stage};
+    /// let mut stage = Stage::new();
+    /// let n = stage.add_container(stage.root())?;
+    /// stage.set_matrix(n, DAffine2::from_cols_array(&[0.0, -3.0, 2.0, 0.0, 5.0, 6.0]))?;
+    /// assert_eq!(stage.rotation(n)?, -90.0);
+    /// assert_eq!((stage.scale_x(n)?, stage.scale_y(n)?), (3.0, 2.0));
+    /// # Ok::<(), pixelhit::Error>(())
+    /// ```
+    ///
     /// # Errors
     ///
     /// [`Error::NonFinite`] naming the node when an entry is not finite; [`Error::StaleNode`].
@@ -683,7 +675,13 @@ impl Stage {
 
     /// Sets `tx` or `ty` alone: the rest of the matrix stays exactly as it is (recomposing it
     /// from the properties would move its other entries by rounding).
-    fn set_position(&mut self, id: NodeId, what: &str, value: f64, f: impl FnOnce(&mut DVec2)) -> Result<()> {
+    fn set_translation(
+        &mut self,
+        id: NodeId,
+        what: &str,
+        value: f64,
+        f: impl FnOnce(&mut DVec2),
+    ) -> Result<()> {
         if !value.is_finite() {
             return Err(Error::NonFinite {
                 what: format!("{what} of {}", self.describe(id)),
@@ -743,7 +741,7 @@ impl Stage {
     ///
     /// [`Error::NonFinite`] naming the node; [`Error::StaleNode`].
     pub fn set_x(&mut self, id: NodeId, x: f64) -> Result<()> {
-        self.set_position(id, "x", x, |t| t.x = x)
+        self.set_translation(id, "x", x, |t| t.x = x)
     }
     /// Sets the y position.
     ///
@@ -751,8 +749,92 @@ impl Stage {
     ///
     /// As [`Stage::set_x`].
     pub fn set_y(&mut self, id: NodeId, y: f64) -> Result<()> {
-        self.set_position(id, "y", y, |t| t.y = y)
+        self.set_translation(id, "y", y, |t| t.y = y)
     }
+    /// Places the node at `(x, y)` in its parent: one call for a sprite's position each
+    /// frame. Only the matrix's translation changes, exactly (its other entries are kept as
+    /// they are, not recomposed).
+    ///
+    /// ```
+    /// use pixelhit::Stage;
+    /// let mut stage = Stage::new();
+    /// let ship = stage.add_container(stage.root())?;
+    /// stage.set_position(ship, 120.5, 80.25)?;
+    /// assert_eq!((stage.x(ship)?, stage.y(ship)?), (120.5, 80.25));
+    /// # Ok::<(), pixelhit::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NonFinite`] naming the node and the coordinate; [`Error::StaleNode`]. Nothing
+    /// changes on error.
+    pub fn set_position(&mut self, id: NodeId, x: f64, y: f64) -> Result<()> {
+        if !y.is_finite() {
+            return Err(Error::NonFinite {
+                what: format!("y of {}", self.describe(id)),
+            });
+        }
+        self.set_translation(id, "x", x, |t| *t = DVec2::new(x, y))
+    }
+
+    /// Sets both scales to `s`, keeping rotation and skew (Flash's `scaleX = scaleY = s`). A
+    /// negative `s` turns the node half a turn.
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::set_x`].
+    pub fn set_scale(&mut self, id: NodeId, s: f64) -> Result<()> {
+        self.set_prop(id, "scale", s, |p| (p.scale_x, p.scale_y) = (s, s))
+    }
+
+    /// Sets position, rotation (degrees, clockwise on screen) and both scales in one call:
+    /// the matrix becomes scale, then rotate, then translate, as
+    /// [`matrix_from_properties`](crate::matrix_from_properties) builds it; any skew is
+    /// dropped. The node turns and scales about its own origin, as in Flash: to turn a sprite
+    /// about its centre, put its art in a child offset by half its size (see the crate's
+    /// front page, "Pivots").
+    ///
+    /// ```
+    /// use pixelhit::Stage;
+    /// let mut stage = Stage::new();
+    /// let ship = stage.add_container(stage.root())?;
+    /// stage.set_transform(ship, 100.0, 50.0, 90.0, 2.0, 2.0)?;
+    /// assert_eq!(stage.matrix(ship)?.to_cols_array(), [0.0, 2.0, -2.0, 0.0, 100.0, 50.0]);
+    /// assert_eq!(stage.rotation(ship)?, 90.0);
+    /// # Ok::<(), pixelhit::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NonFinite`] naming the node and the property, or the matrix when the product
+    /// overflows; [`Error::StaleNode`]. Nothing changes on error.
+    pub fn set_transform(
+        &mut self,
+        id: NodeId,
+        x: f64,
+        y: f64,
+        rotation: f64,
+        scale_x: f64,
+        scale_y: f64,
+    ) -> Result<()> {
+        let values = [("x", x), ("y", y), ("rotation", rotation), ("scale_x", scale_x)];
+        if let Some((what, _)) = values.iter().find(|(_, v)| !v.is_finite()) {
+            return Err(Error::NonFinite {
+                what: format!("{what} of {}", self.describe(id)),
+            });
+        }
+        self.set_prop(id, "scale_y", scale_y, |p| {
+            *p = Props {
+                x,
+                y,
+                rotation,
+                skew: 0.0,
+                scale_x,
+                scale_y,
+            }
+        })
+    }
+
     /// Sets the rotation in degrees, keeping scale and any skew.
     ///
     /// # Errors
@@ -794,6 +876,64 @@ impl Stage {
     /// [`Error::StaleNode`].
     pub fn set_visible(&mut self, id: NodeId, visible: bool) -> Result<()> {
         self.node_mut(id)?.visible = visible;
+        Ok(())
+    }
+
+    /// Whether the node is on screen as far as visibility goes: it and every ancestor up to
+    /// the root are visible. [`CollisionOptions::skip_hidden`](crate::CollisionOptions)
+    /// queries leave out nodes for which this is false.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`].
+    pub fn is_shown(&self, id: NodeId) -> Result<bool> {
+        let mut cur = Some(id);
+        while let Some(c) = cur {
+            let node = self.node(c)?;
+            if !node.visible {
+                return Ok(false);
+            }
+            cur = node.parent;
+        }
+        Ok(true)
+    }
+
+    /// The node's own collision tolerance, if it has one (see [`Stage::set_tolerance`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`].
+    pub fn tolerance(&self, id: NodeId) -> Result<Option<u8>> {
+        Ok(self.node(id)?.tolerance)
+    }
+
+    /// Gives the node a collision tolerance of its own, used instead of the query's whenever
+    /// the node is a target of a collision query (`collision_rect`, `collision`, the
+    /// many-object queries, the methods): a pixel of it is solid when its alpha is at least
+    /// `max(1, 255 - tolerance)`. A ghost with `Some(0)` collides only where it is fully
+    /// opaque, whatever the query asks. `None` goes back to the query's tolerance. Only the
+    /// targets' own settings count, not those of their ancestors or descendants.
+    ///
+    /// ```
+    /// use pixelhit::{CollisionOptions, FillRule, Graphic, Path, Stage};
+    /// let mut stage = Stage::new();
+    /// let root = stage.root();
+    /// let ghost = stage.add_container(root)?;
+    /// stage.add_graphic(ghost, Graphic::fill(Path::rect(0.0, 0.0, 10.0, 10.0), FillRule::NonZero, 0.5)?)?;
+    /// let wall = stage.add_container(root)?;
+    /// stage.add_graphic(wall, Graphic::fill(Path::rect(5.0, 0.0, 10.0, 10.0), FillRule::NonZero, 1.0)?)?;
+    /// let opts = CollisionOptions::default(); // tolerance 255: any alpha counts
+    /// assert!(stage.collision(ghost, wall, root, &opts)?.rect.is_some());
+    /// stage.set_tolerance(ghost, Some(0))?; // only fully opaque pixels of the ghost
+    /// assert!(stage.collision(ghost, wall, root, &opts)?.rect.is_none());
+    /// # Ok::<(), pixelhit::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`].
+    pub fn set_tolerance(&mut self, id: NodeId, tolerance: Option<u8>) -> Result<()> {
+        self.node_mut(id)?.tolerance = tolerance;
         Ok(())
     }
 

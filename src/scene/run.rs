@@ -264,8 +264,9 @@ impl<'s> Run<'s> {
         self.count(ids.len());
         let opts = CollisionOptions::default()
             .tolerance(tolerance)
-            .anti_alias(anti_alias);
-        let contacts = stage.collisions(parent, &ids, &opts, details)?;
+            .anti_alias(anti_alias)
+            .details(details);
+        let contacts = stage.collisions(parent, &ids, &opts)?;
         let label = |id: NodeId| match stage.name(id) {
             Ok(Some(n)) => json_string(n),
             _ => json_string(&stage.describe(id)),

@@ -85,7 +85,7 @@ fn group_queries_match_every_pair() {
                 stage.set_x(s, stage.x(s).unwrap() + dx).unwrap();
                 stage.set_y(s, stage.y(s).unwrap() + dy).unwrap();
             }
-            let contacts = stage.collisions(world, &sprites, &opts, false).unwrap();
+            let contacts = stage.collisions(world, &sprites, &opts).unwrap();
             let mut want = Vec::new();
             for i in 0..sprites.len() {
                 for j in i + 1..sprites.len() {
@@ -105,7 +105,7 @@ fn group_queries_match_every_pair() {
             // One against the list gives the same pairs as the group for that sprite.
             let me = sprites[3];
             let mine: Vec<_> = stage
-                .collisions_with(world, me, &sprites, &opts, false)
+                .collisions_with(world, me, &sprites, &opts)
                 .unwrap()
                 .iter()
                 .map(|c| (c.b, c.rect))
@@ -134,7 +134,7 @@ fn details_describe_the_overlap() {
     let mut rng = Rng(7);
     let (stage, world, sprites) = crowd(&mut rng, 60);
     let opts = CollisionOptions::default();
-    let contacts = stage.collisions(world, &sprites, &opts, true).unwrap();
+    let contacts = stage.collisions(world, &sprites, &opts.details(true)).unwrap();
     assert!(!contacts.is_empty());
     for c in &contacts {
         let d = c.details.as_ref().unwrap();
@@ -189,11 +189,11 @@ fn the_normal_points_from_a_into_b() {
     let right = square(&mut stage, 17.0, 1.0);
     let below = square(&mut stage, 2.0, 16.0);
     let opts = CollisionOptions::default();
-    let to_right = stage.collisions(root, &[a, right], &opts, true).unwrap();
-    let n = to_right[0].details.as_ref().unwrap().normal;
+    let to_right = stage.collisions(root, &[a, right], &opts.details(true)).unwrap();
+    let n = to_right[0].normal().expect("details");
     assert!(n.x > 0.9, "{n:?}");
-    let to_below = stage.collisions(root, &[a, below], &opts, true).unwrap();
-    let n = to_below[0].details.as_ref().unwrap().normal;
+    let to_below = stage.collisions(root, &[a, below], &opts.details(true)).unwrap();
+    let n = to_below[0].normal().expect("details");
     assert!(n.y > 0.9, "{n:?}");
 }
 
@@ -224,7 +224,7 @@ fn animated_sprites_collide_with_the_frame_shown() {
         )
         .unwrap();
     let opts = CollisionOptions::default();
-    let hits = |stage: &Stage| stage.collisions(root, &[anim, wall], &opts, false).unwrap().len();
+    let hits = |stage: &Stage| stage.collisions(root, &[anim, wall], &opts).unwrap().len();
     assert_eq!(hits(&stage), 0);
     stage.set_frame(anim, 1).unwrap();
     assert_eq!(hits(&stage), 1);
@@ -320,12 +320,12 @@ fn a_hundred_thousand_objects_in_a_column_a_row_and_a_diagonal() {
         ("diagonal", Box::new(|k: usize| (5.0 * k as f64, 5.0 * k as f64))),
     ] {
         let (stage, world, objects) = lined_up(n, at);
-        let contacts = stage.collisions(world, &objects, &opts, false).unwrap();
+        let contacts = stage.collisions(world, &objects, &opts).unwrap();
         assert!(contacts.is_empty(), "{layout}: {} contacts", contacts.len());
     }
     // Neighbours overlapping by one pixel in a column: exactly the n - 1 neighbour pairs.
     let (stage, world, objects) = lined_up(n, |k| (0.0, 3.0 * k as f64));
-    let contacts = stage.collisions(world, &objects, &opts, false).unwrap();
+    let contacts = stage.collisions(world, &objects, &opts).unwrap();
     assert_eq!(contacts.len(), n - 1);
     for (k, c) in contacts.iter().enumerate() {
         assert_eq!((c.a, c.b), (objects[k], objects[k + 1]));
@@ -355,7 +355,7 @@ fn too_many_close_pairs_are_refused_before_any_is_tested() {
         })
         .collect();
     let err = stage
-        .collisions(world, &objects, &CollisionOptions::default(), false)
+        .collisions(world, &objects, &CollisionOptions::default())
         .unwrap_err();
     match &err {
         pixelhit::Error::WorkBudget { budget, work, .. } => {
@@ -371,7 +371,6 @@ fn too_many_close_pairs_are_refused_before_any_is_tested() {
             world,
             &objects[..1000],
             &CollisionOptions::default().precise(false),
-            false,
         )
         .unwrap();
     assert_eq!(contacts.len(), 1000 * 999 / 2);
@@ -396,9 +395,9 @@ fn details_of_a_huge_overlap_are_held_to_the_dense_budget() {
         .collect();
     let opts = CollisionOptions::default();
     assert!(matches!(
-        stage.collisions(world, &objects, &opts, true),
+        stage.collisions(world, &objects, &opts.details(true)),
         Err(pixelhit::Error::PixelBudget { .. })
     ));
-    let contacts = stage.collisions(world, &objects, &opts, false).unwrap();
+    let contacts = stage.collisions(world, &objects, &opts).unwrap();
     assert_eq!(contacts[0].overlap_pixels, Some(10_000 * 10_000));
 }

@@ -11,6 +11,7 @@ mod crowd;
 mod exactness;
 mod fast_paths;
 mod fuzz_regressions;
+mod game_api;
 mod hostile;
 mod interactivity;
 mod methods;
