@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prints the README's performance tables from criterion's results.
 
-Run `cargo bench --bench collision` and `cargo bench --bench crowd` first; this reads
+Run `cargo bench -p pixelhit-benches --bench collision` and `cargo bench -p pixelhit-benches --bench crowd` first; this reads
 target/criterion/<group>/<function>/new/{estimates,benchmark}.json and prints:
 
 - per pair group (aligned_N, rotated_*, near_miss, deep_tree, moving_pair), the median of

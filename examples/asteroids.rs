@@ -1,99 +1,212 @@
-//! A tiny game loop: rotating asteroids drift across a 320 x 200 field, a ship flies through,
-//! and every frame asks pixelhit which of them touch. Asteroids that touch bounce apart; the
-//! ship reports each hit. Every 6th frame goes into one strip, `asteroids.png` (4 x 2 frames,
-//! overlaps in magenta). Run with `cargo run --release --example asteroids`.
+//! A small game loop, written the way a game would use pixelhit: rotating rocks drift across
+//! a 320 x 200 field that a camera scrolls, a ship flies through firing bullets, and every
+//! frame asks which of them touch.
+//!
+//! - Sprites are placed with one call a frame (`set_transform`), each turning about its
+//!   centre: its art sits in a child offset by half its size (the pivot idiom).
+//! - Layers are containers under a `world` that the camera moves; queries are asked in the
+//!   world's space, so the answers do not move with the camera.
+//! - Bullets against rocks with `collisions_between` (bullets are never tested against each
+//!   other), rocks among themselves with `collisions`, the ship against the rocks with
+//!   `collisions_with`; a `ContactTracker` turns each list into began / continued / ended.
+//! - A shot rock is hidden, not removed, and `skip_hidden` leaves it out of every query; a
+//!   spent bullet is removed. A shield bubble has a tolerance of its own (only its opaque
+//!   rim counts). A hit rock is moved to the back of its layer with `set_child_index`.
+//!
+//! Every 6th frame goes into one strip, written to `asteroids.png` in the system's temporary
+//! folder (or the path given). Run with `cargo run --release --example asteroids [OUT.png]`.
 
 use std::error::Error;
 
 use pixelhit::{
-    CollisionOptions, DVec2, DebugOptions, DebugQuery, FillRule, Graphic, NodeId, Path, Rect, RgbaImage,
-    Stage, debug_image_with,
+    CollisionOptions, ContactPhase, ContactTracker, DVec2, DebugOptions, DebugQuery, FillRule, Graphic,
+    NodeId, Path, Rect, RgbaImage, Stage, debug_image_with,
 };
 
 const FIELD: (f64, f64) = (320.0, 200.0);
-const FRAMES: u32 = 48;
+const FRAMES: u32 = 60;
 const EVERY: u32 = 6;
 
+/// A moving sprite: its node and how it moves.
 struct Body {
     node: NodeId,
-    name: String,
+    at: DVec2,
     velocity: DVec2,
+    angle: f64,
     spin: f64,
+}
+
+impl Body {
+    /// One step of the game's physics, then one call to place the sprite.
+    fn step(&mut self, stage: &mut Stage) -> pixelhit::Result<()> {
+        self.at = (self.at + self.velocity).rem_euclid(DVec2::new(FIELD.0, FIELD.1));
+        self.angle += self.spin;
+        stage.set_transform(self.node, self.at.x, self.at.y, self.angle, 1.0, 1.0)
+    }
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
     let mut stage = Stage::new();
     let root = stage.root();
-    stage.set_name(root, "field")?;
+    stage.set_name(root, "screen")?;
+    // The camera moves the world; the layers keep rocks behind the ship and bullets on top.
+    let world = stage.add_container(root)?;
+    stage.set_name(world, "world")?;
+    let [rock_layer, bullet_layer, ship_layer] = ["rocks", "bullets", "ships"].map(|name| {
+        let layer = stage.add_container(world).expect("the world is a container");
+        stage.set_name(layer, name).expect("a live node");
+        layer
+    });
 
-    let ship_shape = [(-12.0, -8.0), (14.0, 0.0), (-12.0, 8.0), (-7.0, 0.0)].map(|(x, y)| DVec2::new(x, y));
-    let ship = body(&mut stage, "ship", &ship_shape, (20.0, 100.0), (5.0, -0.4), 0.0)?;
-    stage.set_rotation(ship.node, -5.0)?;
-    let mut bodies = vec![ship];
-    let rocks = [
+    // The ship's art is drawn from (0, 0) to (26, 16); offset by half that, it turns about
+    // its middle.
+    let hull = [(0.0, 0.0), (26.0, 8.0), (0.0, 16.0), (5.0, 8.0)].map(|(x, y)| DVec2::new(x, y));
+    let mut ship = sprite(&mut stage, ship_layer, "ship", &hull, DVec2::new(13.0, 8.0))?;
+    ship.at = DVec2::new(20.0, 100.0);
+    ship.velocity = DVec2::new(4.0, -0.3);
+    ship.angle = -4.0;
+    // A shield bubble around the ship: faint inside, opaque at the rim. With a tolerance of
+    // its own of 0, only the rim's fully opaque pixels collide, whatever the query says.
+    let shield = stage.add_container(ship.node)?;
+    stage.set_name(shield, "shield")?;
+    stage.add_graphic(
+        shield,
+        Graphic::fill(Path::circle(0.0, 0.0, 20.0), FillRule::NonZero, 0.15)?,
+    )?;
+    let rim = Path::circle(0.0, 0.0, 20.0);
+    stage.add_graphic(shield, Graphic::stroke(rim, 2.0, 1.0)?)?;
+    stage.set_tolerance(shield, Some(0))?;
+
+    let mut rocks = Vec::new();
+    for (at, velocity, spin, radius, seed) in [
         ((110.0, 70.0), (-0.5, 0.9), 4.0, 22.0, 1),
         ((180.0, 130.0), (-1.2, -0.6), -3.0, 18.0, 2),
         ((250.0, 60.0), (-1.6, 0.7), 5.0, 26.0, 3),
         ((240.0, 150.0), (-3.0, -1.2), -6.0, 14.0, 4),
-    ];
-    for (at, velocity, spin, radius, seed) in rocks {
+        ((60.0, 40.0), (0.8, 0.5), 2.5, 16.0, 5),
+    ] {
         let outline = asteroid(radius, seed);
-        let name = format!("rock{seed}");
-        bodies.push(body(&mut stage, &name, &outline, at, velocity, spin)?);
+        let mut rock = sprite(
+            &mut stage,
+            rock_layer,
+            &format!("rock{seed}"),
+            &outline,
+            DVec2::ZERO,
+        )?;
+        rock.at = DVec2::new(at.0, at.1);
+        rock.velocity = DVec2::new(velocity.0, velocity.1);
+        rock.spin = spin;
+        rocks.push(rock);
     }
+    let mut bullets: Vec<Body> = Vec::new();
 
-    let opts = CollisionOptions::default();
+    let opts = CollisionOptions::default().skip_hidden(true).details(true);
+    let (mut rocks_meeting, mut ship_hits) = (ContactTracker::new(), ContactTracker::new());
     let area = Rect::from_xywh(0.0, 0.0, FIELD.0, FIELD.1).ok_or("bad field")?;
     let mut cells = Vec::new();
     for frame in 0..FRAMES {
-        // Move and turn everything, wrapping around the field's edges.
-        for b in &bodies {
-            let x = (stage.x(b.node)? + b.velocity.x).rem_euclid(FIELD.0);
-            let y = (stage.y(b.node)? + b.velocity.y).rem_euclid(FIELD.1);
-            stage.set_x(b.node, x)?;
-            stage.set_y(b.node, y)?;
-            stage.set_rotation(b.node, stage.rotation(b.node)? + b.spin)?;
+        // The camera drifts; the world's space (where we ask) does not.
+        stage.set_position(world, -(f64::from(frame) * 0.5).sin() * 3.0, 0.0)?;
+        ship.step(&mut stage)?;
+        for body in rocks.iter_mut().chain(bullets.iter_mut()) {
+            body.step(&mut stage)?;
         }
-        // Every pair, by their pixels.
-        let mut hits = Vec::new();
-        for i in 0..bodies.len() {
-            for j in i + 1..bodies.len() {
-                let (a, b) = (&bodies[i], &bodies[j]);
-                let c = stage.collision(a.node, b.node, root, &opts)?;
-                if let Some(r) = c.rect {
-                    let [x, y, w, h] = r.to_xywh();
-                    let n = c.overlap_pixels.unwrap_or(0);
+        if frame % 8 == 0 {
+            bullets.push(fire(&mut stage, bullet_layer, &ship, frame)?);
+        }
+
+        let rock_ids: Vec<NodeId> = rocks.iter().map(|r| r.node).collect();
+        let bullet_ids: Vec<NodeId> = bullets.iter().map(|b| b.node).collect();
+
+        // Bullets against rocks: a hit hides the rock (it is out of every later query) and
+        // removes the bullet.
+        let shots = stage.collisions_between(world, &bullet_ids, &rock_ids, &opts)?;
+        let mut spent = Vec::new();
+        for shot in &shots {
+            let at = shot.centroid().unwrap_or_default();
+            println!(
+                "frame {frame:2}: {} destroys {} at ({:.1}, {:.1})",
+                name(&stage, shot.a),
+                name(&stage, shot.b),
+                at.x,
+                at.y
+            );
+            spent.push(shot.a);
+        }
+        for shot in &shots {
+            stage.set_visible(shot.b, false)?;
+            stage.set_child_index(rock_layer, shot.b, 0)?;
+        }
+        for id in spent {
+            if stage.contains(id) {
+                stage.remove(id)?;
+            }
+        }
+        bullets.retain(|b| stage.contains(b.node));
+
+        // Rocks among themselves: they bounce apart along the contact's normal when they meet.
+        let meetings = stage.collisions(world, &rock_ids, &opts)?;
+        for event in rocks_meeting.update(&meetings) {
+            match (event.phase, event.contact(&meetings)) {
+                (ContactPhase::Began, Some(hit)) => {
+                    let n = hit.normal().unwrap_or(DVec2::X);
+                    let (i, j) = (index_of(&rocks, hit.a), index_of(&rocks, hit.b));
+                    // Equal masses: exchange the velocity components along the normal.
+                    let (va, vb) = (rocks[i].velocity.dot(n), rocks[j].velocity.dot(n));
+                    if va > vb {
+                        rocks[i].velocity += (vb - va) * n;
+                        rocks[j].velocity += (va - vb) * n;
+                    }
                     println!(
-                        "frame {frame:2}: {} x {}: [{x}, {y}, {w}, {h}], {n} pixels",
-                        a.name, b.name
+                        "frame {frame:2}: {} and {} meet",
+                        name(&stage, hit.a),
+                        name(&stage, hit.b)
                     );
-                    hits.push((i, j));
                 }
+                (ContactPhase::Ended, _) => {
+                    println!(
+                        "frame {frame:2}: {} and {} part after {} frames",
+                        name(&stage, event.a),
+                        name(&stage, event.b),
+                        event.frames
+                    );
+                }
+                _ => {}
             }
         }
-        // Rocks that touch swap velocities (equal masses, a head-on bounce); the ship is
-        // only told.
-        for &(i, j) in &hits {
-            if i > 0 {
-                let v = bodies[i].velocity;
-                bodies[i].velocity = bodies[j].velocity;
-                bodies[j].velocity = v;
+
+        // The ship's shield against the rocks: told once per contact.
+        let hits = stage.collisions_with(world, shield, &rock_ids, &opts)?;
+        for event in ship_hits.update(&hits) {
+            if event.phase == ContactPhase::Began {
+                println!(
+                    "frame {frame:2}: the shield takes a hit from {}",
+                    name(&stage, event.b)
+                );
             }
         }
+
         if frame % EVERY == 0 {
-            let queries: Vec<DebugQuery> = hits
+            let queries: Vec<DebugQuery> = shots
                 .iter()
-                .map(|&(i, j)| DebugQuery::new(bodies[i].node, bodies[j].node, root))
+                .chain(&meetings)
+                .chain(&hits)
+                .map(|c| DebugQuery::new(c.a, c.b, world))
                 .collect();
             // One fixed frame, no legend: the cells of the strip line up.
             let options = DebugOptions::default().area(area).zoom(1).legend(false);
             cells.push(debug_image_with(&stage, &queries, &options)?);
         }
     }
-    let strip = tile(&cells, 4);
-    strip.save("asteroids.png")?;
+    let strip = tile(&cells, 5);
+    let out = match std::env::args_os().nth(1) {
+        Some(p) => std::path::PathBuf::from(p),
+        None => std::env::temp_dir().join("asteroids.png"),
+    };
+    strip.save(&out)?;
     println!(
-        "wrote asteroids.png ({} x {}): frames 0, {EVERY}, {}, ... left to right, top to bottom",
+        "wrote {} ({} x {}): frames 0, {EVERY}, {}, ... left to right, top to bottom",
+        out.display(),
         strip.width(),
         strip.height(),
         2 * EVERY
@@ -101,32 +214,56 @@ fn main() -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-/// A container named `name` holding a filled outline, placed and set moving.
-fn body(
+/// A sprite under `layer`: a container (what the game moves and turns) holding the filled
+/// outline moved by `-pivot`, so that the sprite turns about the outline's point `pivot`.
+fn sprite(
     stage: &mut Stage,
+    layer: NodeId,
     name: &str,
     outline: &[DVec2],
-    at: (f64, f64),
-    velocity: (f64, f64),
-    spin: f64,
+    pivot: DVec2,
 ) -> pixelhit::Result<Body> {
-    let node = stage.add_container(stage.root())?;
+    let node = stage.add_container(layer)?;
     stage.set_name(node, name)?;
+    let art = stage.add_container(node)?;
     stage.add_graphic(
-        node,
+        art,
         Graphic::fill(Path::polygon(outline), FillRule::NonZero, 1.0)?,
     )?;
-    stage.set_x(node, at.0)?;
-    stage.set_y(node, at.1)?;
+    stage.set_position(art, -pivot.x, -pivot.y)?;
     Ok(Body {
         node,
-        name: name.to_string(),
-        velocity: DVec2::new(velocity.0, velocity.1),
-        spin,
+        at: DVec2::ZERO,
+        velocity: DVec2::ZERO,
+        angle: 0.0,
+        spin: 0.0,
     })
 }
 
-/// A lumpy polygon of about `radius`, the same for the same `seed`.
+/// A bullet leaving the ship's nose along its heading.
+fn fire(stage: &mut Stage, layer: NodeId, ship: &Body, frame: u32) -> pixelhit::Result<Body> {
+    let square = [(-2.0, -1.0), (2.0, -1.0), (2.0, 1.0), (-2.0, 1.0)].map(|(x, y)| DVec2::new(x, y));
+    let mut bullet = sprite(stage, layer, &format!("bullet{frame}"), &square, DVec2::ZERO)?;
+    let heading = DVec2::from_angle(ship.angle.to_radians());
+    bullet.at = ship.at + heading * 16.0;
+    bullet.velocity = ship.velocity + heading * 6.0;
+    bullet.angle = ship.angle;
+    bullet.step(stage)?;
+    Ok(bullet)
+}
+
+fn name(stage: &Stage, id: NodeId) -> String {
+    stage.name(id).ok().flatten().unwrap_or("?").to_string()
+}
+
+fn index_of(bodies: &[Body], id: NodeId) -> usize {
+    bodies
+        .iter()
+        .position(|b| b.node == id)
+        .expect("a rock of the list")
+}
+
+/// A lumpy polygon of about `radius` around the origin, the same for the same `seed`.
 fn asteroid(radius: f64, seed: u32) -> Vec<DVec2> {
     (0..11)
         .map(|k| {

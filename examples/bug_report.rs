@@ -3,9 +3,10 @@
 //! A player reports: "my bullet flies through the wall". The report comes with a scene file
 //! (below, as the reporter pasted it). This example loads it, runs its queries as
 //! `pixelhit run` would, steps the bullet along its path to find what really happens, and
-//! saves the scene of the moment it matters, with a picture, into `bug_report/`, where
-//! `pixelhit run bug_report/scene.json --png out.png` reproduces it for anyone.
-//! Run with `cargo run --release --example bug_report`.
+//! saves the scene of the moment it matters, with a picture, into a folder (by default
+//! `pixelhit-bug-report` in the system's temporary folder, so that the checkout stays
+//! clean), where `pixelhit run FOLDER/scene.json --png out.png` reproduces it for anyone.
+//! Run with `cargo run --release --example bug_report [FOLDER]`.
 
 use std::error::Error;
 use std::path::Path;
@@ -76,29 +77,41 @@ fn main() -> Result<(), Box<dyn Error>> {
     // a picture. Loading it back must give the same answers.
     scene.stage.set_x(bullet, 90.0 + f64::from(step))?;
     scene.stage.set_y(bullet, 70.0 - f64::from(step))?;
-    std::fs::create_dir_all("bug_report")?;
-    scene.save("bug_report/scene.json")?;
-    let saved = Scene::load("bug_report/scene.json")?;
+    let dir = match std::env::args_os().nth(1) {
+        Some(d) => std::path::PathBuf::from(d),
+        None => std::env::temp_dir().join("pixelhit-bug-report"),
+    };
+    std::fs::create_dir_all(&dir)?;
+    let file = dir.join("scene.json");
+    scene.save(&file)?;
+    let saved = Scene::load(&file)?;
     assert_eq!(
         run_all(&saved),
         run_all(&scene),
         "the saved scene answers the same"
     );
-    println!("Saved bug_report/scene.json (and its rock as scene_0.png); its queries now print:");
+    println!(
+        "Saved {} (and its rock as scene_0.png beside it); its queries now print:",
+        file.display()
+    );
     for line in run_all(&saved) {
         println!("  {line}");
     }
     let picture = debug_image(&scene.stage, &[DebugQuery::new(bullet, wall, level)])?;
-    picture.save("bug_report/scene.png")?;
-    println!("Wrote bug_report/scene.png. Reproduce with: pixelhit run bug_report/scene.json --png out.png");
+    let png = dir.join("scene.png");
+    picture.save(&png)?;
+    println!(
+        "Wrote {}. Reproduce with: pixelhit run {} --png out.png",
+        png.display(),
+        file.display()
+    );
     Ok(())
 }
 
 /// Every query's output line, or its error line, in file order.
 fn run_all(scene: &Scene) -> Vec<String> {
     scene
-        .queries()
-        .iter()
-        .map(|q| scene.run_query(q).unwrap_or_else(|e| Scene::error_line(&e)))
+        .answers()
+        .map(|a| a.unwrap_or_else(|e| Scene::error_line(&e)))
         .collect()
 }

@@ -6,7 +6,7 @@
 # Installs cargo-afl when it is missing, builds the targets with AFL's instrumentation and
 # fuzzes each for the given time (default 20 s), one after another. Any crash fails the
 # run; its input is left under $FUZZ_OUT/<target>/default/crashes (FUZZ_OUT defaults to a
-# new temporary folder): keep it as a named test in tests/fuzz_regressions.rs.
+# new temporary folder): keep it as a named test in tests/integration/fuzz_regressions.rs.
 set -euo pipefail
 cd "$(dirname "$0")"
 secs=${1:-20}

@@ -14,6 +14,7 @@ use pixelhit::{CollisionOptions, DEBUG_MAX_QUERIES, DebugQuery, Query, Scene, de
 const USAGE: &str = "\
 usage: pixelhit run SCENE.json [--png OUT.png]
        pixelhit --help
+       pixelhit --version
 
 Runs the queries of a pixelhit scene file and prints one JSON object per query, one per
 line, on standard output.
@@ -31,6 +32,7 @@ error as warnings; they do not change the exit status.";
 /// What the command line asks for.
 enum Command {
     Help,
+    Version,
     Run { scene: PathBuf, png: Option<PathBuf> },
 }
 
@@ -41,6 +43,7 @@ fn parse_args(args: Vec<OsString>) -> Result<Command, String> {
     };
     match cmd.to_str() {
         Some("--help" | "-h" | "help") => return Ok(Command::Help),
+        Some("--version" | "-V") => return Ok(Command::Version),
         Some("run") => {}
         _ => return Err(format!("unknown command {:?}", cmd.to_string_lossy())),
     }
@@ -88,6 +91,10 @@ fn main() -> ExitCode {
     match parse_args(args) {
         Ok(Command::Help) => {
             println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Ok(Command::Version) => {
+            println!("pixelhit {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
         }
         Ok(Command::Run { scene, png }) => run(&scene, png.as_deref()),

@@ -4,7 +4,7 @@
 //! Code's per-pixel scans, summed-area tables, the Android "n-distributed" sampling, the
 //! radial perimeter test and Flash's own `getCollisionRect` pipeline. Each is offered here as
 //! a [`Method`] of [`Stage::collides`], measured against the default exact method (see the
-//! README's methods table and `tests/methods.rs`, which enforce the exactness claims).
+//! README's methods table and `tests/integration/methods.rs`, which enforce the exactness claims).
 //!
 //! All methods that look at pixels share the default method's first step
 //! (`collision_setup`: the targets must be inside the parent, their Flash bounds must
@@ -179,21 +179,28 @@ impl TryFrom<Method> for RectMethod {
 pub struct ParseMethodError {
     /// The text that was given.
     pub text: String,
-    /// Why it is not a method.
+    /// What is wrong with it, as the rest of the sentence after the text, e.g. `is not a
+    /// method; the methods are ...`.
     pub reason: String,
 }
 
 impl fmt::Display for ParseMethodError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?} is not a method: {}", self.text, self.reason)
+        write!(f, "{:?} {}", self.text, self.reason)
     }
 }
 
 impl std::error::Error for ParseMethodError {}
 
+/// Why `sampled:N` with a bad N is refused.
+const SAMPLED_N: &str = "is not a method: N of sampled:N is a whole number from 1 to 4294967295";
+
 /// The method names of scene files, for messages.
 pub(crate) const METHOD_NAMES: &str = "exact, bitmask, linear_scan, incremental_scan, summed_area, \
                                        sampled:N, radial, flash, flash_compat";
+
+/// The names of the methods that also give the overlap's rectangle.
+const RECT_METHOD_NAMES: &str = "exact, bitmask, linear_scan, summed_area, flash and flash_compat";
 
 impl FromStr for Method {
     type Err = ParseMethodError;
@@ -229,10 +236,10 @@ impl FromStr for Method {
             _ => match s.strip_prefix("sampled:") {
                 Some(n) if !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()) => match n.parse::<u32>() {
                     Ok(n) if n >= 1 => Method::Sampled { n },
-                    _ => return Err(err("N of sampled:N is a whole number from 1 to 4294967295".into())),
+                    _ => return Err(err(SAMPLED_N.into())),
                 },
-                Some(_) => return Err(err("N of sampled:N is a whole number from 1 to 4294967295".into())),
-                None => return Err(err(format!("the methods are {METHOD_NAMES}"))),
+                Some(_) => return Err(err(SAMPLED_N.into())),
+                None => return Err(err(format!("is not a method; the methods are {METHOD_NAMES}"))),
             },
         })
     }
@@ -270,9 +277,10 @@ impl FromStr for RectMethod {
         let m: Method = s.parse()?;
         RectMethod::try_from(m).map_err(|_| ParseMethodError {
             text: s.to_string(),
-            reason: "this method answers yes or no only; a rectangle comes from exact, bitmask, \
-                     linear_scan, summed_area, flash or flash_compat"
-                .into(),
+            reason: format!(
+                "cannot give a rectangle: it answers only yes or no, so it works in `collides` \
+                 and not here; the methods that give a rectangle are {RECT_METHOD_NAMES}"
+            ),
         })
     }
 }

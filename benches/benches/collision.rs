@@ -1,6 +1,6 @@
 //! Collision benchmarks: pixelhit against the literal Flash pipeline, on the same scenes.
 //!
-//! Run with `cargo bench --bench collision`; each group's functions are comparable within
+//! Run with `cargo bench -p pixelhit-benches --bench collision`; each group's functions are comparable within
 //! one run.
 
 use std::hint::black_box;

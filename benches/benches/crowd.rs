@@ -22,7 +22,7 @@
 //! line folded into the field and its angle grows by a constant step, and neither step is a
 //! whole number of pixels or a whole turn over a frame count a run reaches.
 //!
-//! Run with `cargo bench --bench crowd`.
+//! Run with `cargo bench -p pixelhit-benches --bench crowd`.
 
 use std::hint::black_box;
 

@@ -12,7 +12,7 @@
 //! - `pick_after_move/N`: one panel moves before every pick, so the index is built again
 //!   each time (what a pick costs in a frame where the UI moved).
 //!
-//! Run with `cargo bench --bench pick`.
+//! Run with `cargo bench -p pixelhit-benches --bench pick`.
 
 use std::hint::black_box;
 

@@ -4,7 +4,7 @@
 //! frame, and the stage's cache size at a few points, so that a stall (the cache emptying
 //! in one go, a table growing) shows as a slow frame far above the median.
 //!
-//! `cargo run --release --example frame_stalls [FRAMES]`
+//! `cargo run --release -p pixelhit-benches --example frame_stalls [FRAMES]`
 use pixelhit_benches::scenes;
 
 use pixelhit::{Bitmap, CollisionOptions, FillRule, Graphic, Stage};

@@ -2,7 +2,7 @@
 //!
 //! They panic only when pixelhit breaks a promise (a panic inside pixelhit, a broken tree,
 //! an answer that contradicts another), so every crash the fuzzer finds is a bug. The
-//! binaries in `src/bin` run them under `cargo afl`; `tests/fuzz_regressions.rs` of the
+//! binaries in `src/bin` run them under `cargo afl`; `tests/integration/fuzz_regressions.rs` of the
 //! main crate includes this file and replays every crash ever found.
 
 use pixelhit::{

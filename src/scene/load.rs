@@ -126,7 +126,7 @@ impl Scene {
     }
 }
 
-const OBJECT_FIELDS: [&str; 22] = [
+const OBJECT_FIELDS: [&str; 23] = [
     "name",
     "matrix",
     "x",
@@ -149,6 +149,7 @@ const OBJECT_FIELDS: [&str; 22] = [
     "mouse_enabled",
     "mouse_children",
     "hit_area",
+    "tolerance",
 ];
 
 type Setter = fn(&mut Stage, NodeId, f64) -> Result<()>;
@@ -536,6 +537,12 @@ impl Loader<'_> {
             let visible = self.boolean(v, &join(path, "visible"))?;
             self.stage
                 .set_visible(id, visible)
+                .map_err(|e| self.err(path, e.to_string()))?;
+        }
+        if let Some(v) = get(fields, "tolerance") {
+            let t = self.tolerance(v, &join(path, "tolerance"))?;
+            self.stage
+                .set_tolerance(id, Some(t))
                 .map_err(|e| self.err(path, e.to_string()))?;
         }
         let mut ct = ColorTransform::IDENTITY;

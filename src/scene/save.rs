@@ -375,6 +375,9 @@ impl Writer<'_> {
         if !stage.visible(id)? {
             fields.push("\"visible\": false".into());
         }
+        if let Some(t) = stage.tolerance(id)? {
+            fields.push(format!("\"tolerance\": {t}"));
+        }
         color_fields(&mut fields, &stage.color_transform(id)?);
         self.interactivity(&mut fields, id, place)?;
         let frames = stage.frames(id)?;

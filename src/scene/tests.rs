@@ -106,6 +106,7 @@ fn sample_stage() -> (Stage, Vec<Query>) {
         .unwrap();
     s.set_visible(b, false).unwrap();
     s.set_alpha(b, 0.7).unwrap();
+    s.set_tolerance(b, Some(17)).unwrap();
     let c = s.add_container(b).unwrap();
     s.set_name(c, "c").unwrap();
     s.set_color_transform(
@@ -178,7 +179,7 @@ fn describe_tree(s: &Stage) -> Vec<String> {
             .unwrap()
             .map(|(b, sm)| (b.width(), b.height(), b.rgba().to_vec(), sm));
         out.push(format!(
-            "{:?} {:?} {:?} {} {:?} {:?} {:?} {} {:?}",
+            "{:?} {:?} {:?} {} {:?} {:?} {:?} {} {:?} {:?}",
             s.name(id).unwrap(),
             // -0 is written as 0 (the same number in every computation).
             s.matrix(id).unwrap().to_cols_array().map(|v| v + 0.0),
@@ -195,6 +196,7 @@ fn describe_tree(s: &Stage) -> Vec<String> {
             s.parent(id)
                 .unwrap()
                 .map(|p| s.name(p).unwrap().map(str::to_string)),
+            s.tolerance(id).unwrap(),
         ));
     });
     out
@@ -293,6 +295,10 @@ fn errors_name_the_field_path() {
             "root.matrix[3]",
         ),
         (r#"{"pixelhit_scene": 1, "root": {"x": true}}"#, "root.x"),
+        (
+            r#"{"pixelhit_scene": 1, "root": {"tolerance": 256}}"#,
+            "root.tolerance",
+        ),
         (
             r#"{"pixelhit_scene": 1, "root": {"children": [{"graphics": [{"fill": "M0 0 L1 1"}, {"fill": "M0 0 Q"}]}]}}"#,
             "root.children[0].graphics[1].fill",

@@ -413,6 +413,13 @@ fn usage_errors_exit_2_and_help_exits_0() {
         r.stdout
     );
     assert_eq!(r.stderr, "");
+    // The version, as Cargo.toml has it, on its own line.
+    for flag in ["--version", "-V"] {
+        let r = pixelhit(&[flag]);
+        assert_eq!(r.code, 0);
+        assert_eq!(r.stdout, format!("pixelhit {}\n", env!("CARGO_PKG_VERSION")));
+        assert_eq!(r.stderr, "");
+    }
 }
 
 #[test]

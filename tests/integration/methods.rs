@@ -7,7 +7,7 @@
 //! not see. The approximate methods' rates are printed (they are the README's table):
 //!
 //! ```sh
-//! cargo test --test methods corpus -- --nocapture
+//! cargo test --test integration methods::corpus -- --nocapture
 //! ```
 
 use std::sync::OnceLock;
@@ -1053,12 +1053,12 @@ fn unknown_methods_are_scene_errors() {
         (
             r#"{"collision_rect": {"a": "a", "b": "b", "parent": "p", "method": "radial"}}"#,
             "queries[0].collision_rect.method",
-            "yes or no only",
+            "cannot give a rectangle: it answers only yes or no",
         ),
         (
             r#"{"collision_rect": {"a": "a", "b": "b", "parent": "p", "method": "incremental_scan"}}"#,
             "queries[0].collision_rect.method",
-            "yes or no only",
+            "cannot give a rectangle: it answers only yes or no",
         ),
     ];
     for (query, location, needle) in cases {
