@@ -234,7 +234,7 @@ impl Stage {
             }
             if let Some(window) = node.scroll {
                 let m = self.matrix_between(n, space)?;
-                let b = window.transform(&m).ok_or_else(|| Error::NonFinite {
+                let b = window.transform(m).ok_or_else(|| Error::NonFinite {
                     what: format!("scroll rect of {} in {}", self.describe(n), self.describe(space)),
                 })?;
                 let Some(c) = common(&acc, &b) else {

@@ -144,6 +144,7 @@
 //! | `parallel` | on | [`Stage::collisions`] runs its narrow phase on all cores (rayon) |
 //! | `simd` | on | the bit-mask word loop compiled for AVX2 and hardware popcount, picked at run time where the CPU has them (pulp); the answers are the same without it |
 //! | `svg` | on | the `svg` module and the scene field `"svg"`, with usvg (about 15% more CPU for a clean build) |
+//! | `mint` | off | calls that take matrices and points also take the `mint` types (any glam, nalgebra, cgmath or euclid version); see [`IntoAffine`] |
 //! | `viewer` | off | the window of `examples/playground.rs` (minifb; X11, loaded when the window opens) |
 //!
 //! # Why it is built this way
@@ -181,6 +182,7 @@ mod debug;
 mod display_list;
 mod error;
 mod flash;
+mod interop;
 mod methods;
 mod path;
 mod pick;
@@ -208,6 +210,9 @@ pub use debug::{DEBUG_MAX_QUERIES, DebugOptions, DebugQuery, debug_image, debug_
 pub use error::{Error, Result};
 pub use glam::{DAffine2, DVec2};
 pub use image::RgbaImage;
+#[cfg(feature = "mint")]
+pub use interop::to_mint_matrix;
+pub use interop::{IntoAffine, IntoPoint, from_y_up, from_y_up_parts, point_from_y_up};
 pub use methods::{Method, ParseMethodError, Probe, RectMethod};
 pub use path::{FillRule, Path, PathSegment};
 pub use pick::PickOptions;

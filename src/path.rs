@@ -11,6 +11,7 @@ use glam::{DAffine2, DVec2};
 use lyon_path::geom::{CubicBezierSegment, QuadraticBezierSegment, point};
 
 use crate::error::Error;
+use crate::interop::{IntoAffine, IntoPoint};
 use crate::polygon::{Contour, Polylines};
 use crate::rect::Rect;
 
@@ -457,13 +458,14 @@ impl Path {
     }
 
     /// A closed polygon through the points; empty for fewer than 2 points.
-    pub fn polygon(points: &[DVec2]) -> Path {
+    pub fn polygon<P: IntoPoint + Copy>(points: &[P]) -> Path {
         let mut p = Path::new();
         if let [first, rest @ ..] = points
             && !rest.is_empty()
         {
+            let first = first.into_point();
             p.move_to(first.x, first.y);
-            for q in rest {
+            for q in rest.iter().map(|q| q.into_point()) {
                 p.line_to(q.x, q.y);
             }
             p.close();
@@ -573,7 +575,8 @@ impl Path {
     /// then curve extrema are taken, so the box is tight for the mapped curve (not the box of
     /// the control points). Zero-length segments count; a lone move does not. `None` when the
     /// path is empty or the result is not finite.
-    pub fn bounds(&self, m: &DAffine2) -> Option<Rect> {
+    pub fn bounds(&self, m: impl IntoAffine) -> Option<Rect> {
+        let m = &m.into_affine();
         let mut lo = DVec2::INFINITY;
         let mut hi = DVec2::NEG_INFINITY;
         let mut any = false;
@@ -1062,7 +1065,7 @@ mod tests {
     }
 
     fn ident_bounds(p: &Path) -> [f64; 4] {
-        let b = p.bounds(&DAffine2::IDENTITY).expect("bounds");
+        let b = p.bounds(DAffine2::IDENTITY).expect("bounds");
         [b.left(), b.top(), b.right(), b.bottom()]
     }
 
@@ -1141,7 +1144,7 @@ mod tests {
         let mut e = Path::new();
         e.move_to(1.0, 1.0).close();
         assert!(e.is_empty());
-        assert_eq!(e.bounds(&DAffine2::IDENTITY), None);
+        assert_eq!(e.bounds(DAffine2::IDENTITY), None);
     }
 
     #[test]
@@ -1320,7 +1323,7 @@ mod tests {
             assert_eq!(end, Some(DVec2::new(x, y)), "{s}");
             let mut out = Polylines::default();
             p.flatten(&DAffine2::IDENTITY, 0.1, &mut out);
-            let _ = p.bounds(&DAffine2::IDENTITY);
+            let _ = p.bounds(DAffine2::IDENTITY);
         }
     }
 
@@ -1445,7 +1448,7 @@ mod tests {
                     assert_eq!(svg(&p.to_svg()), p, "{s:?}");
                     let mut out = Polylines::default();
                     p.flatten(&DAffine2::from_angle(0.3), 0.1, &mut out);
-                    let _ = p.bounds(&DAffine2::from_scale(DVec2::new(0.0, 2.0)));
+                    let _ = p.bounds(DAffine2::from_scale(DVec2::new(0.0, 2.0)));
                 }
                 Err(Error::PathData { offset, .. }) => assert!(offset <= s.len()),
                 Err(e) => panic!("unexpected error {e}"),
@@ -1483,7 +1486,7 @@ mod tests {
         let c = Path::circle(10.0, 0.0, 5.0);
         for deg in [0.0f64, 17.0, 45.0, 90.0, 133.0] {
             let m = DAffine2::from_angle_translation(deg.to_radians(), DVec2::new(3.0, 4.0));
-            let b = c.bounds(&m).unwrap();
+            let b = c.bounds(m).unwrap();
             let ctr = m.transform_point2(DVec2::new(10.0, 0.0));
             let want = [ctr.x - 5.0, ctr.y - 5.0, ctr.x + 5.0, ctr.y + 5.0];
             assert!(
@@ -1494,7 +1497,7 @@ mod tests {
         // A rotated square's box is the box of its mapped corners.
         let sq = Path::rect(0.0, 0.0, 10.0, 10.0);
         let m = DAffine2::from_angle(std::f64::consts::FRAC_PI_4);
-        let b = sq.bounds(&m).unwrap();
+        let b = sq.bounds(m).unwrap();
         let h = 10.0 / 2f64.sqrt();
         assert!(close_to(
             [b.left(), b.top(), b.right(), b.bottom()],
@@ -1527,11 +1530,11 @@ mod tests {
         assert_eq!(ident_bounds(&svg("M5,5 L5,5")), [5.0, 5.0, 5.0, 5.0]);
         // A trailing move does not count.
         assert_eq!(ident_bounds(&svg("M0 0 L1 1 M100 100")), [0.0, 0.0, 1.0, 1.0]);
-        assert_eq!(svg("M1 1 M2 2").bounds(&DAffine2::IDENTITY), None);
+        assert_eq!(svg("M1 1 M2 2").bounds(DAffine2::IDENTITY), None);
         let mut inf = Path::new();
         inf.move_to(0.0, 0.0).line_to(f64::INFINITY, 0.0);
         assert!(!inf.is_finite());
-        assert_eq!(inf.bounds(&DAffine2::IDENTITY), None);
+        assert_eq!(inf.bounds(DAffine2::IDENTITY), None);
         assert!(c.is_finite());
     }
 

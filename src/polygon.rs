@@ -826,7 +826,7 @@ mod tests {
         let smin = (lin.determinant().abs()) / max_scale(&m);
         let margin = 3.0 * tol / smin;
         let local_box = fine.bounds().unwrap().outset(r + 1.0).unwrap();
-        let bx = local_box.transform(&m).unwrap();
+        let bx = local_box.transform(m).unwrap();
         let mut rng = Lcg(seed);
         let (mut ins, mut outs) = (0, 0);
         for _ in 0..20_000 {

@@ -226,7 +226,7 @@ impl Stage {
             return Ok(None);
         };
         let m = self.matrix_between(obj, space)?;
-        let mapped = local.transform(&m).ok_or_else(|| Error::NonFinite {
+        let mapped = local.transform(m).ok_or_else(|| Error::NonFinite {
             what: format!("bounds of {} in {}", self.describe(obj), self.describe(space)),
         })?;
         Ok(Some((mapped, m)))
@@ -242,7 +242,7 @@ impl Stage {
             // obj's own graphics need no mapping (the identity maps every finite box to itself).
             let mapped = match m == DAffine2::IDENTITY {
                 true => r,
-                false => r.transform(&m).ok_or_else(|| Error::NonFinite {
+                false => r.transform(m).ok_or_else(|| Error::NonFinite {
                     what: format!("bounds of {}", self.describe(id)),
                 })?,
             };

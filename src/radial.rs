@@ -10,6 +10,8 @@ use std::f64::consts::TAU;
 
 use glam::{DAffine2, DMat2, DVec2};
 
+use crate::interop::IntoAffine;
+
 use crate::raster::RegionPiece;
 use crate::shape::Leaf;
 use crate::walk::{Clip, Visit, Walk, each_clip};
@@ -150,8 +152,8 @@ impl RadialProfile {
     /// assert!(!p.collides(&at(0.0), &p, &at(22.0)));
     /// # Ok::<(), pixelhit::Error>(())
     /// ```
-    pub fn collides(&self, m_self: &DAffine2, other: &RadialProfile, m_other: &DAffine2) -> bool {
-        self.test(m_self, other, m_other).0
+    pub fn collides(&self, m_self: impl IntoAffine, other: &RadialProfile, m_other: impl IntoAffine) -> bool {
+        self.test(&m_self.into_affine(), other, &m_other.into_affine()).0
     }
 
     /// The test, with the number of directions looked at.

@@ -5,7 +5,9 @@
 //! fields and its constructors return `Option`. A zero-width rectangle is allowed (a singular
 //! matrix squashes a box to a line); "no box at all" is `Option::None` one level up.
 
-use glam::{DAffine2, DVec2};
+use glam::DVec2;
+
+use crate::interop::{IntoAffine, IntoPoint};
 
 /// An axis-aligned rectangle with finite coordinates, `left <= right` and `top <= bottom`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -53,8 +55,8 @@ impl Rect {
 
     /// The smallest rectangle holding every point, or `None` for no points or a
     /// non-finite point.
-    pub fn from_points(points: impl IntoIterator<Item = DVec2>) -> Option<Rect> {
-        let mut it = points.into_iter();
+    pub fn from_points<P: IntoPoint>(points: impl IntoIterator<Item = P>) -> Option<Rect> {
+        let mut it = points.into_iter().map(IntoPoint::into_point);
         let first = it.next()?;
         let (mut min, mut max) = (first, first);
         let mut nan = first.is_nan();
@@ -149,7 +151,8 @@ impl Rect {
     }
 
     /// Whether the point lies inside or on the edge.
-    pub fn contains(&self, p: DVec2) -> bool {
+    pub fn contains(&self, p: impl IntoPoint) -> bool {
+        let p = p.into_point();
         p.x >= self.left && p.x <= self.right && p.y >= self.top && p.y <= self.bottom
     }
 
@@ -163,7 +166,8 @@ impl Rect {
 
     /// The box of the four corners mapped by `m` (Flash's way of moving a box between
     /// spaces), or `None` when the mapping overflows.
-    pub fn transform(&self, m: &DAffine2) -> Option<Rect> {
+    pub fn transform(&self, m: impl IntoAffine) -> Option<Rect> {
+        let m = &m.into_affine();
         // Each corner is (a x + c y) + t rounded step by step, and rounding is monotonic, so
         // the extreme corner comes from the extreme products: the same answer as mapping
         // the four corners, for a quarter of the work. Infinite products could make a corner
@@ -278,6 +282,7 @@ impl PixelRect {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::DAffine2;
 
     #[test]
     fn transform_matches_mapping_the_corners() {
@@ -306,7 +311,7 @@ mod tests {
             };
             let m = DAffine2::from_cols_array(&[value(), value(), value(), value(), value(), value()]);
             let corners = Rect::from_points(r.corners().map(|p| m.transform_point2(p)));
-            assert_eq!(r.transform(&m), corners, "{r:?} by {m:?}");
+            assert_eq!(r.transform(m), corners, "{r:?} by {m:?}");
         }
     }
 

@@ -77,7 +77,7 @@ impl Graphic {
         check_path(&path)?;
         check_alpha(alpha)?;
         Ok(Graphic::Fill(Fill {
-            path_box: path.bounds(&DAffine2::IDENTITY),
+            path_box: path.bounds(DAffine2::IDENTITY),
             path: Arc::new(path),
             rule,
             alpha,
@@ -100,7 +100,7 @@ impl Graphic {
             });
         }
         Ok(Graphic::Stroke(Stroke {
-            path_box: path.bounds(&DAffine2::IDENTITY),
+            path_box: path.bounds(DAffine2::IDENTITY),
             path: Arc::new(path),
             width,
             alpha,

@@ -11,6 +11,7 @@
 use glam::{DAffine2, DVec2};
 
 use crate::color::ColorTransform;
+use crate::interop::{IntoAffine, IntoPoint};
 use crate::transform::{self, Props, invert};
 use crate::{Bitmap, Error, Graphic, Rect, Result};
 
@@ -642,7 +643,8 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::NonFinite`] naming the node when an entry is not finite; [`Error::StaleNode`].
-    pub fn set_matrix(&mut self, id: NodeId, m: DAffine2) -> Result<()> {
+    pub fn set_matrix(&mut self, id: NodeId, m: impl IntoAffine) -> Result<()> {
+        let m = m.into_affine();
         if !transform::is_finite(&m) {
             return Err(Error::NonFinite {
                 what: format!("matrix of {}", self.describe(id)),
@@ -1141,8 +1143,8 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::NonFinite`] when the result overflows, [`Error::StaleNode`].
-    pub fn local_to_global(&self, id: NodeId, p: DVec2) -> Result<DVec2> {
-        let q = self.matrix_to(id, self.root)?.transform_point2(p);
+    pub fn local_to_global(&self, id: NodeId, p: impl IntoPoint) -> Result<DVec2> {
+        let q = self.matrix_to(id, self.root)?.transform_point2(p.into_point());
         if q.is_finite() {
             Ok(q)
         } else {
@@ -1158,7 +1160,8 @@ impl Stage {
     ///
     /// [`Error::Singular`] when `id`'s matrix to the root has no inverse,
     /// [`Error::NonFinite`], [`Error::StaleNode`].
-    pub fn global_to_local(&self, id: NodeId, p: DVec2) -> Result<DVec2> {
+    pub fn global_to_local(&self, id: NodeId, p: impl IntoPoint) -> Result<DVec2> {
+        let p = p.into_point();
         let m = self.matrix_to(id, self.root)?;
         let inv = invert(&m).ok_or_else(|| Error::Singular {
             what: format!("matrix of {} to the root", self.describe(id)),

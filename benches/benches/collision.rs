@@ -85,7 +85,7 @@ fn methods(
         bench.iter(|| {
             let ma = stage.matrix_to(black_box(a), root).unwrap();
             let mb = stage.matrix_to(black_box(b), root).unwrap();
-            black_box(pa.collides(&ma, &pb, &mb))
+            black_box(pa.collides(ma, &pb, mb))
         })
     });
 }

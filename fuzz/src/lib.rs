@@ -75,7 +75,7 @@ pub fn path(data: &[u8]) {
     let svg = p.to_svg();
     let back = Path::from_svg(&svg).expect("printed path data parses");
     assert_eq!(back.to_svg(), svg, "printing is not stable for {text:?}");
-    let _ = p.bounds(&DAffine2::IDENTITY);
+    let _ = p.bounds(DAffine2::IDENTITY);
     let mut stage = Stage::new();
     let root = stage.root();
     let (Ok(a), Ok(b)) = (stage.add_container(root), stage.add_container(root)) else {

@@ -14,6 +14,7 @@ mod fuzz_regressions;
 mod game_api;
 mod hostile;
 mod interactivity;
+mod interop;
 mod methods;
 mod properties;
 mod raster_check;

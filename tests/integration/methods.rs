@@ -755,7 +755,7 @@ fn radial_profiles_follow_rotation_and_scale_once_built() {
             stage.matrix_to(bar, root).unwrap(),
             stage.matrix_to(ball, root).unwrap(),
         );
-        pb.collides(&mb, &pc, &mc)
+        pb.collides(mb, &pc, mc)
     };
     assert!(!test(&stage));
     stage.set_rotation(bar, 90.0).unwrap();
