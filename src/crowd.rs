@@ -192,6 +192,25 @@ impl Stage {
     /// Every object of `others` that collides with `object`, in `parent`'s space, in the
     /// order of `others` (`object` is always `a`). Like [`Stage::collisions`] otherwise.
     ///
+    /// ```
+    /// use pixelhit::{CollisionOptions, FillRule, Graphic, Path, Stage};
+    /// let mut stage = Stage::new();
+    /// let root = stage.root();
+    /// let mut disc = |x: f64| -> pixelhit::Result<_> {
+    ///     let n = stage.add_container(root)?;
+    ///     stage.add_graphic(n, Graphic::fill(Path::circle(0.0, 0.0, 5.0), FillRule::NonZero, 1.0)?)?;
+    ///     stage.set_position(n, x, 0.0)?;
+    ///     Ok(n)
+    /// };
+    /// let ship = disc(0.0)?;
+    /// let rocks = [disc(8.0)?, disc(30.0)?, disc(-9.0)?];
+    /// stage.set_visible(rocks[2], false)?; // a rock that was shot
+    /// let opts = CollisionOptions::default().skip_hidden(true);
+    /// let hits = stage.collisions_with(root, ship, &rocks, &opts)?;
+    /// assert_eq!(hits.iter().map(|c| c.b).collect::<Vec<_>>(), [rocks[0]]);
+    /// # Ok::<(), pixelhit::Error>(())
+    /// ```
+    ///
     /// # Errors
     ///
     /// As [`Stage::collisions`].

@@ -782,6 +782,16 @@ impl Stage {
     /// Sets both scales to `s`, keeping rotation and skew (Flash's `scaleX = scaleY = s`). A
     /// negative `s` turns the node half a turn.
     ///
+    /// ```
+    /// use pixelhit::Stage;
+    /// let mut stage = Stage::new();
+    /// let n = stage.add_container(stage.root())?;
+    /// stage.set_rotation(n, 30.0)?;
+    /// stage.set_scale(n, 2.5)?;
+    /// assert_eq!((stage.scale_x(n)?, stage.scale_y(n)?, stage.rotation(n)?), (2.5, 2.5, 30.0));
+    /// # Ok::<(), pixelhit::Error>(())
+    /// ```
+    ///
     /// # Errors
     ///
     /// As [`Stage::set_x`].
@@ -884,6 +894,16 @@ impl Stage {
     /// Whether the node is on screen as far as visibility goes: it and every ancestor up to
     /// the root are visible. [`CollisionOptions::skip_hidden`](crate::CollisionOptions)
     /// queries leave out nodes for which this is false.
+    ///
+    /// ```
+    /// use pixelhit::Stage;
+    /// let mut stage = Stage::new();
+    /// let layer = stage.add_container(stage.root())?;
+    /// let sprite = stage.add_container(layer)?;
+    /// stage.set_visible(layer, false)?;
+    /// assert!(stage.visible(sprite)? && !stage.is_shown(sprite)?);
+    /// # Ok::<(), pixelhit::Error>(())
+    /// ```
     ///
     /// # Errors
     ///
