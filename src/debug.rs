@@ -2,8 +2,9 @@
 //! rectangles of collision queries drawn over it.
 //!
 //! This is for looking at answers, not for computing them: the scene is drawn with a colour per
-//! top-level object so objects can be told apart (the tree keeps coverage and alpha, not
-//! colours, because that is all a collision depends on), and every query is redone with
+//! query target (per top-level object when there is no query) so objects can be told apart
+//! (the tree keeps coverage and alpha, not colours, because that is all a collision depends
+//! on), and every query is redone with
 //! [`Stage::collision`] (its answer) and the crate's own pixel scan (its overlap pixels), so
 //! what the picture shows is exactly what the library answers, pixel for pixel.
 //!
@@ -11,6 +12,9 @@
 //! about single pixels ("why does this corner count?"); the legend goes in a band below the
 //! scene so that it never hides the pixels it explains; and the text uses a built-in 3 x 5
 //! pixel font so that drawing a picture needs no font files.
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use glam::{DAffine2, DVec2};
 use image::RgbaImage;
@@ -152,7 +156,9 @@ const MIN_SIDE: f64 = 512.0;
 /// gigabytes.
 const MAX_PICTURE: f64 = 16384.0;
 
-/// Muted colours for the top-level objects, so the strong overlay colours stand out.
+/// Muted colours for the query targets (or, without queries, the top-level objects), so the
+/// strong overlay colours stand out. No grey (that is [`NEUTRAL`]) and no red or magenta
+/// (the answers and the overlap pixels).
 const PALETTE: [[u8; 3]; 8] = [
     [78, 121, 167],
     [242, 142, 43],
@@ -161,10 +167,11 @@ const PALETTE: [[u8; 3]; 8] = [
     [237, 201, 72],
     [176, 122, 161],
     [156, 117, 95],
-    [186, 176, 172],
+    [255, 157, 167],
 ];
-/// The root's own graphics belong to no top-level object.
-const ROOT_COLOR: [u8; 3] = [140, 140, 140];
+/// What belongs to no target (with queries) or to no top-level object (the root's own
+/// graphics): grey, so that the targets stand out.
+const NEUTRAL: [u8; 3] = [140, 140, 140];
 const OVERLAP: [u8; 3] = [255, 0, 255];
 /// The highlighted node's box.
 const HIGHLIGHT: [u8; 3] = [255, 160, 0];
@@ -178,17 +185,23 @@ const CHECKER: [[u8; 3]; 2] = [[250, 250, 250], [234, 234, 234]];
 /// Draws the stage's visible nodes in the root's space, and for each query its overlap
 /// pixels, both targets' bounds and its answer.
 ///
-/// - Scene: fills and strokes in a colour per top-level object (a child of the root; the
-///   root's own graphics are grey), with their alpha through their colour transform; bitmaps
-///   in their own colours through their concatenated colour transform, nearest or bilinear
-///   per their smoothing flag. A hidden node and its subtree are not drawn, the root
-///   included. The background is a light checkerboard.
+/// - Scene: fills and strokes with their alpha through their colour transform, in a colour
+///   per query target: each node that is `a` or `b` of a query gets a colour of its own, in
+///   the order the queries name them, for its whole subtree (the innermost target wins when
+///   one is inside another), and everything inside no target is grey. Without queries, each
+///   child of the root gets a colour (the root's own graphics are grey). Bitmaps show in
+///   their own colours through their concatenated colour transform, nearest or bilinear per
+///   their smoothing flag. A hidden node and its subtree are not drawn, the root included.
+///   The background is a light checkerboard.
 /// - Each query: the pixels solid in both targets in magenta, each in the query parent's
 ///   pixel grid mapped into the root's space; `bounds(a, parent)` outlined in blue and
 ///   `bounds(b, parent)` in green; the answer's rectangle outlined in red.
-/// - Each answer's number (queries count from 1) on a small label above its rectangle.
+/// - Each answer's number (queries count from 1) on a small label touching its rectangle
+///   on screen (above it where there is room, else below or beside it), never over another
+///   label: a label in the way moves it along the rectangle, or further out.
 /// - A legend in a white band below the scene (when there are queries): a key to the four
-///   colours, then one line per query with its targets, parent and answer, e.g.
+///   colours, then one line per query, led by its two targets' colours, with its targets,
+///   parent and answer, e.g.
 ///   `1  SHIP / ROCK IN STAGE: [138, 141, 10, 7], 31 PX`, `NO PIXEL IN BOTH` when only the
 ///   boxes overlap, `BOUNDS APART` when not even they do. Nodes are named by their name or
 ///   `#index`. The picture is widened if the legend needs it.
@@ -243,60 +256,16 @@ pub fn debug_image(stage: &Stage, queries: &[DebugQuery]) -> Result<RgbaImage> {
 /// As [`debug_image`], and [`Error::OutOfRange`] when `zoom` is 0 or makes a side longer
 /// than 16384 pixels.
 pub fn debug_image_with(stage: &Stage, queries: &[DebugQuery], options: &DebugOptions) -> Result<RgbaImage> {
-    let root = stage.root();
     let left_out = queries.len().saturating_sub(options.max_queries);
     let queries = &queries[..queries.len() - left_out];
-    let mut area = stage.tight_bounds(root, root)?;
-    let mut overlays = Vec::with_capacity(queries.len());
-    let mut answers = Vec::with_capacity(queries.len());
-    for q in queries {
-        let collision = stage.collision(q.a, q.b, q.parent, &q.options)?;
-        let answer = collision.rect;
-        answers.push(collision);
-        let to_root = stage.matrix_to(q.parent, root)?;
-        let rects = [
-            (stage.bounds(q.a, q.parent)?, BOUNDS_A, 1.5),
-            (stage.bounds(q.b, q.parent)?, BOUNDS_B, 1.5),
-            (answer, ANSWER, 2.0),
-        ];
-        for r in rects.iter().filter_map(|(r, ..)| *r) {
-            let in_root = r.transform(&to_root).ok_or_else(|| Error::NonFinite {
-                what: "a query rectangle mapped to the root".into(),
-            })?;
-            area = Some(area.map_or(in_root, |a| a.union(&in_root)));
-        }
-        overlays.push((to_root, rects));
-    }
-    let frame = match options.area {
-        Some(a) => Frame::new(Some(a), 0.0, options.zoom)?,
-        None => Frame::new(area, PAD, options.zoom)?,
-    };
+    let (frame, overlays) = plan(stage, queries, options)?;
+    let mut colors = SceneColors::new(queries);
+    let mut pic = draw_base(stage, &frame, &mut colors)?;
 
-    let mut layer = frame.pixmap(frame.layer_size)?;
-    if stage.visible(root)? {
-        draw_scene(stage, &frame, &mut layer)?;
-    }
-    let mut pic = frame.pixmap(frame.picture_size())?;
-    draw_checkerboard(&mut pic);
-    // Magnify the layer with nearest sampling so each root pixel becomes a crisp square.
-    let zoom = frame.zoom as f32;
-    let paint = PixmapPaint {
-        quality: FilterQuality::Nearest,
-        ..PixmapPaint::default()
-    };
-    pic.draw_pixmap(
-        0,
-        0,
-        layer.as_ref(),
-        &paint,
-        Transform::from_scale(zoom, zoom),
-        None,
-    );
-
-    for (q, (to_root, rects)) in queries.iter().zip(&overlays) {
-        let to_pic = frame.root_to_picture() * *to_root;
+    for (q, o) in queries.iter().zip(&overlays) {
+        let to_pic = frame.root_to_picture() * o.to_root;
         draw_overlap(stage, q, &to_pic, &mut pic)?;
-        for (r, color, width) in rects {
+        for (r, color, width) in &o.rects {
             if let Some(r) = r {
                 outline(
                     &mut pic,
@@ -319,11 +288,9 @@ pub fn debug_image_with(stage: &Stage, queries: &[DebugQuery], options: &DebugOp
         );
     }
     // Numbers last, so that no outline crosses them.
-    for (i, (to_root, rects)) in overlays.iter().enumerate() {
-        if let (Some(r), _, _) = rects[2] {
-            let to_pic = frame.root_to_picture() * *to_root;
-            tag(&mut pic, r.corners().map(|c| to_pic.transform_point2(c)), i + 1);
-        }
+    let size = [pic.width() as f32, pic.height() as f32];
+    for (number, label) in answer_labels(&frame, &overlays, size) {
+        draw_label(&mut pic, label, number);
     }
 
     if !options.legend {
@@ -332,20 +299,110 @@ pub fn debug_image_with(stage: &Stage, queries: &[DebugQuery], options: &DebugOp
     }
     let mut lines: Vec<String> = queries
         .iter()
-        .zip(&answers)
-        .enumerate()
         .zip(&overlays)
-        .map(|((i, (q, c)), (_, rects))| {
-            let meet = matches!((rects[0].0, rects[1].0), (Some(a), Some(b)) if a.intersect(&b).is_some());
-            legend_line(stage, i + 1, q, c, meet)
+        .enumerate()
+        .map(|(i, (q, o))| {
+            let meet =
+                matches!((o.rects[0].0, o.rects[1].0), (Some(a), Some(b)) if a.intersect(&b).is_some());
+            legend_line(stage, i + 1, q, &o.collision, meet)
         })
+        .collect();
+    let swatches: Vec<[[u8; 3]; 2]> = queries
+        .iter()
+        .map(|q| [colors.target(q.a), colors.target(q.b)])
         .collect();
     if left_out > 0 {
         lines.push(format!("+ {left_out} more queries not drawn"));
     }
-    let pic = add_legend(pic, &lines, &options.notes)?;
+    let pic = add_legend(pic, &lines, &swatches, &options.notes)?;
     let (w, h) = (pic.width(), pic.height());
     RgbaImage::from_raw(w, h, pic.take_demultiplied()).ok_or_else(|| picture_error(f64::from(w)))
+}
+
+/// One query redone: its answer and the rectangles drawn for it, in its parent's space.
+struct Overlay {
+    collision: Collision,
+    /// Maps the query parent's space to the root's.
+    to_root: DAffine2,
+    /// Both targets' bounds and the answer, each with its colour and line width.
+    rects: [(Option<Rect>, [u8; 3], f32); 3],
+}
+
+/// Redoes every query and frames the picture: the given area, or the scene, the targets'
+/// bounds and the answers padded, so that nothing a query shows falls outside.
+fn plan(stage: &Stage, queries: &[DebugQuery], options: &DebugOptions) -> Result<(Frame, Vec<Overlay>)> {
+    let root = stage.root();
+    let mut area = stage.tight_bounds(root, root)?;
+    let mut overlays = Vec::with_capacity(queries.len());
+    for q in queries {
+        let collision = stage.collision(q.a, q.b, q.parent, &q.options)?;
+        let to_root = stage.matrix_to(q.parent, root)?;
+        let rects = [
+            (stage.bounds(q.a, q.parent)?, BOUNDS_A, 1.5),
+            (stage.bounds(q.b, q.parent)?, BOUNDS_B, 1.5),
+            (collision.rect, ANSWER, 2.0),
+        ];
+        for r in rects.iter().filter_map(|(r, ..)| *r) {
+            // The box of the corners as drawn (what `Rect::transform` gives, too).
+            let in_root = Rect::from_points(r.corners().map(|c| to_root.transform_point2(c)));
+            let in_root = in_root.ok_or_else(|| Error::NonFinite {
+                what: "a query rectangle mapped to the root".into(),
+            })?;
+            area = Some(area.map_or(in_root, |a| a.union(&in_root)));
+        }
+        overlays.push(Overlay {
+            collision,
+            to_root,
+            rects,
+        });
+    }
+    let frame = match options.area {
+        Some(a) => Frame::new(Some(a), 0.0, options.zoom)?,
+        None => Frame::new(area, PAD, options.zoom)?,
+    };
+    Ok((frame, overlays))
+}
+
+/// The checkerboard with the scene over it, magnified with nearest sampling so that each
+/// root pixel becomes a crisp square.
+fn draw_base(stage: &Stage, frame: &Frame, colors: &mut SceneColors) -> Result<Pixmap> {
+    let mut layer = frame.pixmap(frame.layer_size)?;
+    if stage.visible(stage.root())? {
+        draw_scene(stage, frame, &mut layer, colors)?;
+    }
+    let mut pic = frame.pixmap(frame.picture_size())?;
+    draw_checkerboard(&mut pic);
+    let zoom = frame.zoom as f32;
+    let paint = PixmapPaint {
+        quality: FilterQuality::Nearest,
+        ..PixmapPaint::default()
+    };
+    pic.draw_pixmap(
+        0,
+        0,
+        layer.as_ref(),
+        &paint,
+        Transform::from_scale(zoom, zoom),
+        None,
+    );
+    Ok(pic)
+}
+
+/// Each answer's number with its label's rectangle in the picture (see [`place_labels`]).
+fn answer_labels(frame: &Frame, overlays: &[Overlay], picture: [f32; 2]) -> Vec<(usize, [f32; 4])> {
+    let mut numbers = Vec::new();
+    let mut wanted = Vec::new();
+    for (i, o) in overlays.iter().enumerate() {
+        if let Some(r) = o.rects[2].0 {
+            let to_pic = frame.root_to_picture() * o.to_root;
+            numbers.push(i + 1);
+            wanted.push(LabelFor {
+                quad: r.corners().map(|c| to_pic.transform_point2(c)),
+                size: label_size(i + 1),
+            });
+        }
+    }
+    numbers.into_iter().zip(place_labels(&wanted, picture)).collect()
 }
 
 /// Where the picture lies in the root's space and how it is scaled.
@@ -435,11 +492,12 @@ fn picture_error(value: f64) -> Error {
     }
 }
 
-/// Draws every visible leaf under the root, coloured by the top-level object it belongs to.
-fn draw_scene(stage: &Stage, frame: &Frame, layer: &mut Pixmap) -> Result<()> {
+/// Draws every visible leaf under the root in the colour [`SceneColors`] gives its node.
+fn draw_scene(stage: &Stage, frame: &Frame, layer: &mut Pixmap, colors: &mut SceneColors) -> Result<()> {
     let root = stage.root();
     let base = frame.root_to_layer();
     let clip = frame.clip(frame.layer_size);
+    let root_color = colors.of(stage, root)?.unwrap_or(NEUTRAL);
     for g in stage.graphics(root)? {
         draw_leaf(
             layer,
@@ -447,7 +505,7 @@ fn draw_scene(stage: &Stage, frame: &Frame, layer: &mut Pixmap) -> Result<()> {
             Leaf::Graphic(g),
             &base,
             &ColorTransform::IDENTITY,
-            ROOT_COLOR,
+            root_color,
             None,
         );
     }
@@ -455,14 +513,14 @@ fn draw_scene(stage: &Stage, frame: &Frame, layer: &mut Pixmap) -> Result<()> {
         if !stage.visible(child)? {
             continue;
         }
-        // The colour goes by position among all children, so hiding one keeps the others'.
-        let color = PALETTE[i % PALETTE.len()];
+        let outside = colors.outside_targets(i);
         let ct = stage.color_transform(child)?;
         // Masked and scrolled content is drawn clipped; the masks are outlined after.
         let (w, h) = (layer.width(), layer.height());
         let mut skia = SkiaClips::new(w, h, root, base, true);
-        stage.walk_leaves(child, root, base, ct, Walk::Draw, |_, visit, m, ct, clips| {
+        stage.walk_leaves(child, root, base, ct, Walk::Draw, |id, visit, m, ct, clips| {
             if let Visit::Leaf(leaf) = visit {
+                let color = colors.of(stage, id)?.unwrap_or(outside);
                 let mask = skia.mask(stage, clips)?;
                 draw_leaf(layer, clip, leaf, m, ct, color, mask);
             }
@@ -470,6 +528,90 @@ fn draw_scene(stage: &Stage, frame: &Frame, layer: &mut Pixmap) -> Result<()> {
         })?;
     }
     outline_masks(stage, &base, layer)
+}
+
+/// Which colour each node is drawn in. Every query target gets a colour of its own (in the
+/// order the queries name them) for its whole subtree, the innermost target winning, so
+/// that sprites under one container still differ; whatever is inside no target is grey.
+/// Without queries each child of the root gets a colour, so that objects still differ.
+struct SceneColors {
+    /// How many targets the queries name.
+    targets: usize,
+    /// Each target's own colour, and the innermost target's colour of each other node
+    /// looked up so far (`None`: inside no target), so that a deep tree's ancestors are
+    /// climbed once, not once per leaf.
+    memo: HashMap<NodeId, Option<[u8; 3]>>,
+}
+
+impl SceneColors {
+    fn new(queries: &[DebugQuery]) -> SceneColors {
+        let mut targets = 0;
+        let mut memo = HashMap::new();
+        for id in queries.iter().flat_map(|q| [q.a, q.b]) {
+            if let Entry::Vacant(e) = memo.entry(id) {
+                e.insert(Some(target_color(targets)));
+                targets += 1;
+            }
+        }
+        SceneColors { targets, memo }
+    }
+
+    /// The own colour of a node a query names (grey for one none names).
+    fn target(&self, id: NodeId) -> [u8; 3] {
+        self.memo.get(&id).copied().flatten().unwrap_or(NEUTRAL)
+    }
+
+    /// The colour of what lies under the root's `index`th child and inside no target.
+    fn outside_targets(&self, index: usize) -> [u8; 3] {
+        if self.targets == 0 {
+            // By position among all children, so that hiding one keeps the others' colours.
+            PALETTE[index % PALETTE.len()]
+        } else {
+            NEUTRAL
+        }
+    }
+
+    /// The colour of the innermost target that holds `id` (itself included), if any.
+    fn of(&mut self, stage: &Stage, id: NodeId) -> Result<Option<[u8; 3]>> {
+        if self.targets == 0 {
+            return Ok(None);
+        }
+        let mut path = Vec::new();
+        let mut cur = Some(id);
+        let found = loop {
+            let Some(c) = cur else { break None };
+            if let Some(&known) = self.memo.get(&c) {
+                break known;
+            }
+            path.push(c);
+            cur = stage.parent(c)?;
+        };
+        for n in path {
+            self.memo.insert(n, found);
+        }
+        Ok(found)
+    }
+}
+
+/// The `k`th target's colour: the palette, then muted hues between orange and violet, so
+/// that any number of targets differ and none looks like the red answers or the magenta
+/// overlap.
+fn target_color(k: usize) -> [u8; 3] {
+    if let Some(&c) = PALETTE.get(k) {
+        return c;
+    }
+    // Steps of the golden ratio spread the hues evenly however many there are.
+    let hue = 30.0 + ((k - PALETTE.len()) as f32 * 0.618_034).fract() * 240.0;
+    let (v, c) = (0.8, 0.8 * 0.45);
+    let x = c * (1.0 - ((hue / 60.0) % 2.0 - 1.0).abs());
+    let (r, g, b) = match (hue / 60.0) as u32 {
+        0 => (c, x, 0.0),
+        1 => (x, c, 0.0),
+        2 => (0.0, c, x),
+        3 => (0.0, x, c),
+        _ => (x, 0.0, c),
+    };
+    [r, g, b].map(|ch| ((ch + v - c) * 255.0).round() as u8)
 }
 
 /// Outlines every mask's region (dashed by nothing: a thin line in the mask colour), so
@@ -780,17 +922,255 @@ fn text_width(s: &str) -> f32 {
     s.chars().count() as f32 * ADVANCE
 }
 
-/// The query's number on a white label just above the top-left corner of its answer, so
-/// that several answers can be told apart and matched with the legend.
-fn tag(pic: &mut Pixmap, corners: [DVec2; 4], number: usize) {
-    let label = number.to_string();
-    let left = corners.iter().map(|c| c.x).fold(f64::INFINITY, f64::min) as f32;
-    let top = corners.iter().map(|c| c.y).fold(f64::INFINITY, f64::min) as f32;
-    let (w, h) = (text_width(&label) + 2.0, 5.0 * DOT + 4.0);
-    let x = left.clamp(0.0, (pic.width() as f32 - w).max(0.0));
-    let y = (top - h - 1.0).clamp(0.0, (pic.height() as f32 - h).max(0.0));
+/// The query's number on a white label, so that several answers can be told apart and
+/// matched with the legend; `rect` comes from [`place_labels`]. A thin frame keeps labels
+/// placed side by side from reading as one number.
+fn draw_label(pic: &mut Pixmap, rect: [f32; 4], number: usize) {
+    const FRAME: [u8; 3] = [150, 150, 150];
+    let [x, y, r, b] = rect;
+    let (w, h) = (r - x, b - y);
     fill_rect(pic, x, y, w, h, [255, 255, 255], 0.9);
-    text(pic, x + 2.0, y + 2.0, &label, ANSWER);
+    for (fx, fy, fw, fh) in [
+        (x, y, w, 1.0),
+        (x, b - 1.0, w, 1.0),
+        (x, y, 1.0, h),
+        (r - 1.0, y, 1.0, h),
+    ] {
+        fill_rect(pic, fx, fy, fw, fh, FRAME, 1.0);
+    }
+    text(pic, x + 2.0, y + 2.0, &number.to_string(), ANSWER);
+}
+
+/// Width and height of the label of answer `number`: its digits with a margin of 2 pixels
+/// (the frame and 1 pixel of white).
+fn label_size(number: usize) -> [f32; 2] {
+    [text_width(&number.to_string()) + 2.0, 5.0 * DOT + 4.0]
+}
+
+/// Blank space between a label and its answer's box.
+const LABEL_GAP: f32 = 1.0;
+/// Coordinates of answers are kept within this many pixels of the picture, so that label
+/// arithmetic stays on whole numbers that f32 holds exactly.
+const LABEL_FAR: f32 = 1e6;
+
+/// A label to place: its answer's rectangle as a quad in the picture, and its size.
+#[derive(Clone, Copy, Debug)]
+struct LabelFor {
+    quad: [DVec2; 4],
+    size: [f32; 2],
+}
+
+/// Where each label goes (`[left, top, right, bottom]` in the picture, whole pixels), in
+/// order, each overlapping none placed before it.
+///
+/// A label touches its answer's box on screen (the bounding box of the quad) wherever it
+/// can: first above it, sliding right from the quad's topmost corner and then left, then
+/// below, right and left of it the same way; then those sides pulled into the picture
+/// (onto the box, when it reaches past the picture's edge); then in rings further out; then
+/// wherever the picture still has room, as near the box as the search finds; and only when
+/// the picture is full, below everything placed. Sliding jumps past the labels in the way,
+/// so it finds the first free spot on each side exactly.
+fn place_labels(wanted: &[LabelFor], picture: [f32; 2]) -> Vec<[f32; 4]> {
+    let mut placed: Vec<[f32; 4]> = Vec::with_capacity(wanted.len());
+    for w in wanted {
+        let spot = Spot::new(&w.quad);
+        let at = spot
+            .touching(&placed, w.size, picture, false)
+            .or_else(|| spot.touching(&placed, w.size, picture, true))
+            .or_else(|| spot.clamped(picture).rings(&placed, w.size, picture))
+            .or_else(|| spot.nearest_free(&placed, w.size, picture))
+            .unwrap_or_else(|| {
+                let below = placed.iter().map(|p| p[3]).fold(picture[1], f32::max);
+                [spot.l.clamp(0.0, (picture[0] - w.size[0]).max(0.0)), below]
+            });
+        placed.push([at[0], at[1], at[0] + w.size[0], at[1] + w.size[1]]);
+    }
+    placed
+}
+
+/// An answer as the labels see it: its box in whole picture pixels, and where along each
+/// side the quad reaches the box (its corner there), so that a label starting there touches
+/// the quad itself, not only its box.
+#[derive(Clone, Copy, Debug)]
+struct Spot {
+    l: f32,
+    t: f32,
+    r: f32,
+    b: f32,
+    /// The x of the topmost and of the bottommost corner, the y of the rightmost and of the
+    /// leftmost; the leftmost or topmost of those where several tie.
+    anchors: [f32; 4],
+}
+
+impl Spot {
+    fn new(quad: &[DVec2; 4]) -> Spot {
+        let pts = quad.map(|c| [c.x, c.y].map(|v| (v as f32).clamp(-LABEL_FAR, LABEL_FAR)));
+        // NaN never comes from a finite matrix, but a label must not loop on one either.
+        let pts = pts.map(|p| p.map(|v| if v.is_nan() { 0.0 } else { v }));
+        // The other coordinate of the corner furthest along `axis` (`least`: furthest back).
+        let extreme = |axis: usize, least: bool| {
+            let key = |p: &[f32; 2]| (if least { p[axis] } else { -p[axis] }, p[1 - axis]);
+            let best = pts[1..]
+                .iter()
+                .fold(pts[0], |best, p| if key(p) < key(&best) { *p } else { best });
+            best[1 - axis].round()
+        };
+        let least = |axis: usize| pts.iter().map(|p| p[axis]).fold(f32::INFINITY, f32::min);
+        let most = |axis: usize| pts.iter().map(|p| p[axis]).fold(f32::NEG_INFINITY, f32::max);
+        Spot {
+            l: least(0).floor(),
+            t: least(1).floor(),
+            r: most(0).ceil(),
+            b: most(1).ceil(),
+            anchors: [
+                extreme(1, true),
+                extreme(1, false),
+                extreme(0, false),
+                extreme(0, true),
+            ],
+        }
+    }
+
+    /// The first free spot touching the box's outside, side after side. `pull_in` moves a
+    /// side lying past the picture's edge onto that edge instead of leaving it out.
+    fn touching(
+        &self,
+        placed: &[[f32; 4]],
+        size: [f32; 2],
+        picture: [f32; 2],
+        pull_in: bool,
+    ) -> Option<[f32; 2]> {
+        let [w, h] = size;
+        let g = LABEL_GAP;
+        // (axis that stays fixed, its value, where the slide starts, how far it may go)
+        let sides = [
+            (1, self.t - h - g, self.anchors[0], self.l - w, self.r),
+            (1, self.b + g, self.anchors[1], self.l - w, self.r),
+            (0, self.r + g, self.anchors[2], self.t - h, self.b),
+            (0, self.l - w - g, self.anchors[3], self.t - h, self.b),
+        ];
+        for (fixed_axis, fixed, start, lo, hi) in sides {
+            let moving = 1 - fixed_axis;
+            let fixed_max = (picture[fixed_axis] - size[fixed_axis]).max(0.0);
+            let fixed = match (0.0..=fixed_max).contains(&fixed) {
+                true => fixed,
+                false if pull_in => fixed.clamp(0.0, fixed_max),
+                false => continue,
+            };
+            let (lo, hi) = (lo.max(0.0), hi.min((picture[moving] - size[moving]).max(0.0)));
+            if lo > hi {
+                continue;
+            }
+            let mut pos = [0.0; 2];
+            pos[fixed_axis] = fixed;
+            pos[moving] = start.clamp(lo, hi);
+            let found = slide(placed, size, pos, moving, hi).or_else(|| slide(placed, size, pos, moving, lo));
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+
+    /// The box cut to the picture (a box wholly outside becomes a line on its edge), so
+    /// that rings around it start near what is seen.
+    fn clamped(&self, picture: [f32; 2]) -> Spot {
+        let [w, h] = picture;
+        Spot {
+            l: self.l.clamp(0.0, w),
+            t: self.t.clamp(0.0, h),
+            r: self.r.clamp(0.0, w),
+            b: self.b.clamp(0.0, h),
+            anchors: self.anchors,
+        }
+    }
+
+    /// The first free spot on rings one label height apart around the box, until the rings
+    /// hold the whole picture.
+    fn rings(&self, placed: &[[f32; 4]], size: [f32; 2], picture: [f32; 2]) -> Option<[f32; 2]> {
+        let step = size[1] + LABEL_GAP;
+        for k in 1.. {
+            let d = k as f32 * step;
+            let ring = Spot {
+                l: self.l - d,
+                t: self.t - d,
+                r: self.r + d,
+                b: self.b + d,
+                anchors: self.anchors,
+            };
+            if let Some(at) = ring.touching(placed, size, picture, false) {
+                return Some(at);
+            }
+            if ring.l - size[0] <= 0.0
+                && ring.t - size[1] <= 0.0
+                && ring.r >= picture[0]
+                && ring.b >= picture[1]
+            {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// The free spot of the picture nearest the box among the first free ones of each row
+    /// a label can rest in. Any free spot can move up until a label's bottom or the
+    /// picture's top stops it, so those rows find room wherever there is some.
+    fn nearest_free(&self, placed: &[[f32; 4]], size: [f32; 2], picture: [f32; 2]) -> Option<[f32; 2]> {
+        let (x_max, y_max) = (picture[0] - size[0], picture[1] - size[1]);
+        if x_max < 0.0 || y_max < 0.0 {
+            return None;
+        }
+        let mut rows: Vec<f32> = std::iter::once(0.0)
+            .chain(placed.iter().map(|p| p[3]))
+            .filter(|y| (0.0..=y_max).contains(y))
+            .collect();
+        rows.sort_by(f32::total_cmp);
+        rows.dedup();
+        let start = self.l.clamp(0.0, x_max);
+        let own = [self.l, self.t, self.r, self.b];
+        let away = |at: &[f32; 2]| {
+            let r = [at[0], at[1], at[0] + size[0], at[1] + size[1]];
+            let dx = (own[0] - r[2]).max(r[0] - own[2]).max(0.0);
+            let dy = (own[1] - r[3]).max(r[1] - own[3]).max(0.0);
+            dx.hypot(dy)
+        };
+        rows.into_iter()
+            .flat_map(|y| {
+                [
+                    slide(placed, size, [start, y], 0, x_max),
+                    slide(placed, size, [start, y], 0, 0.0),
+                ]
+            })
+            .flatten()
+            .fold(None, |best: Option<[f32; 2]>, at| match best {
+                Some(b) if away(&b) <= away(&at) => Some(b),
+                _ => Some(at),
+            })
+    }
+}
+
+/// Moves a label of `size` from `pos` along `axis` towards `to` (either way) until it
+/// overlaps nothing placed; `None` when it passes `to` first. Each step jumps past the
+/// label in the way, so the spot found is the first free one and the steps are at most
+/// one per placed label.
+fn slide(placed: &[[f32; 4]], size: [f32; 2], mut pos: [f32; 2], axis: usize, to: f32) -> Option<[f32; 2]> {
+    let forward = to >= pos[axis];
+    loop {
+        if (forward && pos[axis] > to) || (!forward && pos[axis] < to) {
+            return None;
+        }
+        let rect = [pos[0], pos[1], pos[0] + size[0], pos[1] + size[1]];
+        match placed.iter().find(|p| overlaps(p, &rect)) {
+            None => return Some(pos),
+            Some(p) if forward => pos[axis] = p[axis + 2],
+            Some(p) => pos[axis] = p[axis] - size[axis],
+        }
+    }
+}
+
+/// Whether two rectangles share more than an edge.
+fn overlaps(a: &[f32; 4], b: &[f32; 4]) -> bool {
+    a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]
 }
 
 /// How the legend names a node: its name, or `#index`, cut to 24 characters.
@@ -834,9 +1214,15 @@ fn legend_line(stage: &Stage, number: usize, q: &DebugQuery, c: &Collision, meet
     format!("{who}: {what}")
 }
 
-/// The picture with a white band below it: a key to the colours, then one line per query.
-/// The band never covers the scene, and the picture widens when the band needs it.
-fn add_legend(pic: Pixmap, queries: &[String], notes: &[String]) -> Result<Pixmap> {
+/// The picture with a white band below it: a key to the colours, then one line per query,
+/// led by the colours of its two targets (`swatches`, one pair per query line). The band
+/// never covers the scene, and the picture widens when the band needs it.
+fn add_legend(
+    pic: Pixmap,
+    queries: &[String],
+    swatches: &[[[u8; 3]; 2]],
+    notes: &[String],
+) -> Result<Pixmap> {
     if queries.is_empty() && notes.is_empty() {
         return Ok(pic);
     }
@@ -851,7 +1237,16 @@ fn add_legend(pic: Pixmap, queries: &[String], notes: &[String]) -> Result<Pixma
         .iter()
         .map(|(.., l)| SWATCH + 4.0 + text_width(l) + 12.0)
         .sum();
-    let widest = lines.iter().map(|l| text_width(l)).fold(key_width, f32::max);
+    // Every line starts after the swatches, so that the numbers stay in one column.
+    let indent = if swatches.is_empty() {
+        0.0
+    } else {
+        2.0 * SWATCH + 8.0
+    };
+    let widest = lines
+        .iter()
+        .map(|l| indent + text_width(l))
+        .fold(key_width, f32::max);
     let band = legend_height(lines.len());
     let width = pic.width().max((widest + 16.0).ceil() as u32);
     let mut out = Pixmap::new(width, pic.height() + band).ok_or_else(|| picture_error(f64::from(width)))?;
@@ -883,7 +1278,19 @@ fn add_legend(pic: Pixmap, queries: &[String], notes: &[String]) -> Result<Pixma
         x = text(&mut out, x + SWATCH + 4.0, y, label, INK) + 12.0;
     }
     for (i, line) in lines.iter().enumerate() {
-        text(&mut out, 8.0, y + (i + 1) as f32 * ROW, line, INK);
+        let row = y + (i + 1) as f32 * ROW;
+        for (k, rgb) in swatches.get(i).into_iter().flatten().enumerate() {
+            fill_rect(
+                &mut out,
+                8.0 + k as f32 * (SWATCH + 2.0),
+                row,
+                SWATCH,
+                SWATCH,
+                *rgb,
+                1.0,
+            );
+        }
+        text(&mut out, 8.0 + indent, row, line, INK);
     }
     Ok(out)
 }
@@ -1199,5 +1606,320 @@ mod tests {
         };
         assert!(magenta(&drawn) > 0);
         assert_eq!(magenta(&none), 0, "no overlap is drawn");
+    }
+
+    /// A container under `parent` at `(x, y)` holding a `side` square at its origin.
+    fn sprite(stage: &mut Stage, parent: NodeId, x: f64, y: f64, side: f64) -> NodeId {
+        let id = stage.add_container(parent).unwrap();
+        let g = Graphic::fill(Path::rect(0.0, 0.0, side, side), FillRule::NonZero, 1.0).unwrap();
+        stage.add_graphic(id, g).unwrap();
+        stage.set_x(id, x).unwrap();
+        stage.set_y(id, y).unwrap();
+        id
+    }
+
+    /// The picture pixel at point `(x, y)` of `id`'s space, for a picture of root
+    /// `[0, 0, ...]` magnified `zoom` times.
+    fn pixel_of(img: &RgbaImage, s: &Stage, id: NodeId, (x, y): (f64, f64), zoom: f64) -> [u8; 4] {
+        let p = s
+            .matrix_to(id, s.root())
+            .unwrap()
+            .transform_point2(DVec2::new(x, y))
+            * zoom;
+        img.get_pixel(p.x as u32, p.y as u32).0
+    }
+
+    /// A 100 x 100 root area at zoom 4, without a legend.
+    fn fixed_frame() -> DebugOptions {
+        let area = Rect::from_xywh(0.0, 0.0, 100.0, 100.0).unwrap();
+        DebugOptions::default().area(area).zoom(4).legend(false)
+    }
+
+    /// How far apart two rectangles are (0 when they touch or overlap), along the axis
+    /// where they are furthest apart.
+    fn gap(a: &[f32; 4], b: &[f32; 4]) -> f32 {
+        let dx = (b[0] - a[2]).max(a[0] - b[2]);
+        let dy = (b[1] - a[3]).max(a[1] - b[3]);
+        dx.max(dy).max(0.0)
+    }
+
+    /// The bounding box of a quad, rounded out to whole pixels as the labels see it.
+    fn screen_box(quad: &[DVec2; 4]) -> [f32; 4] {
+        let s = Spot::new(quad);
+        [s.l, s.t, s.r, s.b]
+    }
+
+    fn assert_apart(labels: &[[f32; 4]]) {
+        for (i, a) in labels.iter().enumerate() {
+            for b in &labels[..i] {
+                assert!(!overlaps(a, b), "{a:?} overlaps {b:?} in {labels:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn targets_under_one_rotated_container_get_colours_of_their_own() {
+        let mut s = Stage::new();
+        let camera = s.add_container(s.root()).unwrap();
+        s.set_rotation(camera, 30.0).unwrap();
+        s.set_x(camera, 40.0).unwrap();
+        s.set_y(camera, 10.0).unwrap();
+        let a = sprite(&mut s, camera, 0.0, 0.0, 20.0);
+        let b = sprite(&mut s, camera, 10.0, 10.0, 20.0);
+        let bystander = sprite(&mut s, camera, 40.0, 0.0, 20.0);
+        let img = debug_image_with(&s, &[DebugQuery::new(a, b, camera)], &fixed_frame()).unwrap();
+        let in_a = pixel_of(&img, &s, a, (4.0, 4.0), 4.0);
+        let in_b = pixel_of(&img, &s, b, (16.0, 16.0), 4.0);
+        let in_both = pixel_of(&img, &s, a, (15.5, 15.5), 4.0);
+        assert_eq!(in_a, [PALETTE[0][0], PALETTE[0][1], PALETTE[0][2], 255]);
+        assert_eq!(in_b, [PALETTE[1][0], PALETTE[1][1], PALETTE[1][2], 255]);
+        assert_ne!(in_a, in_b);
+        assert_ne!(in_a, MAGENTA);
+        assert_ne!(in_b, MAGENTA);
+        assert_eq!(in_both, MAGENTA);
+        // What no query names is grey, whatever container it shares with the targets.
+        assert_eq!(pixel_of(&img, &s, bystander, (10.0, 10.0), 4.0)[..3], NEUTRAL);
+    }
+
+    #[test]
+    fn a_target_inside_another_gets_its_own_colour() {
+        let mut s = Stage::new();
+        let camera = s.add_container(s.root()).unwrap();
+        s.set_rotation(camera, -20.0).unwrap();
+        s.set_x(camera, 10.0).unwrap();
+        s.set_y(camera, 40.0).unwrap();
+        let outer = sprite(&mut s, camera, 0.0, 0.0, 20.0);
+        let inner = sprite(&mut s, outer, 30.0, 0.0, 10.0);
+        // Inside the inner target, though no query names it.
+        let deep = sprite(&mut s, inner, 0.0, 20.0, 10.0);
+        let other = sprite(&mut s, camera, 10.0, 10.0, 20.0);
+        let color = |img: &RgbaImage, id: NodeId| pixel_of(img, &s, id, (5.0, 5.0), 4.0);
+        let rgb = |c: [u8; 3]| [c[0], c[1], c[2], 255];
+        // Whichever target a query names first, the inner one's subtree keeps its own colour.
+        for (order, [c_outer, c_inner]) in [
+            ([outer, inner], [PALETTE[0], PALETTE[2]]),
+            ([inner, outer], [PALETTE[2], PALETTE[0]]),
+        ] {
+            let queries = order.map(|t| DebugQuery::new(t, other, camera));
+            let img = debug_image_with(&s, &queries, &fixed_frame()).unwrap();
+            assert_eq!(color(&img, outer), rgb(c_outer), "{order:?}");
+            assert_eq!(color(&img, inner), rgb(c_inner), "{order:?}");
+            assert_eq!(color(&img, deep), rgb(c_inner), "{order:?}");
+            assert_ne!(c_outer, c_inner);
+        }
+    }
+
+    #[test]
+    fn target_colours_keep_clear_of_the_overlay_colours() {
+        let far =
+            |a: [u8; 3], b: [u8; 3]| a.iter().zip(b).map(|(x, y)| x.abs_diff(y) as u32).sum::<u32>() >= 60;
+        let colors: Vec<[u8; 3]> = (0..500).map(target_color).collect();
+        for (k, &c) in colors.iter().enumerate() {
+            for overlay in [OVERLAP, ANSWER, NEUTRAL] {
+                assert!(far(c, overlay), "{k}: {c:?} is near {overlay:?}");
+            }
+        }
+        for (k, w) in colors.windows(2).enumerate() {
+            assert_ne!(w[0], w[1], "{k}");
+        }
+        // A colour per target: more targets than the palette still get colours of their own.
+        let ids: Vec<NodeId> = {
+            let mut s = Stage::new();
+            (0..30).map(|_| s.add_container(s.root()).unwrap()).collect()
+        };
+        let queries: Vec<DebugQuery> = ids.chunks(2).map(|p| DebugQuery::new(p[0], p[1], p[0])).collect();
+        let scene = SceneColors::new(&queries);
+        let mut seen: Vec<[u8; 3]> = ids.iter().map(|&id| scene.target(id)).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), ids.len());
+    }
+
+    #[test]
+    fn the_legend_leads_each_query_line_with_its_targets_colours() {
+        let mut s = Stage::new();
+        let a = square(&mut s, 0.0, 0.0, 10.0);
+        let b = square(&mut s, 5.0, 5.0, 10.0);
+        let c = square(&mut s, 12.0, 0.0, 10.0);
+        let root = s.root();
+        let img = debug_image(&s, &[DebugQuery::new(a, b, root), DebugQuery::new(c, a, root)]).unwrap();
+        let scene_height = img.height() - legend_height(2);
+        let swatch = |line: u32, k: u32| {
+            let y = scene_height + 8 + (line + 1) * ROW as u32 + 5;
+            img.get_pixel(8 + k * (SWATCH as u32 + 2) + 5, y).0[..3].to_vec()
+        };
+        assert_eq!(swatch(0, 0), PALETTE[0]);
+        assert_eq!(swatch(0, 1), PALETTE[1]);
+        assert_eq!(swatch(1, 0), PALETTE[2]);
+        assert_eq!(swatch(1, 1), PALETTE[0]);
+    }
+
+    #[test]
+    fn labels_of_answers_at_the_same_spot_do_not_overlap() {
+        let mut s = Stage::new();
+        let root = s.root();
+        let a = square(&mut s, 0.0, 0.0, 10.0);
+        let b = square(&mut s, 5.0, 5.0, 10.0);
+        let c = square(&mut s, 5.0, 5.0, 10.0);
+        let mut queries = vec![DebugQuery::new(a, b, root); 3];
+        queries.extend([DebugQuery::new(a, c, root), DebugQuery::new(b, c, root)]);
+        let (frame, overlays) = plan(&s, &queries, &DebugOptions::default()).unwrap();
+        let (w, h) = frame.picture_size();
+        let labels = answer_labels(&frame, &overlays, [w as f32, h as f32]);
+        assert_eq!(labels.iter().map(|l| l.0).collect::<Vec<_>>(), [1, 2, 3, 4, 5]);
+        let rects: Vec<[f32; 4]> = labels.iter().map(|l| l.1).collect();
+        assert_apart(&rects);
+        for ((n, label), o) in labels.iter().zip(&overlays) {
+            let to_pic = frame.root_to_picture() * o.to_root;
+            let quad = o.rects[2]
+                .0
+                .unwrap()
+                .corners()
+                .map(|c| to_pic.transform_point2(c));
+            assert!(gap(label, &screen_box(&quad)) <= LABEL_GAP, "{n}: {label:?}");
+        }
+        // Twelve answers at one spot of a roomy picture all find a place touching it.
+        let quad = Rect::from_xywh(200.0, 200.0, 40.0, 40.0).unwrap().corners();
+        let wanted: Vec<LabelFor> = (1..=12)
+            .map(|n| LabelFor {
+                quad,
+                size: label_size(n),
+            })
+            .collect();
+        let placed = place_labels(&wanted, [512.0, 512.0]);
+        assert_apart(&placed);
+        for p in &placed {
+            assert!(gap(p, &[200.0, 200.0, 240.0, 240.0]) <= LABEL_GAP, "{p:?}");
+        }
+        // The first goes just above the top-left corner.
+        assert_eq!(placed[0], [200.0, 185.0, 210.0, 199.0]);
+    }
+
+    #[test]
+    fn labels_touch_their_answer_under_a_rotated_parent() {
+        for angle in [30.0, 90.0, 200.0] {
+            let mut s = Stage::new();
+            let camera = s.add_container(s.root()).unwrap();
+            s.set_rotation(camera, angle).unwrap();
+            s.set_x(camera, 60.0).unwrap();
+            s.set_y(camera, 60.0).unwrap();
+            let a = sprite(&mut s, camera, 0.0, 0.0, 20.0);
+            let b = sprite(&mut s, camera, 8.0, 5.0, 20.0);
+            let queries = [DebugQuery::new(a, b, camera); 2];
+            let (frame, overlays) = plan(&s, &queries, &DebugOptions::default()).unwrap();
+            let (w, h) = frame.picture_size();
+            let labels = answer_labels(&frame, &overlays, [w as f32, h as f32]);
+            assert_eq!(labels.len(), 2, "{angle}");
+            assert_apart(&labels.iter().map(|l| l.1).collect::<Vec<_>>());
+            let to_pic = frame.root_to_picture() * overlays[0].to_root;
+            let quad = overlays[0].rects[2]
+                .0
+                .unwrap()
+                .corners()
+                .map(|c| to_pic.transform_point2(c));
+            for (_, label) in &labels {
+                assert!(gap(label, &screen_box(&quad)) <= LABEL_GAP, "{angle}: {label:?}");
+            }
+            // The first label starts at the quad's topmost corner, so it touches the quad
+            // itself, not only its box.
+            let first = labels[0].1;
+            let near = quad.iter().any(|c| {
+                let corner = [c.x as f32, c.y as f32, c.x as f32, c.y as f32];
+                gap(&first, &corner) <= LABEL_GAP + 1.0
+            });
+            assert!(near, "{angle}: {first:?} {quad:?}");
+            // The picture draws the labels where they were placed: white, the number after a
+            // margin of 2 pixels.
+            let img = debug_image(&s, &queries).unwrap();
+            for (_, [x, y, ..]) in &labels {
+                let px = img.get_pixel(*x as u32 + 1, *y as u32 + 1).0;
+                assert!(px[..3].iter().all(|&v| v >= 225), "{angle}: {px:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn random_labels_never_overlap_and_touch_their_box_when_there_is_room() {
+        // xorshift64*: a fixed seed, so a failure repeats.
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = |n: u32| {
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            (state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as u32 % n
+        };
+        let mut away = 0;
+        let mut fell_out = 0;
+        for case in 0..400 {
+            let picture = [(40 + next(400)) as f32, (40 + next(400)) as f32];
+            let [pw, ph] = picture;
+            let wanted: Vec<LabelFor> = (0..1 + next(15))
+                .map(|_| {
+                    // Boxes of any size, some reaching past the picture's edges, all in sight.
+                    let (bw, bh) = ((1 + next(80)) as f64, (1 + next(80)) as f64);
+                    let l = f64::from(next(pw as u32 + 40)) - 40.0 - bw / 2.0;
+                    let t = f64::from(next(ph as u32 + 40)) - 40.0 - bh / 2.0;
+                    let l = l.clamp(1.0 - bw, f64::from(pw) - 1.0);
+                    let t = t.clamp(1.0 - bh, f64::from(ph) - 1.0);
+                    LabelFor {
+                        quad: Rect::from_xywh(l.round(), t.round(), bw, bh).unwrap().corners(),
+                        size: label_size(1 + next(150) as usize),
+                    }
+                })
+                .collect();
+            let placed = place_labels(&wanted, picture);
+            assert_eq!(placed, place_labels(&wanted, picture), "deterministic");
+            assert_apart(&placed);
+            for (i, (p, w)) in placed.iter().zip(&wanted).enumerate() {
+                assert_eq!([p[2] - p[0], p[3] - p[1]], w.size);
+                let b = screen_box(&w.quad);
+                let inside = p[0] >= 0.0 && p[1] >= 0.0 && p[2] <= pw && p[3] <= ph;
+                if gap(p, &b) <= LABEL_GAP {
+                    assert!(inside, "case {case}, label {i}: {p:?} outside {picture:?}");
+                    continue;
+                }
+                // Away from its box: only when every spot touching it from outside (pulled
+                // into the picture) was taken by an earlier label.
+                away += 1;
+                if !inside {
+                    // Out of the picture only when it has no room left: any free spot could
+                    // move up and then left until a label or the edge stops it.
+                    fell_out += 1;
+                    let xs = placed[..i].iter().map(|q| q[2]).chain([0.0]);
+                    for x in xs.filter(|x| *x + w.size[0] <= pw) {
+                        let ys = placed[..i].iter().map(|q| q[3]).chain([0.0]);
+                        for y in ys.filter(|y| *y + w.size[1] <= ph) {
+                            let r = [x, y, x + w.size[0], y + w.size[1]];
+                            let taken = placed[..i].iter().any(|q| overlaps(q, &r));
+                            assert!(taken, "case {case}, label {i} at {p:?}: {r:?} was free");
+                        }
+                    }
+                }
+                let [lw, lh] = w.size;
+                let g = LABEL_GAP;
+                let clamp_x = |x: f32| x.clamp(0.0, pw - lw);
+                let clamp_y = |y: f32| y.clamp(0.0, ph - lh);
+                let mut spots = Vec::new();
+                for x in (b[0] - lw) as i32..=b[2] as i32 {
+                    for y in [b[1] - lh - g, b[3] + g] {
+                        spots.push([clamp_x(x as f32), clamp_y(y)]);
+                    }
+                }
+                for y in (b[1] - lh) as i32..=b[3] as i32 {
+                    for x in [b[2] + g, b[0] - lw - g] {
+                        spots.push([clamp_x(x), clamp_y(y as f32)]);
+                    }
+                }
+                for [x, y] in spots {
+                    let r = [x, y, x + lw, y + lh];
+                    assert!(
+                        placed[..i].iter().any(|q| overlaps(q, &r)),
+                        "case {case}, label {i} at {p:?} for {b:?}: {r:?} was free"
+                    );
+                }
+            }
+        }
+        // Crowded cases do happen, and some pictures fill up.
+        assert!(away > 0 && fell_out > 0, "{away}, {fell_out}");
     }
 }
