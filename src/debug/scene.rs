@@ -1,4 +1,5 @@
-//! Drawing the scene itself: each leaf in its target's colour, masks outlined, the overlap pixels, and the small drawing helpers the picture uses.
+//! Drawing the scene itself: each leaf in its target's colour, masks outlined, the overlap
+//! pixels, and the small drawing helpers the picture uses.
 
 use super::*;
 
