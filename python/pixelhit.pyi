@@ -1,0 +1,555 @@
+"""pixelhit: pixel-exact hit testing for Flash-style display trees.
+
+Build a tree of nested, transformed nodes on a `Stage` (containers with vector fills and
+strokes from SVG path data, bitmaps from PNG files, numpy arrays or pygame Surfaces) and
+ask whether two of them touch on screen and exactly where, with rotation, scale, alpha and
+visibility applied. Every sprite of a frame at once: `Stage.collisions`.
+
+Units are pixels, y points down, rotations are degrees clockwise on screen. Rectangles are
+`(x, y, width, height)` tuples of floats; matrices are `(a, b, c, d, tx, ty)` with
+`x' = a*x + c*y + tx`, `y' = b*x + d*y + ty`.
+"""
+
+from os import PathLike
+from typing import Any, Iterable, Literal, Optional, Sequence, Tuple, Union, final
+
+__version__: str
+
+#: The default pixel budget of a precise query: 2^28 pixels.
+DEFAULT_MAX_PIXELS: int
+#: Most pairs of overlapping boxes a many-object query tests; past it the query raises.
+MAX_CLOSE_PAIRS: int
+
+__all__ = [
+    "Bitmap",
+    "Collision",
+    "Contact",
+    "DEFAULT_MAX_PIXELS",
+    "Graphic",
+    "MAX_CLOSE_PAIRS",
+    "Node",
+    "OverlapMask",
+    "Path",
+    "PixelhitError",
+    "Stage",
+    "__version__",
+]
+
+# `(x, y, width, height)`.
+_Rect = Tuple[float, float, float, float]
+# `(a, b, c, d, tx, ty)`.
+_Matrix = Tuple[float, float, float, float, float, float]
+# `(r_mult, g_mult, b_mult, a_mult, r_off, g_off, b_off, a_off)`.
+_ColorTuple = Tuple[float, float, float, float, float, float, float, float]
+# SVG path data or a Path.
+_PathArg = Union[str, "Path"]
+_FillRule = Literal["nonzero", "evenodd"]
+
+class PixelhitError(ValueError):
+    """A call that pixelhit refuses: a removed node, a node outside the query's parent, bad
+    path data (with its byte offset), a value out of range, an image that cannot be
+    decoded, a query over its budget... The message is the Rust crate's `Error` as it
+    prints; `kind` names its variant (`"StaleNode"`, `"PathData"`, ...), or is
+    `"Argument"` for arguments refused before they reach the crate."""
+
+    kind: str
+
+@final
+class Path:
+    """Vector geometry: a path made from SVG path data (`Path("M0 0 L10 0 L5 8 Z")`) or one
+    of the shapes `Path.rect`, `Path.rounded_rect`, `Path.circle`, `Path.ellipse`,
+    `Path.polygon`. Immutable; coordinates are in the local space of the node that draws
+    it."""
+
+    def __new__(cls, data: str) -> Path:
+        """Parses SVG path data: `M L H V C S Q T A Z`, absolute (upper case) and relative
+        (lower case). Raises `PixelhitError` with the byte offset of the problem."""
+    @staticmethod
+    def from_svg(data: str) -> Path:
+        """The same as `Path(data)`."""
+    @staticmethod
+    def rect(x: float, y: float, w: float, h: float) -> Path:
+        """A `w` x `h` rectangle with its top-left corner at `(x, y)`."""
+    @staticmethod
+    def rounded_rect(x: float, y: float, w: float, h: float, r: float) -> Path:
+        """A rectangle with circular corners of radius `r` (clamped to half the shorter
+        side)."""
+    @staticmethod
+    def circle(cx: float, cy: float, r: float) -> Path:
+        """A circle of radius `r` about `(cx, cy)`."""
+    @staticmethod
+    def ellipse(cx: float, cy: float, rx: float, ry: float) -> Path:
+        """An axis-aligned ellipse of radii `rx`, `ry` about `(cx, cy)`."""
+    @staticmethod
+    def polygon(points: Iterable[Sequence[float]]) -> Path:
+        """A closed polygon through `points`, a sequence of `(x, y)` pairs (tuples, lists,
+        or the rows of an N x 2 array)."""
+    def to_svg(self) -> str:
+        """SVG path data for this path (absolute `M L Q C Z`), which parses back to an
+        equal path."""
+    @property
+    def is_empty(self) -> bool:
+        """Whether the path has no segment."""
+    def __eq__(self, other: object, /) -> bool: ...
+
+@final
+class Graphic:
+    """One fill or stroke of a container: `Graphic.fill(path, fill_rule="nonzero",
+    alpha=1.0)` or `Graphic.stroke(path, width, alpha=1.0)` (round joins and caps), where
+    `path` is SVG path data or a `Path`. Immutable."""
+
+    @staticmethod
+    def fill(path: _PathArg, fill_rule: _FillRule = "nonzero", alpha: float = 1.0) -> Graphic:
+        """A filled path. `fill_rule` is `"nonzero"` (the default) or `"evenodd"`; `alpha`
+        is 0..1."""
+    @staticmethod
+    def stroke(path: _PathArg, width: float, alpha: float = 1.0) -> Graphic:
+        """A stroked path `width` wide (in the node's local space), round joins and caps."""
+    @property
+    def kind(self) -> Literal["fill", "stroke"]:
+        """`"fill"` or `"stroke"`."""
+    @property
+    def path(self) -> Path:
+        """The path filled or stroked."""
+    @property
+    def alpha(self) -> float:
+        """The graphic's own alpha, 0..1."""
+    @property
+    def width(self) -> Optional[float]:
+        """A stroke's width; `None` for a fill."""
+    @property
+    def fill_rule(self) -> Optional[_FillRule]:
+        """A fill's rule, `"nonzero"` or `"evenodd"`; `None` for a stroke."""
+    def __eq__(self, other: object, /) -> bool: ...
+
+@final
+class Bitmap:
+    """An RGBA8 image (straight alpha, rows from the top), shared by every node that shows
+    it. Texel `(i, j)` covers `[i, i+1) x [j, j+1)` of the node's local space, so a bitmap
+    turns and scales about its top-left corner. Immutable."""
+
+    @staticmethod
+    def from_png_file(path: Union[str, PathLike[str]]) -> Bitmap:
+        """Reads and decodes a PNG file. Images over 16384 x 16384 pixels or 256 MiB are
+        refused before they are decoded."""
+    @staticmethod
+    def from_png_bytes(data: Any) -> Bitmap:
+        """Decodes PNG data from any bytes-like object (`bytes`, `bytearray`,
+        `memoryview`)."""
+    @staticmethod
+    def from_rgba(width: int, height: int, data: Any) -> Bitmap:
+        """A bitmap from `4 * width * height` bytes of straight RGBA, rows from the top,
+        given as any bytes-like object (`bytes`, `bytearray`, `memoryview`, a `uint8`
+        array)."""
+    @staticmethod
+    def from_array(array: Any) -> Bitmap:
+        """A bitmap from an array of shape `(height, width, 4)` and dtype `uint8` (RGBA, as
+        numpy and PIL lay images out), through the buffer protocol: one copy, no loop in
+        Python. Non-contiguous arrays (slices) are copied in C order."""
+    @staticmethod
+    def from_surface(surface: Any) -> Bitmap:
+        """A bitmap from a pygame `Surface`, with the pixels `pygame.mask.from_surface`
+        sees as there: copied in one call to `pygame.image.tobytes(surface, "RGBA")` for a
+        surface with per-pixel alpha (`SRCALPHA`), or `tobytes(surface, "RGB")` made opaque
+        for one without; with a colour key (`set_colorkey`), pixels of that colour are
+        transparent. A surface-wide `set_alpha` is not applied (nor does pygame's mask
+        apply it). Needs pygame installed."""
+    @property
+    def width(self) -> int:
+        """Width in texels."""
+    @property
+    def height(self) -> int:
+        """Height in texels."""
+    @property
+    def size(self) -> Tuple[int, int]:
+        """`(width, height)`."""
+    def tobytes(self) -> bytes:
+        """The straight RGBA bytes, rows from the top (`4 * width * height` of them)."""
+    def to_png_bytes(self) -> bytes:
+        """The image encoded as PNG."""
+    def pixel(self, x: int, y: int) -> Optional[Tuple[int, int, int, int]]:
+        """The texel `(r, g, b, a)` at `(x, y)`, or `None` outside the image."""
+    def __eq__(self, other: object, /) -> bool: ...
+
+# A frame of `Stage.add_frames`.
+_Frame = Union[Bitmap, Tuple[Bitmap, bool], Sequence[Graphic]]
+
+@final
+class Node:
+    """A handle to one node of a `Stage`: its properties are attributes (`node.x = 10`),
+    and it keeps its stage alive. Two `Node` objects for the same node compare equal and
+    hash alike. Using a node after it (or an ancestor) was removed raises
+    `PixelhitError`."""
+
+    @property
+    def stage(self) -> Stage:
+        """The stage this node belongs to."""
+    @property
+    def index(self) -> int:
+        """The node's slot index in its stage (stable while it lives; reused after
+        removal)."""
+    @property
+    def alive(self) -> bool:
+        """Whether the node still lives (it and its ancestors were not removed)."""
+    @property
+    def name(self) -> Optional[str]:
+        """The node's name, or `None` until one is set. Names need not be unique;
+        `stage.find(name)` finds the first."""
+    @name.setter
+    def name(self, value: str) -> None: ...
+    x: float
+    """x position in the parent (the matrix's `tx`); setting it changes nothing else."""
+    y: float
+    """y position in the parent (the matrix's `ty`); setting it changes nothing else."""
+    rotation: float
+    """Rotation in degrees, clockwise on screen, about the node's own origin; setting it
+    keeps the scales and any skew."""
+    scale_x: float
+    """Horizontal scale (the length of the matrix's x axis)."""
+    scale_y: float
+    """Vertical scale (the length of the matrix's y axis)."""
+    @property
+    def matrix(self) -> _Matrix:
+        """The matrix `(a, b, c, d, tx, ty)` mapping the node's space into its parent's. Set
+        it to any 6 numbers (skew allowed)."""
+    @matrix.setter
+    def matrix(self, m: Sequence[float]) -> None: ...
+    alpha: float
+    """The alpha multiplier, 0..1 (a node at 0 has no solid pixel)."""
+    visible: bool
+    """Whether the node is drawn. A hidden descendant has no pixels; a hidden query target
+    still collides unless the query has `skip_hidden=True` (as in Flash)."""
+    @property
+    def is_shown(self) -> bool:
+        """Whether the node and every ancestor up to the root are visible."""
+    tolerance: Optional[int]
+    """The node's own collision tolerance (0..255), used instead of the query's whenever
+    the node is a collision target, or `None` to use the query's."""
+    color_transform: _ColorTuple
+    """The colour transform `(r_mult, g_mult, b_mult, a_mult, r_off, g_off, b_off,
+    a_off)`; offsets in 0..255 units; its alpha multiplier is `alpha`."""
+    @property
+    def parent(self) -> Optional[Node]:
+        """The parent node, or `None` for the root."""
+    @property
+    def children(self) -> list[Node]:
+        """The children in paint order (index 0 at the back); empty for a bitmap."""
+    mask: Optional[Node]
+    """The node whose fills clip this node and its subtree, or `None`."""
+    scroll_rect: Optional[_Rect]
+    """The scroll window `(x, y, width, height)` of the node's content space (edges rounded
+    to whole pixels when set), or `None`."""
+    interactive: bool
+    """Whether the node is a target of clicks itself (a Flash Sprite; containers by
+    default) rather than content of its parent (a Shape or Bitmap)."""
+    mouse_enabled: bool
+    """Flash's `mouseEnabled` (interactive nodes only)."""
+    mouse_children: bool
+    """Flash's `mouseChildren` (interactive nodes only)."""
+    hit_area: Optional[Node]
+    """Flash's `hitArea`: the node whose fills stand for this one's content when picking,
+    or `None`."""
+    @property
+    def bitmap(self) -> Optional[Bitmap]:
+        """The bitmap shown (a bitmap node, or an animated node showing a bitmap frame), or
+        `None`."""
+    def set_bitmap(self, bitmap: Bitmap, smoothing: bool = False) -> None:
+        """Replaces a bitmap node's image and smoothing flag."""
+    @property
+    def graphics(self) -> list[Graphic]:
+        """The container's graphics (or those of the frame shown)."""
+    @property
+    def frame(self) -> Optional[int]:
+        """The frame shown by an animated node (`None` for other nodes); set it to show
+        another."""
+    @frame.setter
+    def frame(self, index: int) -> None: ...
+    @property
+    def frame_count(self) -> int:
+        """How many frames an animated node has (0 for other nodes)."""
+    def set_transform(
+        self,
+        x: float,
+        y: float,
+        rotation: float = 0.0,
+        scale_x: float = 1.0,
+        scale_y: float = 1.0,
+    ) -> None:
+        """Sets position, rotation (degrees, clockwise) and both scales in one call, as a
+        game does every frame; any skew is dropped. The node turns about its own origin:
+        for a sprite turning about its centre, put the art in a child moved by half its
+        size."""
+    def set_position(self, x: float, y: float) -> None:
+        """Places the node at `(x, y)` in its parent (only the translation changes)."""
+    def set_scale(self, s: float) -> None:
+        """Sets both scales to `s`, keeping rotation and skew."""
+    def local_to_global(self, x: float, y: float) -> Tuple[float, float]:
+        """Maps a point of this node's space into the root's."""
+    def global_to_local(self, x: float, y: float) -> Tuple[float, float]:
+        """Maps a point of the root's space into this node's."""
+    def remove(self) -> None:
+        """Removes the node and its subtree from the stage."""
+    def set_parent(self, parent: Node) -> None:
+        """Moves the node under `parent` as its last child (it keeps its own matrix)."""
+    def add_child_at(self, child: Node, index: int) -> None:
+        """Moves `child` (from wherever it is) into this container at paint index `index`
+        (Flash's `addChildAt`)."""
+    def child_at(self, index: int) -> Node:
+        """The child at paint index `index`."""
+    def child_index(self, child: Node) -> int:
+        """The paint index of `child` among this container's children."""
+    def set_child_index(self, child: Node, index: int) -> None:
+        """Moves `child` to paint index `index` among this container's children."""
+    def swap_children(self, a: Node, b: Node) -> None:
+        """Swaps the paint order of two children of this container."""
+    def remove_children(self, start: int = 0, end: Optional[int] = None) -> int:
+        """Removes the children with paint indices `start` up to `end` (excluded; all the
+        rest when `None`) with their subtrees, and returns how many were removed."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class Collision:
+    """The answer of `Stage.collision`. True when the targets overlap."""
+
+    @property
+    def rect(self) -> Optional[_Rect]:
+        """The overlap's rectangle `(x, y, width, height)` in the parent's space, or
+        `None`."""
+    @property
+    def overlap_pixels(self) -> Optional[int]:
+        """Pixels solid in both targets (`None` when the query was not precise)."""
+    def __bool__(self) -> bool: ...
+
+@final
+class OverlapMask:
+    """The pixels two nodes share, over the overlap's rectangle, in the parent's pixel
+    grid."""
+
+    @property
+    def x(self) -> int:
+        """Left edge, in the parent's pixels."""
+    @property
+    def y(self) -> int:
+        """Top edge, in the parent's pixels."""
+    @property
+    def width(self) -> int:
+        """Width in pixels."""
+    @property
+    def height(self) -> int:
+        """Height in pixels."""
+    def count(self) -> int:
+        """How many pixels overlap."""
+    def contains(self, x: int, y: int) -> bool:
+        """Whether pixel `(x, y)` of the parent's grid is in the overlap."""
+    def tobytes(self) -> bytes:
+        """The mask as `width * height` bytes, rows from the top: 1 where the pixels
+        overlap, 0 elsewhere."""
+
+@final
+class Contact:
+    """One colliding pair of a many-object query."""
+
+    @property
+    def a(self) -> Node:
+        """The first node of the pair (earlier in the list given; the object given)."""
+    @property
+    def b(self) -> Node:
+        """The second node of the pair."""
+    @property
+    def rect(self) -> _Rect:
+        """The overlap's rectangle `(x, y, width, height)` in the parent's space."""
+    @property
+    def overlap_pixels(self) -> Optional[int]:
+        """Pixels solid in both (`None` for a query that is not precise)."""
+    @property
+    def normal(self) -> Optional[Tuple[float, float]]:
+        """A unit vector `(x, y)` from `a` into `b` (how to push `b` out), or `None`
+        without `details=True`."""
+    @property
+    def centroid(self) -> Optional[Tuple[float, float]]:
+        """The mean `(x, y)` of the overlapping pixels' centres, or `None` without
+        details."""
+    @property
+    def first(self) -> Optional[Tuple[int, int]]:
+        """The first overlapping pixel `(x, y)` in row-major order, or `None` without
+        details."""
+    @property
+    def mask(self) -> Optional[OverlapMask]:
+        """The overlapping pixels, or `None` without details."""
+    def other(self, node: Node) -> Optional[Node]:
+        """The other node of the pair: `b` for `a`, `a` for `b`, `None` for any other
+        node."""
+
+@final
+class Stage:
+    """The display tree, and every question asked of it.
+
+    `Stage()` holds an empty root container (`stage.root`). Add nodes with
+    `add_container`, `add_bitmap` and `add_frames`, give containers fills and strokes with
+    `add_graphic`, and set each node's properties as attributes of its `Node`. Queries
+    answer in the space of the node given as `parent` or `space`."""
+
+    def __new__(cls) -> Stage:
+        """A stage holding only an empty root container."""
+    @property
+    def root(self) -> Node:
+        """The root container (it cannot be removed or moved)."""
+    def __len__(self) -> int:
+        """How many nodes live, the root included."""
+    def find(self, name: str) -> Optional[Node]:
+        """The first node named `name`, in tree order, or `None`."""
+    def contains(self, node: Node) -> bool:
+        """Whether `node` is a live node of this stage."""
+    @property
+    def cache_bytes(self) -> int:
+        """Bytes the stage's raster cache holds now (at most 128 MiB)."""
+    def clear_cache(self) -> None:
+        """Frees the rasters kept between queries (answers never depend on them)."""
+
+    # ----- building -----
+    def add_container(self, parent: Node) -> Node:
+        """Adds an empty container as the last child of `parent` and returns it."""
+    def add_bitmap(self, parent: Node, bitmap: Bitmap, smoothing: bool = False) -> Node:
+        """Adds a node showing `bitmap` as the last child of `parent` and returns it.
+        `smoothing` samples the bitmap bilinearly when it is scaled or turned."""
+    def add_frames(self, parent: Node, frames: Iterable[_Frame]) -> Node:
+        """Adds an animated leaf showing one of `frames` at a time (the first to begin
+        with; `node.frame` picks another). Each frame is a `Bitmap`, a
+        `(Bitmap, smoothing)` pair, or a list of `Graphic`s."""
+    def add_graphic(
+        self,
+        node: Node,
+        path: Union[str, Path, Graphic],
+        *,
+        fill: Optional[bool] = None,
+        stroke: Optional[float] = None,
+        alpha: float = 1.0,
+        fill_rule: _FillRule = "nonzero",
+    ) -> None:
+        """Appends fills and strokes to a container's graphics (drawn below its children,
+        in order). `path` is SVG path data, a `Path`, or a ready `Graphic` (then the other
+        arguments are not used). By default the path is filled; with `stroke=WIDTH` it is
+        stroked instead, and with `fill=True, stroke=WIDTH` filled and then stroked."""
+    def set_graphics(self, node: Node, graphics: Iterable[Graphic]) -> None:
+        """Replaces a container's graphics."""
+    def remove(self, node: Node) -> None:
+        """Removes `node` and its whole subtree; their `Node` objects raise from then
+        on."""
+
+    # ----- collisions -----
+    def collision_rect(
+        self,
+        a: Node,
+        b: Node,
+        parent: Node,
+        precise: bool = True,
+        tolerance: int = 255,
+    ) -> Optional[_Rect]:
+        """Where `a` and `b` overlap in `parent`'s space: `None`, or `(x, y, width,
+        height)`. With `precise` the smallest whole-pixel rectangle holding every pixel
+        solid in both (alpha at least `max(1, 255 - tolerance)`, anti-aliased); without
+        it, the intersection of their bounds. `a` and `b` must be `parent` or inside it."""
+    def collision(
+        self,
+        a: Node,
+        b: Node,
+        parent: Node,
+        *,
+        precise: bool = True,
+        tolerance: int = 255,
+        anti_alias: bool = True,
+        max_pixels: Optional[int] = None,
+    ) -> Collision:
+        """`collision_rect` with every option, also counting the overlapping pixels.
+        `anti_alias=False` tests pixel centres instead of covered areas; `max_pixels`
+        bounds the pixels a precise query may compare (default 2^28)."""
+    def collisions(
+        self,
+        parent: Node,
+        nodes: Iterable[Node],
+        *,
+        tolerance: int = 255,
+        details: bool = False,
+        skip_hidden: bool = False,
+        precise: bool = True,
+        anti_alias: bool = True,
+        parallel: bool = True,
+        max_pixels: Optional[int] = None,
+    ) -> list[Contact]:
+        """Every colliding pair among `nodes` in `parent`'s space, the same answers as
+        `collision` on every pair, found by a broad phase over their bounds and tested on
+        all cores (`parallel=False` keeps it on this thread). Pairs come in the order of
+        `nodes` (`a` before `b`); `contact.a` and `contact.b` are the objects given.
+        `details=True` adds each contact's `normal`, `centroid`, `first` and `mask`;
+        `skip_hidden=True` leaves out nodes that are not shown."""
+    def collisions_with(
+        self,
+        parent: Node,
+        node: Node,
+        others: Iterable[Node],
+        *,
+        tolerance: int = 255,
+        details: bool = False,
+        skip_hidden: bool = False,
+        precise: bool = True,
+        anti_alias: bool = True,
+        parallel: bool = True,
+        max_pixels: Optional[int] = None,
+    ) -> list[Contact]:
+        """Every node of `others` that collides with `node`, in the order of `others`
+        (`node` is always `a`). Options as `collisions`."""
+    def collisions_between(
+        self,
+        parent: Node,
+        group_a: Iterable[Node],
+        group_b: Iterable[Node],
+        *,
+        tolerance: int = 255,
+        details: bool = False,
+        skip_hidden: bool = False,
+        precise: bool = True,
+        anti_alias: bool = True,
+        parallel: bool = True,
+        max_pixels: Optional[int] = None,
+    ) -> list[Contact]:
+        """Every colliding pair with `a` from `group_a` and `b` from `group_b` (bullets
+        against enemies, without testing bullets against bullets), ordered by `a`'s place
+        in `group_a`, then `b`'s in `group_b`. Options as `collisions`."""
+
+    # ----- points, bounds, picking -----
+    def hit_test_point(self, node: Node, x: float, y: float, shape_flag: bool = False) -> bool:
+        """Whether the point `(x, y)` of the root's space hits `node`: without
+        `shape_flag`, inside its bounds (edges included); with it, inside a fill by its
+        fill rule, within half a stroke's width of a stroke, or on a bitmap texel whose
+        alpha is not 0."""
+    def hit_test_object(self, a: Node, b: Node) -> bool:
+        """Whether the bounds of `a` and `b` in the root's space overlap or touch (Flash's
+        `hitTestObject`: boxes, not pixels)."""
+    def pick(
+        self,
+        x: float,
+        y: float,
+        *,
+        bitmap_hit: Literal["alpha", "box"] = "alpha",
+        min_alpha: int = 1,
+    ) -> Optional[Node]:
+        """The node that a click at `(x, y)` (root space) goes to, by Flash's rules, or
+        `None`. Bitmaps are hit where their texel's alpha is at least `min_alpha`, or
+        anywhere on their rectangle with `bitmap_hit="box"`."""
+    def objects_under_point(self, container: Node, x: float, y: float) -> list[Node]:
+        """Every node in `container`'s subtree (itself included) whose own content is under
+        `(x, y)` (root space), bottom to top, as Flash's `getObjectsUnderPoint`."""
+    def bounds(self, node: Node, space: Optional[Node] = None) -> Optional[_Rect]:
+        """Flash's `getBounds`: the box of `node` and its descendants in `space`'s
+        coordinates (the root's when `None`), strokes included, or `None` when it draws
+        nothing."""
+    def rect(self, node: Node, space: Optional[Node] = None) -> Optional[_Rect]:
+        """Flash's `getRect`: as `bounds`, with strokes counted by their centre line
+        only."""
+    def tight_bounds(self, node: Node, space: Optional[Node] = None) -> Optional[_Rect]:
+        """The exact box of `node`'s geometry in `space` (never larger than `bounds`)."""
+    def visible_bounds(self, node: Node, space: Optional[Node] = None) -> Optional[_Rect]:
+        """`bounds` cut by every mask and scroll window that clips `node`."""
+    def matrix_to(self, node: Node, ancestor: Optional[Node] = None) -> _Matrix:
+        """The matrix mapping `node`'s space into `ancestor`'s (the root's when `None`)."""
