@@ -15,7 +15,13 @@
 
 use glam::{DAffine2, DMat2, DVec2};
 
-/// A 2D affine matrix in any of the forms pixelhit accepts; see the module's documentation.
+/// A 2D affine matrix in any of the forms pixelhit accepts: pixelhit's `DAffine2`, `[f64; 6]`
+/// or `[f32; 6]` in the semantics' order `[a, b, c, d, tx, ty]`, and with the feature `mint`
+/// the `mint` types `ColumnMatrix2x3`, `RowMatrix2x3`, `ColumnMatrix3` and `RowMatrix3`
+/// (f32 or f64), which every glam, nalgebra, cgmath and euclid version converts to: a Bevy
+/// or macroquad game passes `mint::ColumnMatrix3::from(its_mat3)`. f32 widens to f64
+/// exactly. What pixelhit returns converts back in one call: `DAffine2::to_cols_array`, or
+/// [`to_mint_matrix`](crate#cargo-features) with `mint`. For y-up engines see [`from_y_up`].
 ///
 /// ```
 /// use pixelhit::{DAffine2, Stage};
@@ -32,7 +38,10 @@ pub trait IntoAffine {
     fn into_affine(self) -> DAffine2;
 }
 
-/// A 2D point in any of the forms pixelhit accepts; see the module's documentation.
+/// A 2D point in any of the forms pixelhit accepts: pixelhit's `DVec2`, `[f64; 2]`,
+/// `[f32; 2]`, `(f64, f64)`, `(f32, f32)`, and with the feature `mint` `mint::Point2` and
+/// `mint::Vector2` (f32 or f64). Points pixelhit returns convert back with `DVec2::to_array`
+/// or `mint::Point2::from(p)`.
 pub trait IntoPoint {
     /// The point as pixelhit's `DVec2`.
     fn into_point(self) -> DVec2;
