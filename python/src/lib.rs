@@ -597,6 +597,21 @@ fn collision_options(
     Ok(opts)
 }
 
+/// Runs a many-object query on the stage with the GIL released (other Python threads go on
+/// meanwhile), then gives each contact the node objects the caller passed in `lists`.
+fn crowd_query<'py>(
+    slf: &Bound<'py, PyStage>,
+    lists: &[&NodeList<'py>],
+    query: impl FnOnce(&ph::Stage) -> ph::Result<Vec<ph::Contact>> + Send,
+) -> PyResult<Vec<PyContact>> {
+    let contacts = {
+        let me = slf.try_borrow()?;
+        let stage = &me.inner;
+        slf.py().detach(|| query(stage)).or_raise()?
+    };
+    contacts_to_py(&NodeLookup::new(slf, lists), contacts)
+}
+
 fn contacts_to_py(lookup: &NodeLookup<'_, '_>, contacts: Vec<ph::Contact>) -> PyResult<Vec<PyContact>> {
     contacts
         .into_iter()
@@ -863,14 +878,7 @@ impl PyStage {
             skip_hidden,
             parallel,
         )?;
-        let contacts = {
-            let me = slf.try_borrow()?;
-            let stage = &me.inner;
-            slf.py()
-                .detach(|| stage.collisions(parent, &list.ids, &opts))
-                .or_raise()?
-        };
-        contacts_to_py(&NodeLookup::new(slf, &[&list]), contacts)
+        crowd_query(slf, &[&list], |stage| stage.collisions(parent, &list.ids, &opts))
     }
 
     /// Every node of `others` that collides with `node`, in `parent`'s space, in the order of
@@ -906,15 +914,10 @@ impl PyStage {
             skip_hidden,
             parallel,
         )?;
-        let contacts = {
-            let me = slf.try_borrow()?;
-            let stage = &me.inner;
-            let object = one.ids[0];
-            slf.py()
-                .detach(|| stage.collisions_with(parent, object, &list.ids, &opts))
-                .or_raise()?
-        };
-        contacts_to_py(&NodeLookup::new(slf, &[&one, &list]), contacts)
+        let object = one.ids[0];
+        crowd_query(slf, &[&one, &list], |stage| {
+            stage.collisions_with(parent, object, &list.ids, &opts)
+        })
     }
 
     /// Every colliding pair with `a` from `group_a` and `b` from `group_b` (bullets against
@@ -946,14 +949,9 @@ impl PyStage {
             skip_hidden,
             parallel,
         )?;
-        let contacts = {
-            let me = slf.try_borrow()?;
-            let stage = &me.inner;
-            slf.py()
-                .detach(|| stage.collisions_between(parent, &la.ids, &lb.ids, &opts))
-                .or_raise()?
-        };
-        contacts_to_py(&NodeLookup::new(slf, &[&la, &lb]), contacts)
+        crowd_query(slf, &[&la, &lb], |stage| {
+            stage.collisions_between(parent, &la.ids, &lb.ids, &opts)
+        })
     }
 
     // ----- points, bounds, picking -----
