@@ -57,7 +57,7 @@ pub(crate) fn pipeline(
             });
         }
     }
-    if opts.skip_hidden && !(stage.is_shown(a)? && stage.is_shown(b)?) {
+    if stage.skipped_as_hidden(a, b, opts)? {
         return Ok((None, 0));
     }
     let (Some(ba), Some(bb)) = (stage.bounds(a, parent)?, stage.bounds(b, parent)?) else {
@@ -110,7 +110,7 @@ pub(crate) fn pipeline(
         (b, Ink::White, BlendMode::Difference),
     ] {
         // A target with a tolerance of its own is drawn with it (Stage::set_tolerance).
-        let own = stage.tolerance(target)?.unwrap_or(opts.tolerance);
+        let own = stage.target_tolerance(target, opts)?;
         painter.tolerance = own;
         layer.fill(Color::TRANSPARENT);
         painter.draw(target, ink, &mut layer)?;

@@ -500,7 +500,7 @@ impl Stage {
             Method::Radial(options) => {
                 // The profiles are the objects' own; the query's visibility rule is applied
                 // here, as collision_setup applies it for the other methods.
-                if opts.skip_hidden && !(self.is_shown(a)? && self.is_shown(b)?) {
+                if self.skipped_as_hidden(a, b, opts)? {
                     for t in [a, b] {
                         self.matrix_to(t, parent)?;
                     }

@@ -448,7 +448,7 @@ impl Stage {
                 });
             }
         }
-        if opts.skip_hidden && !(self.is_shown(a)? && self.is_shown(b)?) {
+        if self.skipped_as_hidden(a, b, opts)? {
             return Ok(Setup::Empty);
         }
         let bounds_a = self.flash_box_and_matrix(a, parent, BoxKind::WithStrokes)?;
@@ -501,8 +501,8 @@ impl Stage {
             });
         }
         let thresholds = Thresholds {
-            a: self.node(a)?.tolerance.map_or(opts.threshold(), threshold),
-            b: self.node(b)?.tolerance.map_or(opts.threshold(), threshold),
+            a: threshold(self.target_tolerance(a, opts)?),
+            b: threshold(self.target_tolerance(b, opts)?),
         };
         Ok(Setup::Precise {
             window,
@@ -510,6 +510,18 @@ impl Stage {
             b: pb,
             thresholds,
         })
+    }
+
+    /// The tolerance `target`'s pixels are judged by: its own ([`Stage::set_tolerance`]),
+    /// else the query's. Every method asks here, so that the rule is written once.
+    pub(crate) fn target_tolerance(&self, target: NodeId, opts: &CollisionOptions) -> Result<u8> {
+        Ok(self.node(target)?.tolerance.unwrap_or(opts.tolerance))
+    }
+
+    /// Whether `opts.skip_hidden` leaves the pair out: one of them is not shown. Every
+    /// method asks here before it looks at pixels.
+    pub(crate) fn skipped_as_hidden(&self, a: NodeId, b: NodeId, opts: &CollisionOptions) -> Result<bool> {
+        Ok(opts.skip_hidden && !(self.is_shown(a)? && self.is_shown(b)?))
     }
 
     /// How errors name a query of `a` against `b`.
