@@ -310,6 +310,8 @@ pub struct Probe {
     pub visited: u64,
 }
 
+/// Collision tests by a chosen method.
+/// Radial profiles, for the radial method.
 impl Stage {
     /// Whether `a` and `b` collide in `parent`'s pixel grid, tested with `method`, at this
     /// tolerance and with anti-aliasing (see [`Stage::collides_with`] for every option).

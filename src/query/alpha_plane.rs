@@ -53,6 +53,7 @@ impl AlphaPlane {
     }
 }
 
+/// A target's alpha plane, the values precise queries compare.
 impl Stage {
     /// The alpha of `obj` drawn alone (its visible subtree in paint order, source-over) in
     /// `parent`'s space, over the pixels `area` touches (`floor(left)..ceil(right)`), as

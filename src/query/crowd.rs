@@ -130,6 +130,8 @@ impl OverlapMask {
 /// would make 40 million.
 pub const MAX_CLOSE_PAIRS: usize = 1 << 20;
 
+/// Many objects a frame: every touching pair of a group, one against a list, one group
+/// against another.
 impl Stage {
     /// Every colliding pair among `objects`, in `parent`'s space: the pairs for which
     /// [`Stage::collision`] finds an overlap, with its answer, ordered by the position of

@@ -30,17 +30,13 @@ use std::sync::Arc;
 use glam::DAffine2;
 
 use crate::geom::rect::PixelRect;
+pub(crate) use crate::query::options::threshold;
 use crate::raster::bitmask::Overlap;
 use crate::raster::{
     ClipShapes, DrawBudget, Prepared, Rasterizer, RegionPiece, ScanBuffers, with_scan_buffers,
 };
 use crate::tree::walk::{Clip, ClipLink, Clips, Visit, each_clip};
 use crate::{Collision, CollisionOptions, Error, NodeId, Rect, Result, Stage};
-
-/// The lowest alpha that counts as solid at `tolerance`.
-pub(crate) fn threshold(tolerance: u8) -> u8 {
-    (255 - tolerance).max(1)
-}
 
 /// Most bytes a method that works on whole planes of the window (every [`crate::Method`]
 /// but `Exact`, which computes rows as it goes) may hold for them: 256 MiB.
@@ -153,6 +149,7 @@ pub(crate) struct Planes {
     pub b: Vec<u8>,
 }
 
+/// The collision pipeline's steps on the stage (crate-internal).
 impl Stage {
     /// Checks a pair query and works out what it needs: nothing (no overlap possible), the
     /// bounds' intersection (not precise), or the prepared pair.

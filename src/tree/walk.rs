@@ -69,6 +69,7 @@ pub(crate) enum Walk {
     Region,
 }
 
+/// Walks over a target's leaves (crate-internal).
 impl Stage {
     /// Visits the leaves of `target`'s subtree in paint order. `space` is the query's space:
     /// each leaf's matrix is `pre` times its matrix to `space`, its colour transform
