@@ -226,7 +226,7 @@ fn benches(c: &mut Criterion) {
                     world.step(frame);
                     let contacts = world
                         .stage
-                        .collisions(world.world, &world.sprites, &opts)
+                        .contacts_among(&world.sprites, world.world, &opts)
                         .unwrap();
                     black_box(contacts.len())
                 })

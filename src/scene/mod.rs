@@ -76,7 +76,7 @@ pub enum Query {
         tolerance: u8,
         /// Coverage-weighted edges (default) or pixel-centre sampling.
         anti_alias: bool,
-        /// How the pixels are compared ([`Stage::collision_with`]); default exact.
+        /// How the pixels are compared ([`Stage::collision_by`]); default exact.
         method: RectMethod,
     },
     /// Flash's `getBounds` of `object` in `space` ([`Stage::bounds`]).
@@ -180,7 +180,7 @@ pub enum Query {
         /// The object asked about.
         object: String,
     },
-    /// Every colliding pair among `objects` ([`Stage::collisions`]).
+    /// Every colliding pair among `objects` ([`Stage::contacts_among`]).
     Collisions {
         /// The common parent whose space (and pixel grid) the answers are in.
         parent: String,

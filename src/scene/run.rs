@@ -134,7 +134,7 @@ impl<'s> Run<'s> {
                     .precise(*precise)
                     .tolerance(*tolerance)
                     .anti_alias(*anti_alias);
-                let c = stage.collision_with(a, b, parent, &opts, *method)?;
+                let c = stage.collision_by(a, b, parent, &opts, *method)?;
                 let mut line = format!("{{\"collision_rect\": {}", rect_json(c.rect));
                 if let Some(n) = c.overlap_pixels {
                     let _ = write!(line, ", \"overlap_pixels\": {n}");
@@ -266,7 +266,7 @@ impl<'s> Run<'s> {
             .tolerance(tolerance)
             .anti_alias(anti_alias)
             .details(details);
-        let contacts = stage.collisions(parent, &ids, &opts)?;
+        let contacts = stage.contacts_among(&ids, parent, &opts)?;
         let label = |id: NodeId| match stage.name(id) {
             Ok(Some(n)) => json_string(n),
             _ => json_string(&stage.describe(id)),
