@@ -205,4 +205,5 @@ pub use query::pipeline::DENSE_BYTES;
 pub use query::point::BitmapHit;
 pub use query::tracker::{ContactEvent, ContactPhase, ContactTracker};
 pub use scene::{Query, Scene, SceneLimits};
-pub use tree::stage::{Frame, NodeId, Stage};
+pub use tree::node::{Frame, NodeId};
+pub use tree::stage::Stage;

@@ -310,8 +310,6 @@ pub struct Probe {
     pub visited: u64,
 }
 
-/// Collision tests by a chosen method.
-
 /// The names of the method calls before this release (deprecated: they go in the next
 /// release; see CHANGELOG.md).
 impl Stage {
@@ -335,7 +333,7 @@ impl Stage {
     }
 }
 
-/// Radial profiles, for the radial method.
+/// Collision tests by a chosen method.
 impl Stage {
     /// Whether `a` and `b` collide in `parent`'s pixel grid, tested with `method`, at this
     /// tolerance and with anti-aliasing (see [`Stage::collides_with`] for every option).
@@ -875,6 +873,7 @@ impl SummedAreas<'_> {
     }
 }
 
+/// Radial profiles, for the radial method.
 impl Stage {
     /// The radial profile of `obj` ([`RadialProfile`]) in its own local space, with the
     /// colour transforms relative to `parent` (as the other methods count them) and the

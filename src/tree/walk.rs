@@ -12,7 +12,7 @@ use glam::DAffine2;
 use crate::geom::color::ColorTransform;
 use crate::geom::shape::Leaf;
 use crate::geom::transform;
-use crate::tree::stage::NodeId;
+use crate::tree::node::NodeId;
 use crate::{Error, Rect, Result, Stage};
 
 /// One thing that clips a leaf.
