@@ -136,6 +136,9 @@ impl PyBitmap {
         let (w, h) = checked_size(w, h, "image array")?;
         let (wu, hu) = (w as usize, h as usize);
         let raw = copy_exact(array, &buf, (wu * hu * channels) as u64, "an image array")?;
+        if order == Order::HeightWidth && channels == 4 {
+            return Ok(PyBitmap(ph::Bitmap::from_rgba8(w, h, raw).or_raise()?));
+        }
         let mut rgba = vec![255u8; wu * hu * 4];
         for y in 0..hu {
             for x in 0..wu {
@@ -170,7 +173,19 @@ impl PyBitmap {
         let mut rgba = if masks.3 != 0 {
             let data = image.call_method1("tobytes", (surface, "RGBA"))?;
             let buf = byte_buffer(&data, "pygame's RGBA bytes")?;
-            copy_exact(&data, &buf, 4 * pixels as u64, "pygame's RGBA bytes")?
+            let mut rgba = copy_exact(&data, &buf, 4 * pixels as u64, "pygame's RGBA bytes")?;
+            let losses: (u32, u32, u32, u32) = surface.call_method0("get_losses")?.extract()?;
+            if (1..8).contains(&losses.3) {
+                // Alpha of fewer than 8 bits (16-bit SRCALPHA is ARGB4444): `tobytes` shifts
+                // the bits up, SDL's `GetRGBA` (what pygame's mask reads) scales them to
+                // 0..=255 (4 bits: v * 17), so that 15 is 255 and 8 is 136, not 128.
+                let max = (1u32 << (8 - losses.3)) - 1;
+                for p in rgba.chunks_exact_mut(4) {
+                    let v = u32::from(p[3]) >> losses.3;
+                    p[3] = ((v * 255 + max / 2) / max) as u8;
+                }
+            }
+            rgba
         } else {
             let data = image.call_method1("tobytes", (surface, "RGB"))?;
             let buf = byte_buffer(&data, "pygame's RGB bytes")?;
