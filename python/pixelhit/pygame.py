@@ -20,7 +20,7 @@ takes them). So a game that draws `pygame.transform.rotate(original, angle)` cen
 Answers are the game's own Sprites. `dokill` kills them (`Sprite.kill`) and takes them off
 the stage; a sprite killed by the game itself (it was in a group and is in none now) is taken
 off at the next query. Sprites met for the first time in a query are added from their
-`image`.
+`image` (or the attribute the world is told to read, such as `original`).
 
 `threshold` means what it means to `pygame.mask.from_surface`: a pixel is solid where its
 alpha is above it (default 127; 0 counts every pixel that is not fully transparent, 255
@@ -65,15 +65,17 @@ class World:
     """Sprites on a pixelhit stage, tested pixel for pixel as they are drawn.
 
     `threshold` is the default alpha threshold of every query (pygame's meaning, default
-    127); `angle` names the sprite attribute holding its rotation in pygame's direction
+    127); `image` names the sprite attribute holding its unrotated image, read when a
+    sprite is first met (default `"image"`; a game that keeps `sprite.original` and draws
+    `sprite.image = rotate(sprite.original, angle)` says `image="original"`); `angle` names the sprite attribute holding its rotation in pygame's direction
     (`None`: sprites do not turn); `scale` names an attribute holding a uniform scale, as
     `pygame.transform.rotozoom` takes it (`None`, the default: 1).
     """
 
-    def __init__(self, threshold=DEFAULT_THRESHOLD, *, angle="angle", scale=None):
+    def __init__(self, threshold=DEFAULT_THRESHOLD, *, image="image", angle="angle", scale=None):
         tolerance_for(threshold)
         self.threshold = threshold
-        self._angle, self._scale = angle, scale
+        self._image, self._angle, self._scale = image, angle, scale
         self.stage = Stage()
         #: The container of every sprite's node; queries are asked in its space (screen
         #: pixels, y down).
@@ -83,11 +85,12 @@ class World:
     # ----- sprites -----
 
     def add(self, sprite, image=None, *, threshold=None):
-        """Puts `sprite` on the stage, showing `image` (default: `sprite.image`), the
+        """Puts `sprite` on the stage, showing `image` (default: the sprite's attribute
+        named by the world's `image`, `sprite.image` unless said otherwise), the
         sprite's art before any rotation; returns its `pixelhit.Node`. Adding a sprite again
         replaces its image. `threshold` gives this sprite a threshold of its own, used
         instead of the query's (as a mask made with that threshold would be)."""
-        image = sprite.image if image is None else image
+        image = getattr(sprite, self._image) if image is None else image
         bitmap = Bitmap.from_surface(image)
         self.remove(sprite)
         node = self.stage.add_container(self.space)

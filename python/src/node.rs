@@ -100,6 +100,11 @@ impl PyNode {
         self.stage.bind(py).get().set_data(self.id, value)
     }
 
+    #[deleter(data)]
+    fn delete_data(&self, py: Python<'_>) -> PyResult<()> {
+        self.stage.bind(py).get().set_data(self.id, None)
+    }
+
     /// The stage this node belongs to.
     #[getter]
     fn stage(&self, py: Python<'_>) -> Py<PyStage> {

@@ -85,8 +85,9 @@ impl PyOverlapMask {
             match c.filter(|c| !c.is_none()) {
                 None => Ok(default),
                 Some(c) => {
-                    let (r, g, b, a): (u8, u8, u8, u8) = pygame.getattr("Color")?.call1((c,))?.extract()?;
-                    Ok([r, g, b, a])
+                    let rgba: Vec<u8> = pygame.getattr("Color")?.call1((c,))?.extract()?;
+                    <[u8; 4]>::try_from(rgba.as_slice())
+                        .map_err(|_| crate::errors::bad_argument(format!("a colour has 4 channels, not {}", rgba.len())))
                 }
             }
         };

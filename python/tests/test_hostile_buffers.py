@@ -6,7 +6,6 @@ import array
 import os
 import subprocess
 import sys
-import textwrap
 
 import numpy as np
 import pytest
