@@ -30,7 +30,10 @@ fn checked_size(width: i64, height: i64, source: &str) -> PyResult<(u32, u32)> {
     let limits = ph::ImageLimits::default();
     let fits = |v: i64, max: u32| (0..=i64::from(max)).contains(&v);
     let bytes = (width as i128) * (height as i128) * 4;
-    if fits(width, limits.max_width) && fits(height, limits.max_height) && bytes <= i128::from(limits.max_bytes) {
+    if fits(width, limits.max_width)
+        && fits(height, limits.max_height)
+        && bytes <= i128::from(limits.max_bytes)
+    {
         return Ok((width as u32, height as u32));
     }
     Err(raise(ph::Error::Image {
@@ -94,7 +97,11 @@ impl PyBitmap {
     /// as any bytes-like object (`bytes`, `bytearray`, `memoryview`, a `uint8` array). The
     /// size and the buffer's length are checked before anything is copied.
     #[staticmethod]
-    fn from_rgba(width: &Bound<'_, PyAny>, height: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
+    fn from_rgba(
+        width: &Bound<'_, PyAny>,
+        height: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
         let w = int_in(width, "width", 0, i64::MAX, "0..=16384")?;
         let h = int_in(height, "height", 0, i64::MAX, "0..=16384")?;
         let (w, h) = checked_size(w, h, "RGBA buffer")?;
@@ -190,7 +197,9 @@ impl PyBitmap {
             let data = image.call_method1("tobytes", (surface, "RGB"))?;
             let buf = byte_buffer(&data, "pygame's RGB bytes")?;
             let rgb = copy_exact(&data, &buf, 3 * pixels as u64, "pygame's RGB bytes")?;
-            rgb.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect()
+            rgb.chunks_exact(3)
+                .flat_map(|p| [p[0], p[1], p[2], 255])
+                .collect()
         };
         if !surface.call_method0("get_colorkey")?.is_none() {
             // pygame compares the raw pixel with the raw key (a palette index, all four

@@ -1,8 +1,8 @@
 //! Arguments in and answers out: rectangles (tuples, `pygame.Rect`, `FRect`), matrices,
 //! tolerances, integers and buffers read without any exception but `PixelhitError`'s.
 
-use pixelhit as ph;
 use ph::{DAffine2, DVec2, Rect};
+use pixelhit as ph;
 use pyo3::buffer::PyBuffer;
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyString};
@@ -85,14 +85,23 @@ pub(crate) fn color_of(obj: &Bound<'_, PyAny>) -> PyResult<ph::ColorTransform> {
 /// anything that is not an integer is refused.
 fn int_of(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Option<i64>> {
     if !obj.is_instance_of::<PyInt>() {
-        return Err(bad_argument(format!("{what} is an integer, not {}", type_name(obj))));
+        return Err(bad_argument(format!(
+            "{what} is an integer, not {}",
+            type_name(obj)
+        )));
     }
     Ok(obj.extract::<i64>().ok())
 }
 
 /// An integer in `lo..=hi`, refused with the crate's out-of-range message otherwise (also
 /// when it is too large for 64 bits).
-pub(crate) fn int_in(obj: &Bound<'_, PyAny>, what: &str, lo: i64, hi: i64, range: &'static str) -> PyResult<i64> {
+pub(crate) fn int_in(
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    lo: i64,
+    hi: i64,
+    range: &'static str,
+) -> PyResult<i64> {
     match int_of(obj, what)? {
         Some(v) if (lo..=hi).contains(&v) => Ok(v),
         v => Err(raise(ph::Error::OutOfRange {
@@ -135,13 +144,19 @@ pub(crate) fn fill_rule_name(rule: ph::FillRule) -> &'static str {
 /// A buffer of unsigned bytes (`bytes`, `bytearray`, `memoryview`, a numpy `uint8` array),
 /// not yet copied; a buffer of another item type is an `ArgumentError`.
 pub(crate) fn byte_buffer(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<PyBuffer<u8>> {
-    PyBuffer::<u8>::get(obj).map_err(|e| argument_from(&format!("{what} is not a buffer of unsigned bytes"), e))
+    PyBuffer::<u8>::get(obj)
+        .map_err(|e| argument_from(&format!("{what} is not a buffer of unsigned bytes"), e))
 }
 
 /// The bytes of a buffer in C order, after checking that it holds `expected` of them (a
 /// buffer that declares more, such as a numpy view with zero strides, is refused before
 /// anything is copied).
-pub(crate) fn copy_exact(obj: &Bound<'_, PyAny>, buf: &PyBuffer<u8>, expected: u64, what: &str) -> PyResult<Vec<u8>> {
+pub(crate) fn copy_exact(
+    obj: &Bound<'_, PyAny>,
+    buf: &PyBuffer<u8>,
+    expected: u64,
+    what: &str,
+) -> PyResult<Vec<u8>> {
     let declared = buf.item_count() as u64;
     if declared != expected {
         return Err(bad_argument(format!(

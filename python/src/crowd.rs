@@ -3,8 +3,8 @@
 
 use std::collections::HashMap;
 
-use pixelhit as ph;
 use ph::{CollisionOptions, NodeId};
+use pixelhit as ph;
 use pyo3::prelude::*;
 
 use crate::answers::PyContact;
@@ -104,7 +104,10 @@ pub(crate) fn crowd_query<'py>(
     contacts_to_py(&NodeLookup::new(slf, lists), contacts)
 }
 
-pub(crate) fn contacts_to_py(lookup: &NodeLookup<'_, '_>, contacts: Vec<ph::Contact>) -> PyResult<Vec<PyContact>> {
+pub(crate) fn contacts_to_py(
+    lookup: &NodeLookup<'_, '_>,
+    contacts: Vec<ph::Contact>,
+) -> PyResult<Vec<PyContact>> {
     contacts
         .into_iter()
         .map(|c| {

@@ -13,16 +13,16 @@
 
 use pyo3::prelude::*;
 
-mod errors;
-mod convert;
-mod path;
-mod graphic;
-mod bitmap;
-mod stage;
-mod node;
-mod crowd;
 mod answers;
+mod bitmap;
+mod convert;
+mod crowd;
+mod errors;
+mod graphic;
+mod node;
 mod overlap_mask;
+mod path;
+mod stage;
 mod tracker;
 
 /// pixelhit: pixel-exact hit testing for Flash-style display trees.

@@ -3,14 +3,16 @@
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 
-use pixelhit as ph;
 use ph::{DVec2, NodeId};
+use pixelhit as ph;
 use pyo3::PyTraverseError;
 use pyo3::gc::PyVisit;
 use pyo3::prelude::*;
 
 use crate::bitmap::{PyBitmap, bitmap_of};
-use crate::convert::{ColorTuple, Index, Matrix, Xywh, color_of, matrix_of, matrix_tuple, pair, rect_of, type_name, xywh};
+use crate::convert::{
+    ColorTuple, Index, Matrix, Xywh, color_of, matrix_of, matrix_tuple, pair, rect_of, type_name, xywh,
+};
 use crate::errors::{OrRaise, bad_argument};
 use crate::graphic::PyGraphic;
 use crate::stage::PyStage;
@@ -324,7 +326,10 @@ impl PyNode {
     #[setter]
     /// Set it to `(x, y, width, height)`, a `pygame.Rect` or `FRect`, or `None`.
     fn set_scroll_rect(&self, py: Python<'_>, r: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
-        let r = r.filter(|r| !r.is_none()).map(|r| rect_of(r, "a scroll_rect")).transpose()?;
+        let r = r
+            .filter(|r| !r.is_none())
+            .map(|r| rect_of(r, "a scroll_rect"))
+            .transpose()?;
         self.write(py, |s, id| s.set_scroll_rect(id, r))
     }
 

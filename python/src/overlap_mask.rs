@@ -65,7 +65,9 @@ impl PyOverlapMask {
     fn to_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let surface = self.to_surface(py, None, None)?;
         let pygame = py.import("pygame")?;
-        pygame.getattr("mask")?.call_method1("from_surface", (surface, 127))
+        pygame
+            .getattr("mask")?
+            .call_method1("from_surface", (surface, 127))
     }
 
     /// The mask as a `width` x `height` pygame Surface with per-pixel alpha: `setcolor`
@@ -86,8 +88,9 @@ impl PyOverlapMask {
                 None => Ok(default),
                 Some(c) => {
                     let rgba: Vec<u8> = pygame.getattr("Color")?.call1((c,))?.extract()?;
-                    <[u8; 4]>::try_from(rgba.as_slice())
-                        .map_err(|_| crate::errors::bad_argument(format!("a colour has 4 channels, not {}", rgba.len())))
+                    <[u8; 4]>::try_from(rgba.as_slice()).map_err(|_| {
+                        crate::errors::bad_argument(format!("a colour has 4 channels, not {}", rgba.len()))
+                    })
                 }
             }
         };

@@ -1,7 +1,7 @@
 //! `Path`: vector geometry from SVG path data or shapes, and reading a path argument.
 
-use pixelhit as ph;
 use ph::DVec2;
+use pixelhit as ph;
 use pyo3::prelude::*;
 
 use crate::convert::type_name;

@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard, TryLockError};
 
-use pixelhit as ph;
 use ph::NodeId;
+use pixelhit as ph;
 use pyo3::PyTraverseError;
 use pyo3::gc::PyVisit;
 use pyo3::prelude::*;
@@ -184,7 +184,9 @@ impl PyStage {
         smoothing: bool,
     ) -> PyResult<Py<PyNode>> {
         let (parent, bitmap) = (id_of(parent)?, bitmap_of(bitmap)?);
-        let id = slf.get().write()?
+        let id = slf
+            .get()
+            .write()?
             .add_bitmap(parent, bitmap, smoothing)
             .or_raise()?;
         node_obj(slf, id)
@@ -308,7 +310,11 @@ impl PyStage {
     /// `SvgLoad` with the container holding it (`root`, its local space the SVG's canvas),
     /// the nodes made for SVG ids (`ids`, `node(id)`), and what was not loaded as the file
     /// shows it (`warnings`).
-    fn load_svg(slf: &Bound<'_, Self>, parent: &Bound<'_, PyAny>, path: std::path::PathBuf) -> PyResult<PySvgLoad> {
+    fn load_svg(
+        slf: &Bound<'_, Self>,
+        parent: &Bound<'_, PyAny>,
+        path: std::path::PathBuf,
+    ) -> PyResult<PySvgLoad> {
         let parent = id_of(parent)?;
         let doc = ph::svg::SvgDocument::from_file(&path).or_raise()?;
         let load = doc.add_to(&mut *slf.get().write()?, parent).or_raise()?;
@@ -354,11 +360,13 @@ impl PyStage {
                     .extract()
                     .map_err(|_| bad_argument("a debug query is a tuple (a, b, parent) of Nodes".into()))?;
                 let mut dq = ph::DebugQuery::new(id_of(&a)?, id_of(&b)?, id_of(&parent)?);
-                dq.options = opts.clone();
+                dq.options = opts;
                 list.push(dq);
             }
         }
-        let mut options = ph::DebugOptions::default().legend(legend).highlight(opt_id(highlight)?);
+        let mut options = ph::DebugOptions::default()
+            .legend(legend)
+            .highlight(opt_id(highlight)?);
         if let Some(area) = area.filter(|a| !a.is_none()) {
             let [x, y, w, h] = crate::convert::rect_of(area, "area")?;
             let r = ph::Rect::from_xywh(x, y, w, h)
@@ -376,9 +384,13 @@ impl PyStage {
         }
         let guard = self.read()?;
         let stage = &*guard;
-        let image = py.detach(|| ph::debug_image_with(stage, &list, &options)).or_raise()?;
+        let image = py
+            .detach(|| ph::debug_image_with(stage, &list, &options))
+            .or_raise()?;
         let (w, h) = image.dimensions();
-        Ok(PyBitmap(ph::Bitmap::from_rgba8(w, h, image.into_raw()).or_raise()?))
+        Ok(PyBitmap(
+            ph::Bitmap::from_rgba8(w, h, image.into_raw()).or_raise()?,
+        ))
     }
 
     /// Removes `node` and its whole subtree; their `Node` objects raise from then on.
@@ -433,9 +445,7 @@ impl PyStage {
         let opts = collision_options(precise, tolerance, anti_alias, max_pixels, false, false, true)?;
         let guard = self.read()?;
         let stage = &*guard;
-        let c = py
-            .detach(|| stage.collision(a, b, parent, &opts))
-            .or_raise()?;
+        let c = py.detach(|| stage.collision(a, b, parent, &opts)).or_raise()?;
         Ok(PyCollision {
             rect: c.rect.map(xywh),
             overlap_pixels: c.overlap_pixels,
@@ -605,7 +615,9 @@ impl PyStage {
         x: f64,
         y: f64,
     ) -> PyResult<Vec<Py<PyNode>>> {
-        let found = slf.get().read()?
+        let found = slf
+            .get()
+            .read()?
             .objects_under_point(id_of(container)?, x, y)
             .or_raise()?;
         found.into_iter().map(|id| node_obj(slf, id)).collect()
@@ -635,7 +647,11 @@ impl PyStage {
         space: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<Xywh>> {
         let space = opt_id(space)?.unwrap_or(self.read()?.root());
-        Ok(self.read()?.tight_bounds(id_of(node)?, space).or_raise()?.map(xywh))
+        Ok(self
+            .read()?
+            .tight_bounds(id_of(node)?, space)
+            .or_raise()?
+            .map(xywh))
     }
 
     /// `bounds` cut by every mask and scroll window that clips `node`.
@@ -666,7 +682,8 @@ impl PyStage {
 /// The rows of a pose array: `(N, 3)` or `(N, 5)` numbers with `N` = `count`, read from a
 /// float64 buffer (checked before it is copied) or from any sequence of rows.
 fn pose_rows(poses: &Bound<'_, PyAny>, count: usize) -> PyResult<(Vec<f64>, usize)> {
-    const FORM: &str = "an (N, 3) array of (x, y, rotation) or an (N, 5) array of (x, y, rotation, scale_x, scale_y)";
+    const FORM: &str =
+        "an (N, 3) array of (x, y, rotation) or an (N, 5) array of (x, y, rotation, scale_x, scale_y)";
     if let Ok(buf) = pyo3::buffer::PyBuffer::<f64>::get(poses) {
         return match *buf.shape() {
             [n, w @ (3 | 5)] if n == count => Ok((
@@ -679,15 +696,20 @@ fn pose_rows(poses: &Bound<'_, PyAny>, count: usize) -> PyResult<(Vec<f64>, usiz
             ))),
         };
     }
-    let rows: Vec<Vec<f64>> = poses
-        .extract()
-        .map_err(|_| bad_argument(format!("poses is {FORM}, not {}", crate::convert::type_name(poses))))?;
+    let rows: Vec<Vec<f64>> = poses.extract().map_err(|_| {
+        bad_argument(format!(
+            "poses is {FORM}, not {}",
+            crate::convert::type_name(poses)
+        ))
+    })?;
     let width = rows.first().map_or(3, Vec::len);
     if rows.len() != count || !(width == 3 || width == 5) || rows.iter().any(|r| r.len() != width) {
         return Err(bad_argument(format!(
             "poses is {FORM} with N = {count} nodes: got {} rows of lengths {:?}",
             rows.len(),
-            rows.iter().map(Vec::len).collect::<std::collections::BTreeSet<_>>()
+            rows.iter()
+                .map(Vec::len)
+                .collect::<std::collections::BTreeSet<_>>()
         )));
     }
     Ok((rows.concat(), width))

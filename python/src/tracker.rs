@@ -3,8 +3,8 @@
 
 use std::collections::HashMap;
 
-use pixelhit as ph;
 use ph::{NodeId, Rect};
+use pixelhit as ph;
 use pyo3::PyTraverseError;
 use pyo3::gc::PyVisit;
 use pyo3::prelude::*;
