@@ -127,3 +127,62 @@ def test_every_format_was_tried():
     names = [n for n, _ in formats()]
     for want in ("8-bit", "16-bit", "24-bit", "32-bit", "32-bit SRCALPHA", "convert()", "convert_alpha()"):
         assert want in names, names
+
+
+# ----- the four reproducers of issue 22, item 2, by name -----
+
+
+def solid(bitmap, t=127):
+    w, h = bitmap.size
+    alpha = np.frombuffer(bitmap.tobytes(), np.uint8).reshape(h, w, 4)[:, :, 3]
+    return alpha > t
+
+
+def pygame_solid(surface, t=127):
+    mask = pygame.mask.from_surface(surface, t)
+    w, h = surface.get_size()
+    return np.array([[mask.get_at((x, y)) for x in range(w)] for y in range(h)], bool)
+
+
+def test_16_bit_colour_key_is_applied():
+    s = pygame.Surface((4, 3), 0, 16)
+    s.fill((200, 40, 40))
+    s.fill((0, 0, 248), pygame.Rect(1, 1, 2, 1))
+    s.set_colorkey((0, 0, 248))
+    got = solid(Bitmap.from_surface(s))
+    assert not got[1, 1] and not got[1, 2] and got.sum() == 10
+    assert (got == pygame_solid(s)).all()
+
+
+def test_32_bit_surface_alpha_does_not_read_the_padding_byte():
+    s = pygame.Surface((4, 3)).convert()  # XRGB: the padding byte means nothing
+    s.fill((10, 20, 30))
+    s.set_alpha(40)  # the usual fade: pygame's masks ignore it
+    for t in (0, 127, 254):
+        assert solid(Bitmap.from_surface(s), t).all()
+        assert pygame_solid(s, t).all()
+
+
+def test_per_pixel_alpha_with_a_key_compares_the_whole_pixel():
+    s = pygame.Surface((3, 1), pygame.SRCALPHA, 32)
+    s.set_at((0, 0), (9, 9, 9, 255))
+    s.set_at((1, 0), (9, 9, 9, 100))  # same RGB as the key, another alpha: not the key
+    s.set_at((2, 0), (50, 50, 50, 255))
+    s.set_colorkey((9, 9, 9, 255))
+    got, want = solid(Bitmap.from_surface(s)), pygame_solid(s)
+    assert (got == want).all(), (got, want)
+    assert not got[0, 0] and got[0, 2]
+
+
+def test_8_bit_palette_with_duplicate_colours_under_a_key():
+    s = pygame.Surface((4, 1), 0, 8)
+    pal = [(0, 0, 0)] * 256
+    pal[1] = pal[2] = (255, 0, 0)  # two indices, one colour
+    pal[3] = (0, 255, 0)
+    s.set_palette(pal)
+    arr = pygame.PixelArray(s)
+    arr[0, 0], arr[1, 0], arr[2, 0], arr[3, 0] = 1, 2, 3, 1
+    del arr
+    s.set_colorkey((255, 0, 0))  # maps to index 1: pixels of index 2 stay
+    got, want = solid(Bitmap.from_surface(s)), pygame_solid(s)
+    assert (got == want).all(), (got, want)
