@@ -239,11 +239,11 @@ class World:
     def _sync(self, sprites):
         """Takes killed sprites off, adds new ones, and poses every sprite given from its
         rect and angle, in one call."""
+        given = set(sprites)
         for s, entry in list(self._entries.items()):
-            alive = s.alive()
-            if alive:
+            if s.alive():
                 entry.was_alive = True
-            elif entry.was_alive and s not in sprites:
+            elif entry.was_alive and s not in given:
                 self.remove(s)
         nodes, poses = [], []
         for s in dict.fromkeys(sprites):
