@@ -389,7 +389,7 @@ impl Stage {
     }
 
     /// The details of a contact whose overlap is `rect` (whole pixels).
-    fn contact_details(
+    pub(crate) fn contact_details(
         &self,
         a: NodeId,
         b: NodeId,

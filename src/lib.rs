@@ -184,6 +184,7 @@ mod error;
 mod flash;
 mod interop;
 mod methods;
+mod motion;
 mod path;
 mod pick;
 mod point;
@@ -214,13 +215,17 @@ pub use image::RgbaImage;
 pub use interop::to_mint_matrix;
 pub use interop::{IntoAffine, IntoPoint, from_y_up, from_y_up_parts, point_from_y_up};
 pub use methods::{Method, ParseMethodError, Probe, RectMethod};
+pub use motion::{
+    DEFAULT_MAX_STEP, DEFAULT_MAX_TESTS, MIN_MAX_STEP, MOTION_RESOLUTION, MotionOptions, Pose, Sweep,
+    SweepHit,
+};
 pub use path::{FillRule, Path, PathSegment};
 pub use pick::PickOptions;
 pub use point::BitmapHit;
 pub use query::{Collision, CollisionOptions, DEFAULT_MAX_PIXELS, DENSE_BYTES};
 pub use radial::{RadialOptions, RadialProfile};
 pub use rect::Rect;
-pub use scene::{Query, Scene, SceneLimits};
+pub use scene::{MotionFields, MotionQuery, Query, Scene, SceneLimits, ScenePose};
 pub use shape::{Fill, Graphic, Stroke};
 pub use stage::{Frame, NodeId, Stage};
 pub use tracker::{ContactEvent, ContactPhase, ContactTracker};

@@ -169,6 +169,21 @@ pub(crate) struct Planes {
     pub b: Vec<u8>,
 }
 
+/// Matrices standing in for the targets' own matrices to the query's parent: the poses a
+/// motion query tests (`src/motion/`). The tree itself is never changed.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Posed {
+    /// Target a's matrix to the parent, when it is posed.
+    pub a: Option<DAffine2>,
+    /// Target b's matrix to the parent, when it is posed.
+    pub b: Option<DAffine2>,
+}
+
+impl Posed {
+    /// Both targets where the tree has them.
+    pub const NONE: Posed = Posed { a: None, b: None };
+}
+
 /// Which box of each leaf [`Stage::local_box`] collects.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum BoxKind {
@@ -230,6 +245,32 @@ impl Stage {
             what: format!("bounds of {} in {}", self.describe(obj), self.describe(space)),
         })?;
         Ok(Some((mapped, m)))
+    }
+
+    /// [`Stage::bounds`] of a target in `parent` (its ancestor), with `posed`, when given,
+    /// as its matrix to `parent` instead of its own.
+    pub(crate) fn posed_bounds(
+        &self,
+        obj: NodeId,
+        parent: NodeId,
+        posed: Option<DAffine2>,
+    ) -> Result<Option<Rect>> {
+        let Some(m) = posed else {
+            return self.bounds(obj, parent);
+        };
+        let Some(local) = self.local_box(obj, BoxKind::WithStrokes)? else {
+            return Ok(None);
+        };
+        let mapped = local.transform(m).ok_or_else(|| Error::NonFinite {
+            what: format!("bounds of {} in {}", self.describe(obj), self.describe(parent)),
+        })?;
+        Ok(Some(mapped))
+    }
+
+    /// The box [`Stage::bounds`] maps into other spaces: the union, in `obj`'s space, of its
+    /// nodes' own graphics boxes (strokes included).
+    pub(crate) fn own_box(&self, obj: NodeId) -> Result<Option<Rect>> {
+        self.local_box(obj, BoxKind::WithStrokes)
     }
 
     /// The union, in `obj`'s space, of each node's own graphics box mapped by its corners.
@@ -394,7 +435,19 @@ impl Stage {
         parent: NodeId,
         opts: &CollisionOptions,
     ) -> Result<Collision> {
-        let (window, pa, pb, t) = match self.collision_setup(a, b, parent, opts)? {
+        self.collision_posed(a, b, parent, opts, Posed::NONE)
+    }
+
+    /// [`Stage::collision`] with the targets at the poses of `posed` (motion queries).
+    pub(crate) fn collision_posed(
+        &self,
+        a: NodeId,
+        b: NodeId,
+        parent: NodeId,
+        opts: &CollisionOptions,
+        posed: Posed,
+    ) -> Result<Collision> {
+        let (window, pa, pb, t) = match self.collision_setup_posed(a, b, parent, opts, posed)? {
             Setup::Empty => {
                 return Ok(Collision {
                     rect: None,
@@ -440,6 +493,18 @@ impl Stage {
         parent: NodeId,
         opts: &CollisionOptions,
     ) -> Result<Setup> {
+        self.collision_setup_posed(a, b, parent, opts, Posed::NONE)
+    }
+
+    /// [`Stage::collision_setup`] with the targets at the poses of `posed`.
+    pub(crate) fn collision_setup_posed(
+        &self,
+        a: NodeId,
+        b: NodeId,
+        parent: NodeId,
+        opts: &CollisionOptions,
+        posed: Posed,
+    ) -> Result<Setup> {
         for t in [a, b] {
             if !self.is_ancestor(parent, t)? {
                 return Err(Error::NotDescendant {
@@ -451,9 +516,9 @@ impl Stage {
         if self.skipped_as_hidden(a, b, opts)? {
             return Ok(Setup::Empty);
         }
-        let bounds_a = self.flash_box_and_matrix(a, parent, BoxKind::WithStrokes)?;
-        let bounds_b = self.flash_box_and_matrix(b, parent, BoxKind::WithStrokes)?;
-        let (Some((ba, _)), Some((bb, _))) = (bounds_a, bounds_b) else {
+        let bounds_a = self.posed_bounds(a, parent, posed.a)?;
+        let bounds_b = self.posed_bounds(b, parent, posed.b)?;
+        let (Some(ba), Some(bb)) = (bounds_a, bounds_b) else {
             return Ok(Setup::Empty);
         };
         let Some(r) = ba.intersect(&bb) else {
@@ -483,8 +548,8 @@ impl Stage {
         let window = PixelRect::covering(&r);
         let mut budget = DrawBudget::new(opts.max_pixels);
         let epoch = self.cache.query_epoch();
-        let pa = self.prepare(a, parent, opts.anti_alias, epoch, &mut budget)?;
-        let pb = self.prepare(b, parent, opts.anti_alias, epoch, &mut budget)?;
+        let pa = self.prepare_posed(a, parent, posed.a, opts.anti_alias, epoch, &mut budget)?;
+        let pb = self.prepare_posed(b, parent, posed.b, opts.anti_alias, epoch, &mut budget)?;
         let (Some(ea), Some(eb)) = (pa.extent(), pb.extent()) else {
             return Ok(Setup::Empty);
         };
@@ -539,6 +604,19 @@ impl Stage {
         epoch: u64,
         budget: &mut DrawBudget,
     ) -> Result<Prepared> {
+        self.prepare_posed(target, parent, None, anti_alias, epoch, budget)
+    }
+
+    /// [`Stage::prepare`] with `posed`, when given, as `target`'s matrix to `parent`.
+    pub(crate) fn prepare_posed(
+        &self,
+        target: NodeId,
+        parent: NodeId,
+        posed: Option<DAffine2>,
+        anti_alias: bool,
+        epoch: u64,
+        budget: &mut DrawBudget,
+    ) -> Result<Prepared> {
         let base_color = self.color_transform_to(target, parent)?;
         let mut prepared = Prepared::new(anti_alias, epoch);
         let name = || self.describe(target);
@@ -546,32 +624,40 @@ impl Stage {
         let mut made: Vec<(Arc<ClipLink>, Arc<ClipShapes>)> = Vec::new();
         let walk = Walk::Draw;
         let id = DAffine2::IDENTITY;
-        self.walk_leaves(target, parent, id, base_color, walk, |id, visit, m, ct, clips| {
-            let Visit::Leaf(leaf) = visit else { return Ok(()) };
-            let clip = match clips {
-                None => None,
-                Some(link) => match made.iter().find(|(l, _)| Arc::ptr_eq(l, link)) {
-                    Some((_, shapes)) => Some(shapes.clone()),
-                    None => {
-                        let regions = self.clip_regions(clips, parent)?;
-                        let shapes = Prepared::clip_shapes(&self.cache, &regions, budget, &name)?;
-                        made.push((link.clone(), shapes.clone()));
-                        Some(shapes)
-                    }
-                },
-            };
-            // Multipliers that overflow down the tree make NaN, which would round to an
-            // opaque alpha: refused, naming the node (issue 12).
-            if !ct.is_finite() {
-                return Err(Error::NonFinite {
-                    what: format!(
-                        "colour transform of {} relative to the query's space",
-                        self.describe(id)
-                    ),
-                });
-            }
-            prepared.add(&self.cache, leaf, m, ct, clip.as_ref(), budget, &name)
-        })?;
+        self.walk_leaves_posed(
+            target,
+            parent,
+            posed,
+            id,
+            base_color,
+            walk,
+            |id, visit, m, ct, clips| {
+                let Visit::Leaf(leaf) = visit else { return Ok(()) };
+                let clip = match clips {
+                    None => None,
+                    Some(link) => match made.iter().find(|(l, _)| Arc::ptr_eq(l, link)) {
+                        Some((_, shapes)) => Some(shapes.clone()),
+                        None => {
+                            let regions = self.clip_regions(clips, parent)?;
+                            let shapes = Prepared::clip_shapes(&self.cache, &regions, budget, &name)?;
+                            made.push((link.clone(), shapes.clone()));
+                            Some(shapes)
+                        }
+                    },
+                };
+                // Multipliers that overflow down the tree make NaN, which would round to an
+                // opaque alpha: refused, naming the node (issue 12).
+                if !ct.is_finite() {
+                    return Err(Error::NonFinite {
+                        what: format!(
+                            "colour transform of {} relative to the query's space",
+                            self.describe(id)
+                        ),
+                    });
+                }
+                prepared.add(&self.cache, leaf, m, ct, clip.as_ref(), budget, &name)
+            },
+        )?;
         Ok(prepared)
     }
 

@@ -87,11 +87,27 @@ impl Stage {
         pre: DAffine2,
         base_color: ColorTransform,
         walk: Walk,
+        f: impl FnMut(NodeId, Visit<'s>, &DAffine2, &ColorTransform, &Clips) -> Result<()>,
+    ) -> Result<()> {
+        self.walk_leaves_posed(target, space, None, pre, base_color, walk, f)
+    }
+
+    /// [`Stage::walk_leaves`] with `posed`, when given, standing in for `target`'s matrix to
+    /// `space` (a motion's pose at some time, `src/motion/`): the tree is not changed.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn walk_leaves_posed<'s>(
+        &'s self,
+        target: NodeId,
+        space: NodeId,
+        posed: Option<DAffine2>,
+        pre: DAffine2,
+        base_color: ColorTransform,
+        walk: Walk,
         mut f: impl FnMut(NodeId, Visit<'s>, &DAffine2, &ColorTransform, &Clips) -> Result<()>,
     ) -> Result<()> {
-        let base = pre * self.matrix_to(target, space)?;
+        let base = pre * posed.map_or_else(|| self.matrix_to(target, space), Ok)?;
         let clips = match walk {
-            Walk::Draw => match self.clips_above(target, space, &pre)? {
+            Walk::Draw => match self.clips_above_posed(target, space, posed, &pre)? {
                 Some(clips) => clips,
                 None => return Ok(()),
             },
@@ -145,6 +161,17 @@ impl Stage {
     /// The clips of `target` itself and of its ancestors below `space`, or `None` when one of
     /// them is a mask (its content is never drawn).
     pub(crate) fn clips_above(&self, target: NodeId, space: NodeId, pre: &DAffine2) -> Result<Option<Clips>> {
+        self.clips_above_posed(target, space, None, pre)
+    }
+
+    /// [`Stage::clips_above`] with `posed` standing in for `target`'s matrix to `space`.
+    fn clips_above_posed(
+        &self,
+        target: NodeId,
+        space: NodeId,
+        posed: Option<DAffine2>,
+        pre: &DAffine2,
+    ) -> Result<Option<Clips>> {
         let mut found = Vec::new();
         let mut cur = target;
         while cur != space {
@@ -153,9 +180,13 @@ impl Stage {
                 return Ok(None);
             }
             if let Some(rect) = node.scroll {
+                let to_space = match posed {
+                    Some(m) if cur == target => m,
+                    _ => self.matrix_to(cur, space)?,
+                };
                 found.push(Clip::Window {
                     rect,
-                    matrix: *pre * self.matrix_to(cur, space)?,
+                    matrix: *pre * to_space,
                 });
             }
             if let Some(mask) = node.mask {
