@@ -122,3 +122,6 @@ fn check_budget(tests: f64, opts: &MotionOptions, what: impl FnOnce() -> String)
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;
