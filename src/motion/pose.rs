@@ -3,7 +3,7 @@
 
 use glam::{DAffine2, DVec2};
 
-use crate::transform::{self, matrix_from_properties};
+use crate::geom::transform::{self, matrix_from_properties};
 use crate::{Error, NodeId, Rect, Result, Stage};
 
 /// Where a node is at one end of a motion: the transform properties that semantics.md

@@ -3,7 +3,7 @@
 use glam::{DAffine2, DVec2};
 
 use super::{MOTION_RESOLUTION, MotionOptions, check_budget};
-use crate::query::Posed;
+use crate::query::collision::Posed;
 use crate::{Error, NodeId, Result, Stage};
 
 impl Stage {

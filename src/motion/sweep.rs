@@ -6,7 +6,7 @@ use glam::DAffine2;
 
 use super::pose::{Motion, Pose};
 use super::{MOTION_RESOLUTION, MotionOptions, check_budget};
-use crate::query::Posed;
+use crate::query::collision::Posed;
 use crate::{Error, NodeId, Rect, Result, Stage};
 
 /// The first contact of a motion query: when, and the section 4 answer then.
