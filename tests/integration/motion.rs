@@ -1008,3 +1008,34 @@ fn scene_motion_query_errors_name_the_field() {
     let e = scene.run_query(&scene.queries()[0]).unwrap_err();
     assert!(matches!(e, Error::Skew { .. }), "{e}");
 }
+
+#[test]
+fn the_command_line_tool_prints_motion_answers() {
+    let dir = std::env::temp_dir().join(format!("pixelhit-motion-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("motion.json");
+    std::fs::write(&file, SCENE).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pixelhit"))
+        .args(["run", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    // One line per query, the same as the library's; the unknown name makes the status 1.
+    let scene = Scene::from_json(SCENE, "motion.json", std::path::Path::new(".")).unwrap();
+    let want: Vec<String> = scene.answers().map(|a| a.unwrap_or_else(|e| Scene::error_line(&e))).collect();
+    assert_eq!(lines, want);
+    assert_eq!(out.status.code(), Some(1));
+    // A bad motion field is a file error: status 2, nothing on standard output.
+    let bad = SCENE.replace(r#""max_step": 0.25"#, r#""max_step": 0.001"#);
+    std::fs::write(&file, bad).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pixelhit"))
+        .args(["run", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("motion.json") && err.contains("queries[1].sweep.max_step"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
