@@ -329,16 +329,17 @@ fn sweeps_agree_with_dense_sampling() {
     assert!(found >= lasting, "{found} found");
 }
 
-/// A wall of thickness `w` through `centre`, its normal at angle `theta`.
+/// A wall of thickness `w` and length 180 through the origin, its normal at angle `theta`
+/// (bullets cross it within 60 px of its middle).
 fn wall(s: &mut Stage, w: f64, theta: f64) -> NodeId {
     let n = s.add_container(s.root()).unwrap();
     s.add_graphic(
         n,
         fill(&[
-            DVec2::new(-w / 2.0, -150.0),
-            DVec2::new(w / 2.0, -150.0),
-            DVec2::new(w / 2.0, 150.0),
-            DVec2::new(-w / 2.0, 150.0),
+            DVec2::new(-w / 2.0, -90.0),
+            DVec2::new(w / 2.0, -90.0),
+            DVec2::new(w / 2.0, 90.0),
+            DVec2::new(-w / 2.0, 90.0),
         ]),
     )
     .unwrap();
@@ -380,7 +381,11 @@ fn no_bullet_passes_through_a_wall() {
         let across = heading.dot(normal).abs();
         // Start and end at least a bullet and a pixel away from the wall.
         let need = (thickness + size + 2.0) / across;
-        let speed = (10f64.powf(rng.range(0.0, 3.0))).max(2.0 * need + 0.01);
+        // At most 2,000 tested poses a step, so that the suite stays quick: up to 1,000 px a
+        // step at max_step 0.5 and more, up to 31 px at 1/64.
+        let speed = (10f64.powf(rng.range(0.0, 3.0)))
+            .min(2000.0 * max_step)
+            .max(2.0 * need + 0.01);
         let along = DVec2::new(-normal.y, normal.x) * rng.range(-20.0, 20.0);
         let centre = along + normal * rng.range(-thickness, thickness) * 0.5;
         let p0 = centre - heading * (need + rng.unit() * (speed - 2.0 * need));
@@ -1023,7 +1028,10 @@ fn the_command_line_tool_prints_motion_answers() {
     let lines: Vec<&str> = stdout.lines().collect();
     // One line per query, the same as the library's; the unknown name makes the status 1.
     let scene = Scene::from_json(SCENE, "motion.json", std::path::Path::new(".")).unwrap();
-    let want: Vec<String> = scene.answers().map(|a| a.unwrap_or_else(|e| Scene::error_line(&e))).collect();
+    let want: Vec<String> = scene
+        .answers()
+        .map(|a| a.unwrap_or_else(|e| Scene::error_line(&e)))
+        .collect();
     assert_eq!(lines, want);
     assert_eq!(out.status.code(), Some(1));
     // A bad motion field is a file error: status 2, nothing on standard output.
@@ -1036,6 +1044,9 @@ fn the_command_line_tool_prints_motion_answers() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("motion.json") && err.contains("queries[1].sweep.max_step"), "{err}");
+    assert!(
+        err.contains("motion.json") && err.contains("queries[1].sweep.max_step"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
