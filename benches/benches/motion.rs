@@ -6,7 +6,8 @@
 //!   the rocks turn, the bullets move, and each bullet asks `sweeps_with` (from its last
 //!   pose) or `collisions_with` (its current pose only) against the rocks. Poses never come
 //!   back: they are functions of the frame number, which keeps growing across iterations.
-//!   `bullets/collisions_between` is the discrete test of the frame in one call.
+//!   `bullets/sweeps_between` and `bullets/collisions_between` are the same frames in one
+//!   call each (one broad phase for all bullets).
 //! - `pair/sweep` and `pair/collision`: one 80 px star moving 50 px and turning 30 degrees
 //!   towards a rock, sweeps the step; next to one `collision` at the end pose. Each
 //!   iteration shifts the whole pair by a fraction of a pixel, so no pose repeats.
@@ -149,6 +150,25 @@ fn bullets(c: &mut Criterion) {
         })
     });
 
+    // The group form: every bullet of the frame in one call, one broad phase.
+    let mut world = field();
+    let mut frame = 0u64;
+    g.bench_function("bullets/sweeps_between", |bench| {
+        bench.iter(|| {
+            frame += 1;
+            world.step(frame);
+            let movers: Vec<(NodeId, Pose)> = world
+                .bullets
+                .iter()
+                .copied()
+                .zip(world.last.iter().copied())
+                .collect();
+            let hits = world
+                .stage
+                .sweeps_between(world.world, &movers, &world.rocks, &opts);
+            black_box(hits.unwrap().len())
+        })
+    });
     // The discrete test as a game would write it for a frame: one call, bullets against rocks.
     let mut world = field();
     let mut frame = 0u64;

@@ -1,14 +1,19 @@
-//! One fast object against many that stay put (semantics.md 8, `sweeps_with`): a broad
-//! phase over the box the mover sweeps, then a sweep of each object it can meet.
+//! Fast objects against many that stay put (semantics.md 8, `sweeps_with`, and its group
+//! form `sweeps_between`): a broad phase over the boxes the movers sweep, then a sweep of
+//! each object a mover can meet.
 
-use super::pose::Pose;
+use super::pose::{Motion, Pose};
 use super::sweep::{Sweep, Track};
 use super::{MotionOptions, check_budget};
-use crate::{NodeId, Rect, Result, Stage};
+use crate::query::broad_phase::{FIRST, SECOND, overlapping_pairs_between};
+use crate::{Error, MAX_CLOSE_PAIRS, NodeId, Rect, Result, Stage};
 
-/// One object a mover meets during a step ([`Stage::sweeps_with`]).
+/// One object a mover meets during a step ([`Stage::sweeps_with`],
+/// [`Stage::sweeps_between`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SweepHit {
+    /// The moving object.
+    pub mover: NodeId,
     /// The object met.
     pub other: NodeId,
     /// The first contact with it.
@@ -88,7 +93,11 @@ impl Stage {
         let one = |&(o, bounds): &(NodeId, Option<Rect>)| -> Result<Option<SweepHit>> {
             let still = Track::Still(bounds);
             let hit = self.first_contact(mover, o, parent, &track, &still, opts)?;
-            Ok(hit.map(|sweep| SweepHit { other: o, sweep }))
+            Ok(hit.map(|sweep| SweepHit {
+                mover,
+                other: o,
+                sweep,
+            }))
         };
         #[cfg(feature = "parallel")]
         let hits: Result<Vec<Option<SweepHit>>> = if copts.parallel && candidates.len() > 1 {
@@ -100,15 +109,140 @@ impl Stage {
         #[cfg(not(feature = "parallel"))]
         let hits: Result<Vec<Option<SweepHit>>> = candidates.iter().map(one).collect();
         let mut hits: Vec<SweepHit> = hits?.into_iter().flatten().collect();
-        if hits.len() > 1 {
-            let mut keyed = hits
-                .drain(..)
-                .map(|h| Ok((self.tree_path(h.other)?, h)))
-                .collect::<Result<Vec<_>>>()?;
-            keyed.sort_by(|(pa, a), (pb, b)| a.sweep.t.total_cmp(&b.sweep.t).then_with(|| pa.cmp(pb)));
-            hits.extend(keyed.into_iter().map(|(_, h)| h));
+        self.sort_hits(&mut hits)?;
+        Ok(hits)
+    }
+
+    /// Every object of `others` that each mover meets while it moves from its pose to its
+    /// current one, the others staying put: [`Stage::sweeps_with`] for every mover, in one
+    /// call. A frame of bullets is its use: one broad phase over the boxes the movers sweep
+    /// and the others' boxes, which never compares two movers or two others. Ordered by the
+    /// mover's place in `movers`, then `t`, then the tree. A mover listed twice moves from its
+    /// first pose; a mover is never among the others (movers do not meet each other here).
+    ///
+    /// ```
+    /// use pixelhit::{FillRule, Graphic, MotionOptions, Path, Pose, Stage};
+    /// let mut stage = Stage::new();
+    /// let root = stage.root();
+    /// let mut shape = |path: Path, x: f64, y: f64| -> pixelhit::Result<_> {
+    ///     let n = stage.add_container(root)?;
+    ///     stage.add_graphic(n, Graphic::fill(path, FillRule::NonZero, 1.0)?)?;
+    ///     stage.set_position(n, x, y)?;
+    ///     Ok(n)
+    /// };
+    /// let wall = shape(Path::rect(0.0, 0.0, 1.0, 100.0), 50.0, 0.0)?;
+    /// let bullets = [shape(Path::circle(0.0, 0.0, 1.0), 90.0, 10.0)?, shape(Path::circle(0.0, 0.0, 1.0), 40.0, 80.0)?];
+    /// let movers = [(bullets[0], Pose::at(10.0, 10.0)), (bullets[1], Pose::at(30.0, 80.0))];
+    /// let hits = stage.sweeps_between(root, &movers, &[wall], &MotionOptions::default())?;
+    /// assert_eq!(hits.len(), 1);
+    /// assert_eq!((hits[0].mover, hits[0].other), (bullets[0], wall));
+    /// # Ok::<(), pixelhit::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::sweeps_with`]; [`Error::WorkBudget`] when more than [`MAX_CLOSE_PAIRS`]
+    /// pairs of boxes overlap (nothing is tested then).
+    pub fn sweeps_between(
+        &self,
+        parent: NodeId,
+        movers: &[(NodeId, Pose)],
+        others: &[NodeId],
+        opts: &MotionOptions,
+    ) -> Result<Vec<SweepHit>> {
+        let ids: Vec<NodeId> = movers.iter().map(|m| m.0).collect();
+        self.check_inside(parent, &ids)?;
+        self.check_inside(parent, others)?;
+        opts.check()?;
+        let skip = opts.collision.skip_hidden;
+        let mut seen = std::collections::HashSet::with_capacity(movers.len() + others.len());
+        let mut moving: Vec<(NodeId, Option<Motion>)> = Vec::new();
+        let mut boxes = Vec::new();
+        for &(id, from) in movers {
+            if !seen.insert(id) || (skip && !self.is_shown(id)?) {
+                continue;
+            }
+            let motion = self.motion(id, parent, Some(from), "from")?;
+            let track = match &motion {
+                Some(m) => Track::Moving(m),
+                None => Track::Still(self.bounds(id, parent)?),
+            };
+            boxes.push(self.swept_box(&track, opts, id)?);
+            moving.push((id, motion));
+        }
+        let mut still = Vec::new();
+        for &o in others {
+            if !seen.insert(o) || (skip && !self.is_shown(o)?) {
+                continue;
+            }
+            let b = self.bounds(o, parent)?;
+            boxes.push(b);
+            still.push((o, b));
+        }
+        let mut groups = vec![FIRST; moving.len()];
+        groups.resize(boxes.len(), SECOND);
+        let pairs = overlapping_pairs_between(&boxes, &groups, MAX_CLOSE_PAIRS).map_err(|count| {
+            Error::WorkBudget {
+                what: format!(
+                    "the pairs of {} movers and {} objects whose boxes overlap in {}",
+                    moving.len(),
+                    still.len(),
+                    self.describe(parent)
+                ),
+                work: count as u128,
+                budget: MAX_CLOSE_PAIRS as u64,
+            }
+        })?;
+        let n = moving.len();
+        let one = |&(i, j): &(usize, usize)| -> Result<Option<SweepHit>> {
+            // Movers come first in the boxes, so `i` is the mover.
+            let ((mover, motion), (other, bounds)) = (&moving[i], still[j - n]);
+            let track = match motion {
+                Some(m) => Track::Moving(m),
+                None => Track::Still(boxes[i]),
+            };
+            let hit = self.first_contact(*mover, other, parent, &track, &Track::Still(bounds), opts)?;
+            Ok(hit.map(|sweep| SweepHit {
+                mover: *mover,
+                other,
+                sweep,
+            }))
+        };
+        #[cfg(feature = "parallel")]
+        let hits: Result<Vec<Option<SweepHit>>> = if opts.collision.parallel && pairs.len() > 1 {
+            use rayon::prelude::*;
+            pairs.par_iter().map(one).collect()
+        } else {
+            pairs.iter().map(one).collect()
+        };
+        #[cfg(not(feature = "parallel"))]
+        let hits: Result<Vec<Option<SweepHit>>> = pairs.iter().map(one).collect();
+        let mut hits: Vec<SweepHit> = hits?.into_iter().flatten().collect();
+        // The pairs come sorted by mover; within one mover, by t and the tree.
+        let mut start = 0;
+        while start < hits.len() {
+            let mover = hits[start].mover;
+            let end = start + hits[start..].iter().take_while(|h| h.mover == mover).count();
+            self.sort_hits(&mut hits[start..end])?;
+            start = end;
         }
         Ok(hits)
+    }
+
+    /// Sorts one mover's hits by `t`, then by the others' places in the tree.
+    fn sort_hits(&self, hits: &mut [SweepHit]) -> Result<()> {
+        if hits.len() < 2 {
+            return Ok(());
+        }
+        let mut keyed = hits
+            .iter()
+            .map(|h| Ok((self.tree_path(h.other)?, *h)))
+            .collect::<Result<Vec<_>>>()?;
+        keyed.sort_by(|(pa, a), (pb, b)| a.sweep.t.total_cmp(&b.sweep.t).then_with(|| pa.cmp(pb)));
+        for (slot, (_, h)) in hits.iter_mut().zip(keyed) {
+            *slot = h;
+        }
+        Ok(())
     }
 
     /// The union of the track's bounds at every time a sweep would test: `None` when it

@@ -1050,3 +1050,57 @@ fn the_command_line_tool_prints_motion_answers() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn sweeps_between_is_sweeps_with_for_every_mover() {
+    let mut total = 0;
+    for seed in 0..60u64 {
+        let mut rng = Rng::new(12_000 + seed);
+        let mut s = Stage::new();
+        let root = s.root();
+        let space = random_space(&mut s, &mut rng);
+        let mut others = Vec::new();
+        for _ in 0..rng.int(5, 20) {
+            let size = rng.range(1.0, 4.0);
+            let o = random_art(&mut s, space, &mut rng, size);
+            let at = DVec2::new(rng.range(-30.0, 30.0), rng.range(-30.0, 30.0));
+            let p = random_pose(&mut rng, at);
+            set_pose(&mut s, o, p);
+            others.push(o);
+        }
+        let mut movers = Vec::new();
+        for _ in 0..rng.int(1, 12) {
+            let size = rng.range(1.0, 3.0);
+            let m = random_art(&mut s, space, &mut rng, size);
+            let x = rng.range(-30.0, 30.0);
+            let from = random_pose(&mut rng, DVec2::new(x, -35.0));
+            let to = Pose::new(
+                from.x + rng.range(-20.0, 20.0),
+                35.0,
+                from.rotation + rng.range(-90.0, 90.0),
+                1.0,
+                1.0,
+            );
+            set_pose(&mut s, m, to);
+            movers.push((m, from));
+        }
+        // A mover listed again (its first pose counts) and among the others (left out there).
+        movers.push((movers[0].0, Pose::at(1e3, 1e3)));
+        others.push(movers[0].0);
+        let opts = MotionOptions::default().collision(CollisionOptions::default().parallel(rng.coin()));
+        let got = s.sweeps_between(root, &movers, &others, &opts).unwrap();
+        // Movers do not meet each other: each sweeps against the others that do not move.
+        let still: Vec<NodeId> = others
+            .iter()
+            .copied()
+            .filter(|o| !movers.iter().any(|m| m.0 == *o))
+            .collect();
+        let mut want = Vec::new();
+        for &(m, from) in &movers[..movers.len() - 1] {
+            want.extend(s.sweeps_with(root, m, from, &still, &opts).unwrap());
+        }
+        assert_eq!(got, want, "seed {seed}");
+        total += got.len();
+    }
+    assert!(total > 60, "{total} hits");
+}
