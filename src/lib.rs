@@ -203,9 +203,10 @@ pub use motion::{
     SweepHit,
 };
 pub use query::alpha_plane::AlphaPlane;
-pub use query::collision::{Collision, CollisionOptions, DEFAULT_MAX_PIXELS, DENSE_BYTES};
+pub use query::collision::{Collision, CollisionOptions, DEFAULT_MAX_PIXELS};
 pub use query::crowd::{Contact, ContactDetails, MAX_CLOSE_PAIRS, OverlapMask};
 pub use query::pick::PickOptions;
+pub use query::pipeline::DENSE_BYTES;
 pub use query::point::BitmapHit;
 pub use query::tracker::{ContactEvent, ContactPhase, ContactTracker};
 pub use scene::{MotionFields, MotionQuery, Query, Scene, SceneLimits, ScenePose};

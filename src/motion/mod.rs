@@ -111,6 +111,24 @@ impl MotionOptions {
     }
 }
 
+impl crate::Stage {
+    /// What [`crate::Stage::collision`] answers for a request whose targets may be posed.
+    fn pair_collision(&self, request: &crate::query::pipeline::PairRequest<'_>) -> Result<crate::Collision> {
+        use crate::query::pipeline::Setup;
+        Ok(match self.setup_pair(request)? {
+            Setup::Empty => crate::Collision {
+                rect: None,
+                overlap_pixels: request.opts.precise.then_some(0),
+            },
+            Setup::Loose(r) => crate::Collision {
+                rect: Some(r),
+                overlap_pixels: None,
+            },
+            Setup::Pair(pair) => pair.collision(self, request.opts)?,
+        })
+    }
+}
+
 /// [`Error::MotionBudget`] when `tests` poses are more than `opts.max_tests`.
 fn check_budget(tests: f64, opts: &MotionOptions, what: impl FnOnce() -> String) -> Result<()> {
     if tests > opts.max_tests as f64 {

@@ -3,7 +3,7 @@
 use glam::{DAffine2, DVec2};
 
 use super::{MOTION_RESOLUTION, MotionOptions, check_budget};
-use crate::query::collision::Posed;
+use crate::query::pipeline::{PairRequest, Pose as Placed, Setup, Target};
 use crate::{Error, NodeId, Result, Stage};
 
 impl Stage {
@@ -103,11 +103,18 @@ impl Stage {
         let base = self.matrix_to(a, parent)?;
         let overlaps = |units: u64| -> Result<bool> {
             let moved = dir * (units as f64 * MOTION_RESOLUTION);
-            let posed = Posed {
-                a: Some(DAffine2::from_translation(moved) * base),
-                b: None,
+            let request = PairRequest {
+                a: Target {
+                    node: a,
+                    pose: Placed::Moved {
+                        to_parent: DAffine2::from_translation(moved) * base,
+                    },
+                },
+                b: Target::new(b),
+                parent,
+                opts: copts,
             };
-            Ok(self.collision_posed(a, b, parent, copts, posed)?.rect.is_some())
+            Ok(self.pair_collision(&request)?.rect.is_some())
         };
         let (mut lo, mut hi) = (0u64, 0u64);
         loop {
@@ -141,8 +148,9 @@ impl Stage {
         opts: &MotionOptions,
         rect: crate::Rect,
     ) -> Result<DVec2> {
-        if opts.collision.precise
-            && let Some(details) = self.contact_details(a, b, parent, &opts.collision, rect)?
+        let copts = &opts.collision;
+        if let Setup::Pair(pair) = self.setup_pair(&PairRequest::new(a, b, parent, copts))?
+            && let Some(details) = self.contact_details(&pair, a, parent, copts, rect)?
             && details.normal != DVec2::ZERO
         {
             return Ok(-details.normal);

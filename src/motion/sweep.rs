@@ -2,11 +2,9 @@
 //! from t = 0 upward so that no point of either target moves more than `max_step` between
 //! two of them, then bisection to 1/256 px of motion.
 
-use glam::DAffine2;
-
 use super::pose::{Motion, Pose};
 use super::{MOTION_RESOLUTION, MotionOptions, check_budget};
-use crate::query::collision::Posed;
+use crate::query::pipeline::{PairRequest, Pose as Placed, Target};
 use crate::{Error, NodeId, Rect, Result, Stage};
 
 /// The first contact of a motion query: when, and the section 4 answer then.
@@ -40,10 +38,16 @@ impl Track<'_> {
         }
     }
 
-    fn posed(&self, t: f64) -> Option<DAffine2> {
+    /// The target `node` on this track at time `t`, for the collision pipeline.
+    fn target(&self, node: NodeId, t: f64) -> Target {
         match self {
-            Track::Moving(m) => Some(m.matrix_at(t)),
-            Track::Still(_) => None,
+            Track::Moving(m) => Target {
+                node,
+                pose: Placed::Moved {
+                    to_parent: m.matrix_at(t),
+                },
+            },
+            Track::Still(_) => Target::new(node),
         }
     }
 
@@ -171,11 +175,13 @@ impl Stage {
         let n = steps as u64;
         let time = |k: u64| if n == 0 { 0.0 } else { k as f64 / n as f64 };
         let test = |t: f64| -> Result<Option<(Rect, Option<u64>)>> {
-            let posed = Posed {
-                a: ta.posed(t),
-                b: tb.posed(t),
+            let request = PairRequest {
+                a: ta.target(a, t),
+                b: tb.target(b, t),
+                parent,
+                opts: &opts.collision,
             };
-            let c = self.collision_posed(a, b, parent, &opts.collision, posed)?;
+            let c = self.pair_collision(&request)?;
             Ok(c.rect.map(|r| (r, c.overlap_pixels)))
         };
         let mut k = 0;
