@@ -100,7 +100,28 @@ fn fill(points: &[DVec2]) -> Graphic {
 /// A small random target under `parent`: a concave fill, a stroke, or a bitmap, centred on
 /// the node's origin. Returns the node and its radius.
 fn random_art(s: &mut Stage, parent: NodeId, rng: &mut Rng, size: f64) -> NodeId {
-    match rng.int(0, 2) {
+    match rng.int(0, 3) {
+        3 => {
+            // Clipped: a star masked by a disc inside the target (the mask moves with it),
+            // sometimes in a scroll window of the target's own (which moves with it too).
+            let n = s.add_container(parent).unwrap();
+            let art = s.add_container(n).unwrap();
+            s.add_graphic(art, fill(&star(rng, 7, 0.5 * size, 1.3 * size)))
+                .unwrap();
+            let mask = s.add_container(n).unwrap();
+            let r = size * rng.range(0.6, 1.0);
+            s.add_graphic(
+                mask,
+                Graphic::fill(Path::circle(rng.range(-0.5, 0.5), 0.0, r), FillRule::NonZero, 1.0).unwrap(),
+            )
+            .unwrap();
+            s.set_mask(art, Some(mask)).unwrap();
+            if rng.coin() {
+                s.set_scroll_rect(n, Some([-size, -size * 0.7, 2.0 * size, 1.6 * size]))
+                    .unwrap();
+            }
+            n
+        }
         0 => {
             let n = s.add_container(parent).unwrap();
             s.add_graphic(n, fill(&star(rng, 7, 0.3 * size, size))).unwrap();
