@@ -1,16 +1,18 @@
 //! Motion (semantics.md section 8): the first contact of two objects during a step
-//! ([`Stage::sweep`]), of one fast object against many ([`Stage::sweeps_with`]), and how far
-//! to push an object out of another ([`Stage::separation`]).
+//! ([`Stage::sweep`]), of fast objects against many that stay put ([`Stage::sweeps_with`],
+//! [`Stage::sweeps_between`]), and how far to push an object out of another
+//! ([`Stage::separation`]).
 //!
 //! Every answer comes from the exact collision rule of section 4 at poses in between: a
 //! tested pose is handed to the collision pipeline as the target's matrix to the parent
-//! (`query::Posed`), so it is rasterized and cached like any other pose, and the tree is
-//! never changed.
+//! (`query::pipeline::Pose::Moved`), so it is rasterized and cached like any other pose,
+//! and the tree is never changed.
 //!
 //! - `pose.rs`: [`Pose`] and one target's motion (its matrix at a time, how fast its bounds
 //!   move).
 //! - `sweep.rs`: tested times and bisection for one pair.
-//! - `sweeps_with.rs`: one mover against many, with a broad phase over its swept box.
+//! - `sweeps_with.rs`: movers against many still objects, with a broad phase over the
+//!   boxes they sweep.
 //! - `separation.rs`: the push-out distance.
 
 mod pose;
@@ -22,7 +24,7 @@ pub use pose::Pose;
 pub use sweep::Sweep;
 pub use sweeps_with::SweepHit;
 
-use crate::{CollisionOptions, Error, Result};
+use crate::{CollisionOptions, Error, Result, Stage};
 
 /// The default [`MotionOptions::max_step`]: half a pixel.
 pub const DEFAULT_MAX_STEP: f64 = 0.5;
@@ -111,8 +113,8 @@ impl MotionOptions {
     }
 }
 
-impl crate::Stage {
-    /// What [`crate::Stage::collision`] answers for a request whose targets may be posed.
+impl Stage {
+    /// What [`Stage::collision`] answers for a request whose targets may be posed.
     fn pair_collision(&self, request: &crate::query::pipeline::PairRequest<'_>) -> Result<crate::Collision> {
         use crate::query::pipeline::Setup;
         Ok(match self.setup_pair(request)? {
