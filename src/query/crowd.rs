@@ -457,7 +457,7 @@ impl Stage {
 
     /// The details of a contact whose overlap is `rect` (whole pixels), `a` being the
     /// pair's first target.
-    fn contact_details(
+    pub(crate) fn contact_details(
         &self,
         pair: &PreparedPair,
         a: NodeId,
