@@ -98,7 +98,7 @@ impl Stage {
             });
         }
         let mut budget = DrawBudget::new(opts.max_pixels);
-        let epoch = self.cache.query_epoch();
+        let epoch = self.cache.query_epoch(self.revision());
         let target = self.prepare(obj, parent, opts.anti_alias, epoch, &mut budget)?;
         let mut alpha = vec![0u8; window.area() as usize];
         let mut raster = Rasterizer::new();

@@ -185,7 +185,7 @@ impl Stage {
         let boxes = self.boxes(&objects, parent)?;
         let pairs = overlapping_pairs(&boxes, MAX_CLOSE_PAIRS)
             .map_err(|count| self.too_many_pairs(count, objects.len(), parent))?;
-        let _frame = self.cache.batch();
+        let _frame = self.cache.batch(self.revision());
         self.narrow_phase(parent, &objects, &pairs, opts)
     }
 
@@ -239,7 +239,7 @@ impl Stage {
                 pairs.push((0, i));
             }
         }
-        let _frame = self.cache.batch();
+        let _frame = self.cache.batch(self.revision());
         self.narrow_phase(parent, &all, &pairs, opts)
     }
 
@@ -311,7 +311,7 @@ impl Stage {
         }
         // Objects only in group b come after all of group a's, so `a`'s index is its place.
         pairs.sort_unstable_by_key(|&(i, j)| (i, place_in_b[j]));
-        let _frame = self.cache.batch();
+        let _frame = self.cache.batch(self.revision());
         self.narrow_phase(parent, &all, &pairs, opts)
     }
 
@@ -362,9 +362,29 @@ impl Stage {
         pairs: &[(usize, usize)],
         opts: &CollisionOptions,
     ) -> Result<Vec<Contact>> {
+        // Answers are kept for the frame (the tree unchanged), by the options that can
+        // change them: asking the same pairs again in a frame costs a lookup each.
+        let flags = u64::from(opts.precise)
+            | u64::from(opts.anti_alias) << 1
+            | u64::from(opts.skip_hidden) << 2
+            | u64::from(opts.fast_paths) << 3
+            | u64::from(opts.tolerance) << 8;
         let one = |&(i, j): &(usize, usize)| -> Result<Option<Contact>> {
             let (a, b) = (objects[i], objects[j]);
-            let c = self.collision(a, b, parent, opts)?;
+            let key = [
+                u64::from(a.index()) | u64::from(b.index()) << 32,
+                u64::from(parent.index()),
+                flags,
+                opts.max_pixels,
+            ];
+            let c = match self.cache.pair(&key) {
+                Some((rect, overlap_pixels)) => crate::Collision { rect, overlap_pixels },
+                None => {
+                    let c = self.collision(a, b, parent, opts)?;
+                    self.cache.keep_pair(key, (c.rect, c.overlap_pixels));
+                    c
+                }
+            };
             let Some(rect) = c.rect else { return Ok(None) };
             let details = match opts.details && opts.precise {
                 true => self.contact_details(a, b, parent, opts, rect)?,

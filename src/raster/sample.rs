@@ -16,6 +16,8 @@ use crate::color::{ColorTransform, round_channel};
 /// Bits of a texel coordinate below the texel: the fixed point of semantics.md 4.5.
 pub(crate) const TEXEL_BITS: u32 = 32;
 const TEXEL: i128 = 1 << TEXEL_BITS;
+/// Pixels a row must stay on one texel row, on average, for the run table to be used.
+const MIN_PIECE: i128 = 8;
 /// Fixed-point values whose texel part reaches this are not kept: such an inverse needs
 /// 2^31 texels or more per pixel (the bitmap is squashed below 2^-31 of its size) and the
 /// item draws nothing (docs/semantics.md, choices where the contract is silent).
@@ -186,26 +188,40 @@ impl TexelMap {
     }
 }
 
-/// `floor(a / b)` for `b > 0`.
-fn floor_div(a: i128, b: i128) -> i128 {
-    a.div_euclid(b)
-}
-
-/// `ceil(a / b)` for `b > 0`.
-fn ceil_div(a: i128, b: i128) -> i128 {
-    -(-a).div_euclid(b)
-}
-
 /// The steps `k` in `0..n` where `lo <= s + k d < hi` (either bound may be absent), as a
 /// range `(first, end)`, empty when `first >= end`.
 fn steps_within(s: i128, d: i128, lo: Option<i128>, hi: Option<i128>, n: i64) -> (i64, i64) {
-    let n = i128::from(n);
-    let (mut first, mut end) = (0i128, n);
-    if d == 0 {
-        let inside = lo.is_none_or(|lo| s >= lo) && hi.is_none_or(|hi| s < hi);
-        return if inside { (0, n as i64) } else { (0, 0) };
+    // In i64 where everything fits (nearly always): an i128 division is a library call.
+    const FITS: i128 = 1 << 62;
+    let fits = |v: Option<i128>| v.is_none_or(|v| v.abs() < FITS);
+    if s.abs() < FITS && d.abs() < FITS && fits(lo) && fits(hi) {
+        let (s, d) = (s as i64, d as i64);
+        let (lo, hi) = (lo.map(|v| v as i64), hi.map(|v| v as i64));
+        return steps_within_by(s, d, lo, hi, n, i64::div_euclid);
     }
-    if d > 0 {
+    let (first, end) = steps_within_by(s, d, lo, hi, i128::from(n), i128::div_euclid);
+    (first as i64, end as i64)
+}
+
+/// [`steps_within`] in the integer type `T`, with its floor division `floor_div` (for a
+/// positive divisor).
+fn steps_within_by<T>(s: T, d: T, lo: Option<T>, hi: Option<T>, n: T, floor_div: fn(T, T) -> T) -> (T, T)
+where
+    T: Copy
+        + Ord
+        + From<i8>
+        + std::ops::Sub<Output = T>
+        + std::ops::Add<Output = T>
+        + std::ops::Neg<Output = T>,
+{
+    let (zero, one) = (T::from(0), T::from(1));
+    let ceil_div = |a: T, b: T| -floor_div(-a, b);
+    let (mut first, mut end) = (zero, n);
+    if d == zero {
+        let inside = lo.is_none_or(|lo| s >= lo) && hi.is_none_or(|hi| s < hi);
+        return if inside { (zero, n) } else { (zero, zero) };
+    }
+    if d > zero {
         if let Some(lo) = lo {
             first = first.max(ceil_div(lo - s, d));
         }
@@ -214,13 +230,13 @@ fn steps_within(s: i128, d: i128, lo: Option<i128>, hi: Option<i128>, n: i64) ->
         }
     } else {
         if let Some(lo) = lo {
-            end = end.min(floor_div(s - lo, -d) + 1);
+            end = end.min(floor_div(s - lo, -d) + one);
         }
         if let Some(hi) = hi {
-            first = first.max(floor_div(s - hi, -d) + 1);
+            first = first.max(floor_div(s - hi, -d) + one);
         }
     }
-    (first.clamp(0, n) as i64, end.clamp(0, n) as i64)
+    (first.clamp(zero, n), end.clamp(zero, n))
 }
 
 /// Appends a run, or lets the last one go on when the value is the same.
@@ -323,6 +339,13 @@ impl BitmapPose<'_> {
             }
             return;
         }
+        // The run table pays where a row of pixels stays on a texel row for several pixels
+        // and crosses each texel in more than one: elsewhere a division costs more than the
+        // pixels it would skip, and the row is stepped pixel by pixel.
+        if dv.abs() * MIN_PIECE >= TEXEL || du.abs() * 2 >= TEXEL {
+            self.step_pixels(xa, xb, (u, v), (du, dv), value, runs);
+            return;
+        }
         let (w, h) = (i64::from(t.width), i64::from(t.height));
         let mut x = xa;
         while x < xb {
@@ -366,6 +389,45 @@ impl BitmapPose<'_> {
             u += i128::from(n) * du;
             v += i128::from(n) * dv;
             x = row_end;
+        }
+    }
+
+    /// The values of columns `xa..xb` of a row whose first centre is at `(u, v)`, stepped
+    /// by `(du, dv)` and read pixel by pixel (clamped; the caller keeps centres inside
+    /// where that matters).
+    fn step_pixels(
+        &self,
+        xa: i64,
+        xb: i64,
+        (u, v): (i128, i128),
+        (du, dv): (i128, i128),
+        value: impl Fn(u8) -> u8,
+        runs: &mut Vec<(i64, u8)>,
+    ) {
+        let t = self.texels;
+        let n = i128::from(xb - xa);
+        let (ue, ve) = (u + n * du, v + n * dv);
+        const FITS: i128 = 1 << 62;
+        if [u, v, ue, ve].iter().all(|c| c.abs() < FITS) {
+            // In i64: every centre of the row lies between its ends.
+            let (w1, h1) = (i64::from(t.width) - 1, i64::from(t.height) - 1);
+            let (mut u, mut v, du, dv) = (u as i64, v as i64, du as i64, dv as i64);
+            let w = t.width as usize;
+            for x in xa..xb {
+                let tu = (u >> TEXEL_BITS).clamp(0, w1) as usize;
+                let tv = (v >> TEXEL_BITS).clamp(0, h1) as usize;
+                push_run(runs, x, value(t.alpha[tv * w + tu]));
+                u += du;
+                v += dv;
+            }
+            return;
+        }
+        let (mut u, mut v) = (u, v);
+        for x in xa..xb {
+            let texel = t.at(t.clamp_u(u >> TEXEL_BITS), t.clamp_v(v >> TEXEL_BITS));
+            push_run(runs, x, value(texel));
+            u += du;
+            v += dv;
         }
     }
 }
