@@ -8,7 +8,7 @@ use super::coverage::{CoverageRow, floor};
 use super::edges::{ActiveEdges, Edge, Edges, GRID};
 use super::sample::{BitmapPose, TexelMap, Texels, push_run, times_coverage};
 use crate::FillRule;
-use crate::rect::PixelRect;
+use crate::geom::rect::PixelRect;
 
 /// What an item draws in its pose, relative to its anchor.
 #[derive(Debug)]

@@ -11,7 +11,7 @@
 use glam::DAffine2;
 
 use crate::Bitmap;
-use crate::color::{ColorTransform, round_channel};
+use crate::geom::color::{ColorTransform, round_channel};
 
 /// Bits of a texel coordinate below the texel: the fixed point of semantics.md 4.5.
 pub(crate) const TEXEL_BITS: u32 = 32;
