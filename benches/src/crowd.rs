@@ -37,7 +37,8 @@ struct Start {
     spin: f64,
 }
 
-/// The sprites, their starts and how they move.
+/// The sprites, their starts and how they move. A clone's stage starts with an empty cache.
+#[derive(Clone)]
 pub struct Crowd {
     /// The stage holding them.
     pub stage: Stage,
@@ -125,6 +126,26 @@ fn bounce(u: f64, side: f64) -> f64 {
 }
 
 impl Crowd {
+    /// The three queries a game asks in a frame on the same poses (rocks/rocks, ship/rocks,
+    /// bullets/rocks): every pair of the crowd, the first sprite against all, and the first
+    /// ten against all. Returns the contacts found.
+    pub fn three_queries(&self, opts: &CollisionOptions) -> usize {
+        let (s, w, all) = (&self.stage, self.world, &self.sprites);
+        s.collisions(w, all, opts).unwrap().len()
+            + s.collisions_with(w, all[0], all, opts).unwrap().len()
+            + s.collisions_between(w, &all[..10.min(all.len())], all, opts)
+                .unwrap()
+                .len()
+    }
+
+    /// A frame in which nothing moves but the tree is touched (a sprite set to where it
+    /// is), as in a game that sets every position every frame: a new frame for the cache.
+    pub fn touch(&mut self) {
+        let s = self.sprites[0];
+        let x = self.stage.x(s).unwrap();
+        self.stage.set_x(s, x).unwrap();
+    }
+
     /// Moves every sprite to frame `frame` of its motion.
     pub fn step(&mut self, frame: u64) {
         match self.motion {
