@@ -166,3 +166,28 @@ fn a_long_run_of_moving_frames_keeps_two_frames_and_serves_repeated_queries() {
     };
     assert_eq!(fresh_game.queries(), answers);
 }
+
+#[test]
+fn a_repeated_query_with_details_gives_the_same_contacts_and_details() {
+    let mut game = Game::new();
+    let opts = CollisionOptions::default().details(true);
+    for f in 0..5 {
+        game.step(f);
+        let first = game.stage.collisions(game.world, &game.all(), &opts).unwrap();
+        // Answers kept by a query without details, then asked with them.
+        let plain = game
+            .stage
+            .collisions(game.world, &game.all(), &CollisionOptions::default())
+            .unwrap();
+        let again = game.stage.collisions(game.world, &game.all(), &opts).unwrap();
+        assert!(!first.is_empty() && first.iter().all(|c| c.details.is_some()));
+        assert_eq!(again, first, "frame {f}");
+        assert_eq!(plain.len(), first.len());
+        assert!(
+            plain
+                .iter()
+                .zip(&first)
+                .all(|(p, d)| (p.a, p.b, p.rect) == (d.a, d.b, d.rect))
+        );
+    }
+}
