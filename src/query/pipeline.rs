@@ -192,7 +192,7 @@ impl Stage {
             )
         })?;
         let mut budget = DrawBudget::new(opts.max_pixels);
-        let epoch = self.cache.query_epoch();
+        let epoch = self.cache.query_epoch(self.revision());
         let pa = self.prepare_target(&a, parent, opts.anti_alias, epoch, &mut budget)?;
         let pb = self.prepare_target(&b, parent, opts.anti_alias, epoch, &mut budget)?;
         let (Some(ea), Some(eb)) = (pa.extent(), pb.extent()) else {

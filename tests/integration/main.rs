@@ -6,6 +6,7 @@
 
 mod common;
 
+mod bitmap_sampling;
 mod cli;
 mod crowd;
 mod exactness;
