@@ -243,7 +243,7 @@ impl Stage {
         let boxes = self.boxes(&objects, parent)?;
         let pairs = overlapping_pairs(&boxes, MAX_CLOSE_PAIRS)
             .map_err(|count| self.too_many_pairs(count, objects.len(), parent))?;
-        let _frame = self.cache.batch();
+        let _frame = self.cache.batch(self.revision());
         self.narrow_phase(parent, &objects, &pairs, opts)
     }
 
@@ -297,7 +297,7 @@ impl Stage {
                 pairs.push((0, i));
             }
         }
-        let _frame = self.cache.batch();
+        let _frame = self.cache.batch(self.revision());
         self.narrow_phase(parent, &all, &pairs, opts)
     }
 
@@ -369,7 +369,7 @@ impl Stage {
         }
         // Objects only in group b come after all of group a's, so `a`'s index is its place.
         pairs.sort_unstable_by_key(|&(i, j)| (i, place_in_b[j]));
-        let _frame = self.cache.batch();
+        let _frame = self.cache.batch(self.revision());
         self.narrow_phase(parent, &all, &pairs, opts)
     }
 
@@ -420,15 +420,48 @@ impl Stage {
         pairs: &[(usize, usize)],
         opts: &CollisionOptions,
     ) -> Result<Vec<Contact>> {
+        // Answers are kept for the frame (the tree unchanged), by the options that can
+        // change them: asking the same pairs again in a frame costs a lookup each.
+        let flags = u64::from(opts.precise)
+            | u64::from(opts.anti_alias) << 1
+            | u64::from(opts.skip_hidden) << 2
+            | u64::from(opts.fast_paths) << 3
+            | u64::from(opts.tolerance) << 8;
         let one = |&(i, j): &(usize, usize)| -> Result<Option<Contact>> {
             let (a, b) = (objects[i], objects[j]);
+            let key = [
+                u64::from(a.index()) | u64::from(b.index()) << 32,
+                u64::from(parent.index()),
+                flags,
+                opts.max_pixels,
+            ];
+            if let Some((rect, overlap_pixels)) = self.cache.pair(&key) {
+                let Some(rect) = rect else { return Ok(None) };
+                // Details need the prepared targets: only those are made again.
+                if !(opts.details && opts.precise) {
+                    return Ok(Some(Contact {
+                        a,
+                        b,
+                        rect,
+                        overlap_pixels,
+                        details: None,
+                    }));
+                }
+            }
             // One setup per pair: the contact's details reuse the prepared targets.
             let (rect, overlap_pixels, details) =
                 match self.setup_pair(&PairRequest::new(a, b, parent, opts))? {
-                    Setup::Empty => return Ok(None),
-                    Setup::Loose(rect) => (rect, None, None),
+                    Setup::Empty => {
+                        self.cache.keep_pair(key, (None, None));
+                        return Ok(None);
+                    }
+                    Setup::Loose(rect) => {
+                        self.cache.keep_pair(key, (Some(rect), None));
+                        (rect, None, None)
+                    }
                     Setup::Pair(pair) => {
                         let c = pair.collision(self, opts)?;
+                        self.cache.keep_pair(key, (c.rect, c.overlap_pixels));
                         let Some(rect) = c.rect else { return Ok(None) };
                         let details = match opts.details {
                             true => self.contact_details(&pair, a, parent, opts, rect)?,
@@ -457,7 +490,7 @@ impl Stage {
 
     /// The details of a contact whose overlap is `rect` (whole pixels), `a` being the
     /// pair's first target.
-    fn contact_details(
+    pub(crate) fn contact_details(
         &self,
         pair: &PreparedPair,
         a: NodeId,
@@ -530,3 +563,6 @@ impl Stage {
         }))
     }
 }
+
+#[cfg(test)]
+mod frame_tests;

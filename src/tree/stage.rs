@@ -120,8 +120,9 @@ impl Stage {
     }
 
     /// The bytes this stage's cache holds now, every entry's data and bookkeeping counted;
-    /// never more than its limit of 128 MiB. Old entries make room for new ones a few at a
-    /// time, so that no frame pays for emptying the cache.
+    /// never more than its limit of 128 MiB. It keeps what the queries of the current and
+    /// the previous frame used (a frame: every query while the tree is unchanged) and drops
+    /// the rest a generation at a time when a frame starts.
     ///
     /// ```
     /// let stage = pixelhit::Stage::new();

@@ -4,8 +4,9 @@
 //! - this file: [`SceneLimits`], the entry points ([`Scene::load`] and the like), and the
 //!   loader with its checks of JSON values.
 //! - [`objects`]: the tree's objects, their properties, content and links.
-//! - [`queries`]: the queries.
+//! - [`queries`]: the queries; [`motion`]: the motion queries.
 
+mod motion;
 mod objects;
 mod queries;
 
