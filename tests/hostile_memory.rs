@@ -1,0 +1,221 @@
+//! Hostile input, round three (issue 22, items 3 to 8): nested scroll rectangles and masks,
+//! deep picks, shared SVG clip paths and `use` chains, cloned stages, and picking where a
+//! matrix overflows. Each test checks the answer (or the refusal) and bounds the memory the
+//! query holds at its peak, counted by a counting global allocator (allocation-counter),
+//! which is why this is a test binary of its own (as `tests/no_alloc.rs`).
+//!
+//! No test here asserts a time: the sizes are those that took seconds to minutes and
+//! gigabytes before, and the figures are in the README's limits table.
+
+use pixelhit::{Error, FillRule, Graphic, NodeId, Path, PickOptions, Rect, Stage};
+
+/// The most one query in these tests may hold at once.
+const PEAK_BYTES: u64 = 256 << 20;
+
+fn fill_square(stage: &mut Stage, id: NodeId, side: f64) {
+    let g = Graphic::fill(Path::rect(0.0, 0.0, side, side), FillRule::NonZero, 1.0).unwrap();
+    stage.add_graphic(id, g).unwrap();
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Nesting {
+    Plain,
+    Scrolled,
+    Masked,
+}
+
+/// `depth` containers each inside the last, each drawing a 100 x 100 square at the origin;
+/// each with a scroll window over the square, or masked by a square beside it. Returns the
+/// outermost and the innermost.
+fn nested(stage: &mut Stage, depth: usize, how: Nesting) -> (NodeId, NodeId) {
+    let mut parent = stage.root();
+    let mut first = None;
+    let mut last = parent;
+    for _ in 0..depth {
+        let c = stage.add_container(parent).unwrap();
+        fill_square(stage, c, 100.0);
+        match how {
+            Nesting::Plain => {}
+            Nesting::Scrolled => stage.set_scroll_rect(c, Some([0.0, 0.0, 100.0, 100.0])).unwrap(),
+            Nesting::Masked if parent != stage.root() => {
+                let m = stage.add_container(parent).unwrap();
+                fill_square(stage, m, 100.0);
+                stage.set_mask(c, Some(m)).unwrap();
+            }
+            Nesting::Masked => {}
+        }
+        first.get_or_insert(c);
+        last = c;
+        parent = c;
+    }
+    (first.unwrap(), last)
+}
+
+/// Runs `f`, asserting that it never held more than [`PEAK_BYTES`].
+fn bounded<R>(what: &str, f: impl FnOnce() -> R) -> R {
+    let mut out = None;
+    let info = allocation_counter::measure(|| out = Some(f()));
+    assert!(
+        info.bytes_max <= PEAK_BYTES,
+        "{what}: held {} MB at its peak",
+        info.bytes_max >> 20
+    );
+    out.unwrap()
+}
+
+// ----- item 3: nested scroll rectangles and masks -----
+
+#[test]
+fn picking_through_2000_nested_scroll_windows() {
+    let mut s = Stage::new();
+    let (outer, inner) = nested(&mut s, 2000, Nesting::Scrolled);
+    let opts = PickOptions::default();
+    assert_eq!(bounded("pick", || s.pick(50.0, 50.0, &opts).unwrap()), Some(inner));
+    let all = bounded("objects_under_point", || s.objects_under_point(outer, 50.0, 50.0).unwrap());
+    assert_eq!(all.len(), 2000);
+    assert_eq!((all[0], all[1999]), (outer, inner));
+    // Outside the outermost window: nothing.
+    assert_eq!(s.pick(100.5, 50.0, &opts).unwrap(), None);
+    // A window that moves away inside the chain hides everything below it.
+    let middle = s.children(outer).unwrap()[0];
+    s.set_scroll_rect(middle, Some([200.0, 0.0, 100.0, 100.0])).unwrap();
+    assert_eq!(s.pick(50.0, 50.0, &opts).unwrap(), Some(outer));
+    assert_eq!(s.objects_under_point(outer, 50.0, 50.0).unwrap(), vec![outer]);
+}
+
+#[test]
+fn picking_through_2000_nested_masks() {
+    let mut s = Stage::new();
+    let (outer, inner) = nested(&mut s, 2000, Nesting::Masked);
+    let opts = PickOptions::default();
+    assert_eq!(bounded("pick", || s.pick(50.0, 50.0, &opts).unwrap()), Some(inner));
+    let all = bounded("objects_under_point", || s.objects_under_point(outer, 50.0, 50.0).unwrap());
+    assert_eq!(all.len(), 2000);
+    assert_eq!(s.pick(150.0, 50.0, &opts).unwrap(), None);
+}
+
+/// The overlap of the nested chain's squares with a 40 x 40 probe at (80, 80): 20 x 20.
+fn collides_20_by_20(depth: usize, how: Nesting) {
+    let mut s = Stage::new();
+    let root = s.root();
+    let (outer, _) = nested(&mut s, depth, how);
+    let probe = s.add_container(root).unwrap();
+    fill_square(&mut s, probe, 40.0);
+    s.set_position(probe, 80.0, 80.0).unwrap();
+    let r = bounded("collision_rect", || s.collision_rect(outer, probe, root, true, 255));
+    assert_eq!(r.unwrap(), Rect::from_xywh(80.0, 80.0, 20.0, 20.0));
+    // Moved off the chain's squares, no overlap.
+    s.set_position(probe, 100.0, 100.0).unwrap();
+    let r = bounded("collision_rect", || s.collision_rect(outer, probe, root, true, 255));
+    assert_eq!(r.unwrap(), None);
+}
+
+#[test]
+fn colliding_1000_nested_plain_squares() {
+    collides_20_by_20(1000, Nesting::Plain);
+}
+
+#[test]
+fn colliding_2900_nested_scroll_windows() {
+    collides_20_by_20(2900, Nesting::Scrolled);
+}
+
+#[test]
+fn colliding_2000_nested_masks() {
+    collides_20_by_20(2000, Nesting::Masked);
+}
+
+// ----- item 4: picks deep in a tree -----
+
+#[test]
+fn picking_in_20000_nested_filled_containers() {
+    let mut s = Stage::new();
+    let (outer, inner) = nested(&mut s, 20_000, Nesting::Plain);
+    let opts = PickOptions::default();
+    assert_eq!(bounded("pick", || s.pick(50.0, 50.0, &opts).unwrap()), Some(inner));
+    let all = bounded("objects_under_point", || s.objects_under_point(outer, 50.0, 50.0).unwrap());
+    assert_eq!(all.len(), 20_000);
+    // Hiding the innermost makes its parent the target; mouse_children = false on the
+    // outermost takes every hit for it.
+    s.set_visible(inner, false).unwrap();
+    let above = s.parent(inner).unwrap().unwrap();
+    assert_eq!(s.pick(50.0, 50.0, &opts).unwrap(), Some(above));
+    s.set_mouse_children(outer, false).unwrap();
+    assert_eq!(s.pick(50.0, 50.0, &opts).unwrap(), Some(outer));
+}
+
+// ----- item 6: cloned stages -----
+
+#[test]
+fn a_clone_and_its_original_never_share_new_ids() {
+    let mut original = Stage::new();
+    let root = original.root();
+    let before = original.add_container(root).unwrap();
+    let mut copy = original.clone();
+    // Ids made before the clone name the same node in both.
+    assert!(copy.contains(before) && original.contains(before));
+    copy.set_x(before, 5.0).unwrap();
+    assert_eq!((original.x(before).unwrap(), copy.x(before).unwrap()), (0.0, 5.0));
+    // Ids made afterwards belong to the stage that made them alone, even in the same slot.
+    let in_copy = copy.add_container(root).unwrap();
+    let in_original = original.add_container(root).unwrap();
+    assert_eq!(in_copy.index(), in_original.index());
+    assert_ne!(in_copy, in_original);
+    assert!(matches!(original.remove(in_copy), Err(Error::ForeignNode { .. })));
+    assert!(matches!(copy.remove(in_original), Err(Error::ForeignNode { .. })));
+    assert!(original.contains(in_original) && copy.contains(in_copy));
+    // A slot freed and used again in the clone does not take the original's ids.
+    copy.remove(before).unwrap();
+    let reused = copy.add_container(root).unwrap();
+    assert_eq!(reused.index(), before.index());
+    assert!(!copy.contains(before));
+    assert!(original.contains(before) && !original.contains(reused));
+    // A clone of a clone: the same again.
+    let copy2 = copy.clone();
+    assert!(copy2.contains(in_copy) && copy2.contains(reused) && !copy2.contains(in_original));
+}
+
+// ----- item 7: picking refuses what the other queries refuse -----
+
+#[test]
+fn picking_refuses_a_matrix_that_overflows_to_the_root() {
+    let mut s = Stage::new();
+    let root = s.root();
+    let parent = s.add_container(root).unwrap();
+    fill_square(&mut s, parent, 100.0);
+    let child = s.add_container(parent).unwrap();
+    fill_square(&mut s, child, 100.0);
+    s.set_name(child, "huge").unwrap();
+    s.set_scale(parent, 1e300).unwrap();
+    s.set_scale(child, 1e300).unwrap();
+    assert!(matches!(s.hit_test_point(child, 50.0, 50.0, true), Err(Error::NonFinite { .. })));
+    assert!(matches!(s.bounds(child, root), Err(Error::NonFinite { .. })));
+    for (what, answer) in [
+        ("pick", s.pick(50.0, 50.0, &PickOptions::default()).map(|_| ())),
+        ("objects_under_point", s.objects_under_point(root, 50.0, 50.0).map(|_| ())),
+    ] {
+        match answer {
+            Err(Error::NonFinite { what: w }) => assert!(w.contains("\"huge\""), "{what}: {w}"),
+            other => panic!("{what}: {other:?}"),
+        }
+    }
+    // Hidden, it is not a candidate, as in hit_test_point of its parent.
+    s.set_visible(child, false).unwrap();
+    assert_eq!(s.pick(50.0, 50.0, &PickOptions::default()).unwrap(), Some(parent));
+}
+
+// ----- item 8: the root's mouse_children -----
+
+#[test]
+fn the_roots_mouse_children_false_picks_nothing() {
+    let mut s = Stage::new();
+    let root = s.root();
+    let (_, inner) = nested(&mut s, 3, Nesting::Plain);
+    let opts = PickOptions::default();
+    assert_eq!(s.pick(50.0, 50.0, &opts).unwrap(), Some(inner));
+    s.set_mouse_children(root, false).unwrap();
+    // Every hit inside the root is the root's, which is never the target (rules 5 and 6).
+    assert_eq!(s.pick(50.0, 50.0, &opts).unwrap(), None);
+    // objects_under_point does not read mouse properties.
+    assert_eq!(s.objects_under_point(root, 50.0, 50.0).unwrap().len(), 3);
+}
