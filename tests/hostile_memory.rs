@@ -95,6 +95,8 @@ fn picking_through_2000_nested_masks() {
 }
 
 /// The overlap of the nested chain's squares with a 40 x 40 probe at (80, 80): 20 x 20.
+/// Nested masks (fills) cost a product per clip per leaf: past the work budget they are
+/// refused by it, before building more than one region per mask.
 fn collides_20_by_20(depth: usize, how: Nesting) {
     let mut s = Stage::new();
     let root = s.root();
@@ -102,12 +104,16 @@ fn collides_20_by_20(depth: usize, how: Nesting) {
     let probe = s.add_container(root).unwrap();
     fill_square(&mut s, probe, 40.0);
     s.set_position(probe, 80.0, 80.0).unwrap();
-    let r = bounded("collision_rect", || s.collision_rect(outer, probe, root, true, 255));
-    assert_eq!(r.unwrap(), Rect::from_xywh(80.0, 80.0, 20.0, 20.0));
-    // Moved off the chain's squares, no overlap.
-    s.set_position(probe, 100.0, 100.0).unwrap();
-    let r = bounded("collision_rect", || s.collision_rect(outer, probe, root, true, 255));
-    assert_eq!(r.unwrap(), None);
+    let expect = [Rect::from_xywh(80.0, 80.0, 20.0, 20.0), None];
+    for (k, at) in [80.0, 100.0].into_iter().enumerate() {
+        // At 100, moved off the chain's squares: no overlap.
+        s.set_position(probe, at, at).unwrap();
+        match bounded("collision_rect", || s.collision_rect(outer, probe, root, true, 255)) {
+            Ok(r) => assert_eq!(r, expect[k]),
+            Err(Error::WorkBudget { .. }) if how == Nesting::Masked => {}
+            Err(e) => panic!("{e}"),
+        }
+    }
 }
 
 #[test]
@@ -218,4 +224,19 @@ fn the_roots_mouse_children_false_picks_nothing() {
     assert_eq!(s.pick(50.0, 50.0, &opts).unwrap(), None);
     // objects_under_point does not read mouse properties.
     assert_eq!(s.objects_under_point(root, 50.0, 50.0).unwrap().len(), 3);
+}
+
+#[test]
+fn colliding_1000_nested_scroll_windows_and_masks() {
+    collides_20_by_20(1000, Nesting::Scrolled);
+    collides_20_by_20(1000, Nesting::Masked);
+    // A few nested masks are answered.
+    let mut s = Stage::new();
+    let root = s.root();
+    let (outer, _) = nested(&mut s, 20, Nesting::Masked);
+    let probe = s.add_container(root).unwrap();
+    fill_square(&mut s, probe, 40.0);
+    s.set_position(probe, 80.0, 80.0).unwrap();
+    let r = s.collision_rect(outer, probe, root, true, 255).unwrap();
+    assert_eq!(r, Rect::from_xywh(80.0, 80.0, 20.0, 20.0));
 }

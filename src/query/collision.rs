@@ -4,6 +4,7 @@
 use glam::{DAffine2, DVec2};
 
 use crate::raster::bitmask::Overlap;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::geom::rect::PixelRect;
@@ -12,7 +13,7 @@ use crate::query::point::{BitmapHit, PointTest};
 use crate::raster::{
     ClipShapes, DrawBudget, Prepared, Rasterizer, RegionPiece, ScanBuffers, with_scan_buffers,
 };
-use crate::tree::walk::{Clip, ClipLink, Clips, Visit, Walk, each_clip};
+use crate::tree::walk::{Clip, ClipLink, Visit, Walk};
 use crate::{ColorTransform, Error, Graphic, NodeId, Rect, Result, Stage};
 
 /// Options of a collision query; `CollisionOptions::default()` is a precise query at
@@ -542,23 +543,17 @@ impl Stage {
         let base_color = self.color_transform_to(target, parent)?;
         let mut prepared = Prepared::new(anti_alias, epoch);
         let name = || self.describe(target);
-        // The leaves under one clip share its list, so its shapes are made once per query.
-        let mut made: Vec<(Arc<ClipLink>, Arc<ClipShapes>)> = Vec::new();
+        // The leaves under one clip share its list, and a list shares its outer clips with
+        // its parent's: each clip's shapes are made once per query, and each list's shapes
+        // hold its outer list's (the list's link is kept, so that its address stays its own).
+        let mut made: HashMap<*const ClipLink, (Arc<ClipLink>, Arc<ClipShapes>)> = HashMap::new();
         let walk = Walk::Draw;
         let id = DAffine2::IDENTITY;
         self.walk_leaves(target, parent, id, base_color, walk, |id, visit, m, ct, clips| {
             let Visit::Leaf(leaf) = visit else { return Ok(()) };
             let clip = match clips {
                 None => None,
-                Some(link) => match made.iter().find(|(l, _)| Arc::ptr_eq(l, link)) {
-                    Some((_, shapes)) => Some(shapes.clone()),
-                    None => {
-                        let regions = self.clip_regions(clips, parent)?;
-                        let shapes = Prepared::clip_shapes(&self.cache, &regions, budget, &name)?;
-                        made.push((link.clone(), shapes.clone()));
-                        Some(shapes)
-                    }
-                },
+                Some(link) => Some(self.clip_shapes(link, parent, &mut made, budget, &name)?),
             };
             // Multipliers that overflow down the tree make NaN, which would round to an
             // opaque alpha: refused, naming the node (issue 12).
@@ -575,12 +570,29 @@ impl Stage {
         Ok(prepared)
     }
 
-    /// The regions of every clip of a list, each as its pieces with their matrices to
-    /// `parent`.
-    fn clip_regions(&self, clips: &Clips, parent: NodeId) -> Result<Vec<Vec<(RegionPiece<'_>, DAffine2)>>> {
-        let mut regions = Vec::new();
-        for clip in each_clip(clips) {
-            regions.push(match *clip {
+    /// The shapes of a list of clips, made for the links not made yet in this query, the
+    /// outermost first.
+    fn clip_shapes(
+        &self,
+        link: &Arc<ClipLink>,
+        parent: NodeId,
+        made: &mut HashMap<*const ClipLink, (Arc<ClipLink>, Arc<ClipShapes>)>,
+        budget: &mut DrawBudget,
+        name: &dyn Fn() -> String,
+    ) -> Result<Arc<ClipShapes>> {
+        let mut todo = Vec::new();
+        let mut cur = Some(link);
+        let mut outer = None;
+        while let Some(l) = cur {
+            if let Some((_, shapes)) = made.get(&Arc::as_ptr(l)) {
+                outer = Some(shapes.clone());
+                break;
+            }
+            todo.push(l);
+            cur = l.outer.as_ref();
+        }
+        for l in todo.into_iter().rev() {
+            let pieces = match l.clip {
                 Clip::Window { rect, matrix } => vec![(RegionPiece::Rect(rect), matrix)],
                 Clip::Mask(mask) => {
                     let mut pieces = Vec::new();
@@ -590,9 +602,12 @@ impl Stage {
                     })?;
                     pieces
                 }
-            });
+            };
+            let shapes = Prepared::clip_shapes(&self.cache, &pieces, outer, budget, name)?;
+            made.insert(Arc::as_ptr(l), (l.clone(), shapes.clone()));
+            outer = Some(shapes);
         }
-        Ok(regions)
+        Ok(outer.expect("a list has at least one link"))
     }
 
     /// Both targets' whole alpha planes over the query's pixel window (row-major), for the
