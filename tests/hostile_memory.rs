@@ -70,15 +70,21 @@ fn picking_through_2000_nested_scroll_windows() {
     let mut s = Stage::new();
     let (outer, inner) = nested(&mut s, 2000, Nesting::Scrolled);
     let opts = PickOptions::default();
-    assert_eq!(bounded("pick", || s.pick(50.0, 50.0, &opts).unwrap()), Some(inner));
-    let all = bounded("objects_under_point", || s.objects_under_point(outer, 50.0, 50.0).unwrap());
+    assert_eq!(
+        bounded("pick", || s.pick(50.0, 50.0, &opts).unwrap()),
+        Some(inner)
+    );
+    let all = bounded("objects_under_point", || {
+        s.objects_under_point(outer, 50.0, 50.0).unwrap()
+    });
     assert_eq!(all.len(), 2000);
     assert_eq!((all[0], all[1999]), (outer, inner));
     // Outside the outermost window: nothing.
     assert_eq!(s.pick(100.5, 50.0, &opts).unwrap(), None);
     // A window that moves away inside the chain hides everything below it.
     let middle = s.children(outer).unwrap()[0];
-    s.set_scroll_rect(middle, Some([200.0, 0.0, 100.0, 100.0])).unwrap();
+    s.set_scroll_rect(middle, Some([200.0, 0.0, 100.0, 100.0]))
+        .unwrap();
     assert_eq!(s.pick(50.0, 50.0, &opts).unwrap(), Some(outer));
     assert_eq!(s.objects_under_point(outer, 50.0, 50.0).unwrap(), vec![outer]);
 }
@@ -88,8 +94,13 @@ fn picking_through_2000_nested_masks() {
     let mut s = Stage::new();
     let (outer, inner) = nested(&mut s, 2000, Nesting::Masked);
     let opts = PickOptions::default();
-    assert_eq!(bounded("pick", || s.pick(50.0, 50.0, &opts).unwrap()), Some(inner));
-    let all = bounded("objects_under_point", || s.objects_under_point(outer, 50.0, 50.0).unwrap());
+    assert_eq!(
+        bounded("pick", || s.pick(50.0, 50.0, &opts).unwrap()),
+        Some(inner)
+    );
+    let all = bounded("objects_under_point", || {
+        s.objects_under_point(outer, 50.0, 50.0).unwrap()
+    });
     assert_eq!(all.len(), 2000);
     assert_eq!(s.pick(150.0, 50.0, &opts).unwrap(), None);
 }
@@ -108,7 +119,9 @@ fn collides_20_by_20(depth: usize, how: Nesting) {
     for (k, at) in [80.0, 100.0].into_iter().enumerate() {
         // At 100, moved off the chain's squares: no overlap.
         s.set_position(probe, at, at).unwrap();
-        match bounded("collision_rect", || s.collision_rect(outer, probe, root, true, 255)) {
+        match bounded("collision_rect", || {
+            s.collision_rect(outer, probe, root, true, 255)
+        }) {
             Ok(r) => assert_eq!(r, expect[k]),
             Err(Error::WorkBudget { .. }) if how == Nesting::Masked => {}
             Err(e) => panic!("{e}"),
@@ -138,8 +151,13 @@ fn picking_in_20000_nested_filled_containers() {
     let mut s = Stage::new();
     let (outer, inner) = nested(&mut s, 20_000, Nesting::Plain);
     let opts = PickOptions::default();
-    assert_eq!(bounded("pick", || s.pick(50.0, 50.0, &opts).unwrap()), Some(inner));
-    let all = bounded("objects_under_point", || s.objects_under_point(outer, 50.0, 50.0).unwrap());
+    assert_eq!(
+        bounded("pick", || s.pick(50.0, 50.0, &opts).unwrap()),
+        Some(inner)
+    );
+    let all = bounded("objects_under_point", || {
+        s.objects_under_point(outer, 50.0, 50.0).unwrap()
+    });
     assert_eq!(all.len(), 20_000);
     // Hiding the innermost makes its parent the target; mouse_children = false on the
     // outermost takes every hit for it.
@@ -194,11 +212,17 @@ fn picking_refuses_a_matrix_that_overflows_to_the_root() {
     s.set_name(child, "huge").unwrap();
     s.set_scale(parent, 1e300).unwrap();
     s.set_scale(child, 1e300).unwrap();
-    assert!(matches!(s.hit_test_point(child, 50.0, 50.0, true), Err(Error::NonFinite { .. })));
+    assert!(matches!(
+        s.hit_test_point(child, 50.0, 50.0, true),
+        Err(Error::NonFinite { .. })
+    ));
     assert!(matches!(s.bounds(child, root), Err(Error::NonFinite { .. })));
     for (what, answer) in [
         ("pick", s.pick(50.0, 50.0, &PickOptions::default()).map(|_| ())),
-        ("objects_under_point", s.objects_under_point(root, 50.0, 50.0).map(|_| ())),
+        (
+            "objects_under_point",
+            s.objects_under_point(root, 50.0, 50.0).map(|_| ()),
+        ),
     ] {
         match answer {
             Err(Error::NonFinite { what: w }) => assert!(w.contains("\"huge\""), "{what}: {w}"),
@@ -239,4 +263,127 @@ fn colliding_1000_nested_scroll_windows_and_masks() {
     s.set_position(probe, 80.0, 80.0).unwrap();
     let r = s.collision_rect(outer, probe, root, true, 255).unwrap();
     assert_eq!(r, Rect::from_xywh(80.0, 80.0, 20.0, 20.0));
+}
+
+// ----- item 5: SVG clip paths and `use` chains that multiply -----
+
+#[cfg(feature = "svg")]
+mod svg {
+    use super::*;
+    use pixelhit::svg::SvgDocument;
+
+    /// Standard base64, for data URLs.
+    fn base64(bytes: &[u8]) -> String {
+        const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let mut out = String::new();
+        for chunk in bytes.chunks(3) {
+            let n = chunk
+                .iter()
+                .enumerate()
+                .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+            for i in 0..4 {
+                match i <= chunk.len() {
+                    true => out.push(ABC[(n >> (18 - 6 * i) & 63) as usize] as char),
+                    false => out.push('='),
+                }
+            }
+        }
+        out
+    }
+
+    const HEAD: &str = r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="100" height="100">"#;
+
+    /// `groups` groups sharing one clip path of `rects` 1 x 1 rectangles.
+    fn shared_clip(groups: usize, rects: usize) -> String {
+        let mut s = String::from(HEAD);
+        s.push_str(r#"<defs><clipPath id="c">"#);
+        for i in 0..rects {
+            s.push_str(&format!(
+                r#"<rect x="{}" y="{}" width="1" height="1"/>"#,
+                i % 100,
+                (i / 100) % 100
+            ));
+        }
+        s.push_str("</clipPath></defs>");
+        for _ in 0..groups {
+            s.push_str(r#"<g clip-path="url(#c)"><rect width="100" height="100"/></g>"#);
+        }
+        s.push_str("</svg>");
+        s
+    }
+
+    /// A `use` chain doubling `levels` times: 2^levels rectangles from one.
+    fn use_chain(levels: usize) -> String {
+        let mut s = String::from(HEAD);
+        s.push_str(r#"<defs><rect id="r0" width="1" height="1"/>"#);
+        for k in 1..=levels {
+            s.push_str(&format!(
+                r##"<g id="r{k}"><use xlink:href="#r{p}"/><use xlink:href="#r{p}" x="{dx}" y="{dy}"/></g>"##,
+                p = k - 1,
+                dx = if k % 2 == 1 { 1 << (k / 2) } else { 0 },
+                dy = if k % 2 == 0 { 1 << (k / 2 - 1) } else { 0 },
+            ));
+        }
+        s.push_str(&format!(r##"</defs><use xlink:href="#r{levels}"/></svg>"##));
+        s
+    }
+
+    /// Loads `text`, shows it `shown` times in one stage and collides the first against a
+    /// probe: the answer, or the refusal at loading.
+    fn load_show_collide(text: &str, shown: usize) -> pixelhit::Result<Option<Rect>> {
+        let doc = SvgDocument::from_str(text)?;
+        let mut stage = Stage::new();
+        let root = stage.root();
+        let mut first = None;
+        for _ in 0..shown {
+            let load = doc.add_to(&mut stage, root)?;
+            first.get_or_insert(load.root);
+        }
+        let probe = stage.add_container(root).unwrap();
+        fill_square(&mut stage, probe, 10.0);
+        stage.collision_rect(first.unwrap(), probe, root, true, 255)
+    }
+
+    fn answered_or_refused(what: &str, answer: pixelhit::Result<Option<Rect>>, expect: Option<Rect>) {
+        match answer {
+            Ok(r) => assert_eq!(r, expect, "{what}"),
+            Err(Error::Image { reason, .. }) => assert!(reason.contains("budget"), "{what}: {reason}"),
+            Err(Error::GeometryBudget { .. } | Error::WorkBudget { .. }) => {}
+            Err(e) => panic!("{what}: {e}"),
+        }
+    }
+
+    #[test]
+    fn two_thousand_groups_sharing_one_clip_path_of_two_thousand_rectangles() {
+        let text = shared_clip(2000, 2000);
+        let answer = bounded("shared clip path", || load_show_collide(&text, 1));
+        // The clip's squares in the probe's 10 x 10: its first ten columns of rows 0..10.
+        answered_or_refused("shared clip path", answer, Rect::from_xywh(0.0, 0.0, 10.0, 10.0));
+        // A few groups sharing it are answered.
+        let small = load_show_collide(&shared_clip(20, 2000), 1).unwrap();
+        assert_eq!(small, Rect::from_xywh(0.0, 0.0, 10.0, 10.0));
+    }
+
+    #[test]
+    fn a_use_chain_of_65536_rectangles_shown_by_16_objects() {
+        let text = use_chain(16);
+        let answer = bounded("use chain x 16", || load_show_collide(&text, 16));
+        answered_or_refused("use chain x 16", answer, Rect::from_xywh(0.0, 0.0, 10.0, 10.0));
+        let small = load_show_collide(&use_chain(10), 4).unwrap();
+        assert_eq!(small, Rect::from_xywh(0.0, 0.0, 10.0, 10.0));
+    }
+
+    #[test]
+    fn four_svg_images_of_a_use_chain_in_one_svg() {
+        let inner = base64(use_chain(16).as_bytes());
+        let mut text = String::from(HEAD);
+        for _ in 0..4 {
+            text.push_str(&format!(
+                r#"<image width="100" height="100" href="data:image/svg+xml;base64,{inner}"/>"#
+            ));
+        }
+        text.push_str("</svg>");
+        let answer = bounded("4 SVG images", || load_show_collide(&text, 1));
+        answered_or_refused("4 SVG images", answer, Rect::from_xywh(0.0, 0.0, 10.0, 10.0));
+    }
 }

@@ -399,7 +399,9 @@ impl Prepared {
             }));
             items.push(item);
         }
-        let (outer_extent, outer_solid) = outer.as_ref().map_or((ALL_PIXELS, ALL_PIXELS), |o| (o.extent, o.solid));
+        let (outer_extent, outer_solid) = outer
+            .as_ref()
+            .map_or((ALL_PIXELS, ALL_PIXELS), |o| (o.extent, o.solid));
         Ok(Arc::new(ClipShapes {
             region: ClipRegion { items, solid },
             outer,

@@ -127,7 +127,9 @@ mod tests {
     fn the_grid_finds_what_a_scan_finds() {
         let mut seed = 7u64;
         let mut next = move || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (seed >> 11) as f64 / (1u64 << 53) as f64
         };
         let boxes: Vec<Rect> = (0..500)

@@ -188,9 +188,7 @@ impl PickIndex {
                     None if !child.interactive => (Some(id), down.owner),
                     None => (None, down.owner.or((!child.mouse_children).then_some(c))),
                 };
-                let overflow = down
-                    .overflow
-                    .or((!transform::is_finite(&matrix)).then_some(c));
+                let overflow = down.overflow.or((!transform::is_finite(&matrix)).then_some(c));
                 stack.push(Down {
                     id: c,
                     matrix,

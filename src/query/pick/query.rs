@@ -155,7 +155,9 @@ impl Stage {
             let hit = match e {
                 Entry::Own(_) => self.own_content_hit(&index, id, p, &mut test, &mut known)?,
                 Entry::HitArea(_) => match self.node(id)?.hit_area {
-                    Some(h) => self.shows_through(&facts.clips, p, &mut known)? && self.region_contains(h, p)?,
+                    Some(h) => {
+                        self.shows_through(&facts.clips, p, &mut known)? && self.region_contains(h, p)?
+                    }
                     None => false,
                 },
             };
