@@ -248,8 +248,8 @@ impl SvgDocument {
         })))
     }
 
-    /// The document's size once expanded (elements and points, every `use`, marker
-    /// instance and SVG image counted), as [`SVG_EXPANDED`] and [`SCENE_SVG_EXPANDED`]
+    /// The document's size once expanded, in bytes of what is parsed and built (every
+    /// `use`, clip path use, marker instance and SVG image counted), as [`SVG_EXPANDED`] and [`SCENE_SVG_EXPANDED`]
     /// count it.
     pub fn expanded_size(&self) -> u64 {
         self.0.expanded

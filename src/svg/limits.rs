@@ -11,17 +11,31 @@ use super::warnings::{SvgFeature, SvgWarning};
 /// Deepest element nesting accepted (see the module docs).
 pub(super) const MAX_DEPTH: usize = 128;
 
-/// The most one document may grow to once usvg has expanded it, counted before usvg runs
-/// as elements plus path points, with every `use` and every marker instance (a marker is
-/// drawn at each vertex of the path that names it) counted again, and the SVG images it
-/// shows counted with it. A 157 KB file of markers took over 6 GB, and an image of an SVG
-/// per element 918 MB; past this budget a document is refused (a nested SVG image is not
-/// loaded, with a warning).
-pub const SVG_EXPANDED: u64 = 1 << 22;
+/// Bytes one element costs once usvg has parsed it and one copy of it is built into a
+/// stage, counted high: a `use` chain of 4,096 rectangles took 207 B per counted element to
+/// parse, 177 B to build and 94 B to query (issue 22). Elements were counted as one unit
+/// each before, which let a document of 4 million elements (2,000 groups sharing a clip
+/// path of 2,000 rectangles) take 2.4 GB.
+pub(super) const ELEMENT_BYTES: u64 = 512;
+
+/// Bytes one path point costs once parsed and built (17 B to parse and 17 B to build in the
+/// same measure; the query's share is held to the query's own vertex budget).
+pub(super) const POINT_BYTES: u64 = 64;
+
+/// The most one document may grow to once usvg has expanded it, in bytes of what is
+/// parsed and built: counted before usvg runs as [`ELEMENT_BYTES`] per element and
+/// [`POINT_BYTES`] per path point, with every `use`, every use of a clip path, mask or
+/// pattern, and every marker instance (a marker is drawn at each vertex of the path that
+/// names it) counted again, and the SVG images it shows counted with it. A 157 KB file of
+/// markers took over 6 GB, an image of an SVG per element 918 MB, 2,000 groups sharing one
+/// clip path of 2,000 rectangles 2.4 GB; past this budget (256 MiB) a document is refused
+/// (a nested SVG image is not loaded, with a warning).
+pub const SVG_EXPANDED: u64 = 1 << 28;
 
 /// The most all the SVG objects of one scene file may add together, by the same count
-/// (a document shown by 16 objects counts 16 times): 16 references to one file took 1.9 GB.
-pub const SCENE_SVG_EXPANDED: u64 = 1 << 24;
+/// (a document shown by 16 objects counts 16 times), 1 GiB: 16 references to one file
+/// took 1.9 GB.
+pub const SCENE_SVG_EXPANDED: u64 = 1 << 30;
 
 /// The most CSS work a document may ask of usvg, as style rules times elements (each rule
 /// is matched against each element): 1.5 MB of rules and elements took 30 s.
@@ -57,7 +71,7 @@ pub(super) fn nested_svg_ok(
     let before = expanded.fetch_add(size, Ordering::SeqCst);
     if before.saturating_add(size) > SVG_EXPANDED {
         return Err(format!(
-            "would take the document past {SVG_EXPANDED} elements and points once expanded \
+            "would take the document past {SVG_EXPANDED} bytes once expanded and built \
              (svg::SVG_EXPANDED)"
         ));
     }
@@ -70,8 +84,9 @@ pub(super) fn scan_xml(xml: &roxmltree::Document<'_>) -> std::result::Result<Vec
     let size = measure(xml)?;
     if size > SVG_EXPANDED {
         return Err(format!(
-            "it would expand to {size} elements and points (every `use` and marker instance \
-             counted), more than the budget of {SVG_EXPANDED} (svg::SVG_EXPANDED)"
+            "it would take about {size} bytes once expanded and built (every `use`, clip path \
+             and marker instance counted), more than the budget of {SVG_EXPANDED} bytes \
+             (svg::SVG_EXPANDED)"
         ));
     }
     check_css(xml)?;
@@ -103,8 +118,9 @@ pub(super) fn scan_xml(xml: &roxmltree::Document<'_>) -> std::result::Result<Vec
 /// Refuses documents that nest more than [`MAX_DEPTH`] elements deep, counting what `use`
 /// and `url(#…)` references (clip paths, masks, markers, patterns) put inside an element:
 /// usvg converts all of them recursively, and a chain of 300 `use` elements would overflow
-/// a 2 MB stack. Returns the document's size once expanded: each element counts one and
-/// its path points, plus what its children and references bring, a reference counted
+/// a 2 MB stack. Returns the document's size once expanded, in bytes: each element counts
+/// [`ELEMENT_BYTES`] and [`POINT_BYTES`] per path point, plus what its children and
+/// references bring, a reference counted
 /// every time it is drawn (a marker at every vertex of its path). One pass, without
 /// recursion: each element measured once (a reference back to an element being measured
 /// is a cycle, which usvg drops, and counts nothing).
@@ -162,11 +178,10 @@ pub(super) fn measure(xml: &roxmltree::Document<'_>) -> std::result::Result<u64,
                     .filter(|&(j, _)| state[j] == 2)
                     .collect();
                 depth[i] = done.iter().map(|&(j, _)| depth[j]).max().unwrap_or(0) + 1;
-                size[i] = done
-                    .iter()
-                    .fold(1 + path_points(elements[i]), |sum, &(j, times)| {
-                        sum.saturating_add(size[j].saturating_mul(times))
-                    });
+                size[i] = done.iter().fold(
+                    ELEMENT_BYTES + POINT_BYTES * path_points(elements[i]),
+                    |sum, &(j, times)| sum.saturating_add(size[j].saturating_mul(times)),
+                );
                 state[i] = 2;
                 if depth[i] > MAX_DEPTH {
                     let pos = xml.text_pos_at(elements[i].range().start);
