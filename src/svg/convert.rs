@@ -130,6 +130,8 @@ pub(super) fn stroke_shape(data: &tiny_skia_path::Path) -> (bool, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::svg::SvgDocument;
+    use usvg::Node;
 
     fn svg(body: &str) -> String {
         format!(r#"<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">{body}</svg>"#)
@@ -138,7 +140,7 @@ mod tests {
     fn shape(d: &str) -> (bool, bool) {
         let doc =
             SvgDocument::from_str(&svg(&format!(r#"<path d="{d}" stroke="black" fill="none"/>"#))).unwrap();
-        let Node::Path(p) = &doc.0.tree.root().children()[0] else {
+        let Node::Path(p) = &doc.tree().root().children()[0] else {
             panic!("not a path")
         };
         stroke_shape(p.data())
