@@ -255,7 +255,7 @@ impl SvgDocument {
     }
 
     /// The document's size once expanded, in bytes of what is parsed and built (every
-    /// `use`, clip path use, marker instance and SVG image counted), as [`SVG_EXPANDED`] and [`SCENE_SVG_EXPANDED`]
+    /// `use`, clip path use, marker instance and SVG image counted), as [`SVG_EXPANDED`] and [`SCENE_SVG_EXPANDED`](super::SCENE_SVG_EXPANDED)
     /// count it.
     pub fn expanded_size(&self) -> u64 {
         self.0.expanded

@@ -23,8 +23,8 @@ pub(super) const ELEMENT_BYTES: u64 = 512;
 pub(super) const POINT_BYTES: u64 = 64;
 
 /// The most one document may grow to once usvg has expanded it, in bytes of what is
-/// parsed and built: counted before usvg runs as [`ELEMENT_BYTES`] per element and
-/// [`POINT_BYTES`] per path point, with every `use`, every use of a clip path, mask or
+/// parsed and built: counted before usvg runs as 512 bytes per element and 64 per path
+/// point, with every `use`, every use of a clip path, mask or
 /// pattern, and every marker instance (a marker is drawn at each vertex of the path that
 /// names it) counted again, and the SVG images it shows counted with it. A 157 KB file of
 /// markers took over 6 GB, an image of an SVG per element 918 MB, 2,000 groups sharing one
@@ -42,7 +42,7 @@ pub const SCENE_SVG_EXPANDED: u64 = 1 << 30;
 pub const SVG_CSS_MATCHES: u64 = 1 << 24;
 
 /// The most bytes the PNGs of one SVG document may take decoded, together (each one is also
-/// within [`ImageLimits::default`]): without it a document of many small PNG bombs could
+/// within [`ImageLimits::default`](crate::ImageLimits::default)): without it a document of many small PNG bombs could
 /// take any amount of memory. PNGs past it are not loaded, with a warning.
 pub const SVG_IMAGE_BYTES: u64 = 1 << 30;
 

@@ -32,7 +32,7 @@
 //! | usvg (SVG) | pixelhit |
 //! |---|---|
 //! | group (`g`, `use`, a nested `svg`, or an element with its own `transform` or `opacity`) | container, with the group's matrix and its opacity as `alpha` |
-//! | path (`path`, `rect`, `circle`, `ellipse`, `line`, `polyline`, `polygon`, markers) | a [`Graphic::fill`] with its fill rule and fill opacity, and a [`Graphic::stroke`] with its width and stroke opacity, in the path's paint order |
+//! | path (`path`, `rect`, `circle`, `ellipse`, `line`, `polyline`, `polygon`, markers) | a [`Graphic::fill`](crate::Graphic::fill) with its fill rule and fill opacity, and a [`Graphic::stroke`](crate::Graphic::stroke) with its width and stroke opacity, in the path's paint order |
 //! | image: PNG, embedded (`data:`) or linked (relative to the SVG file) | bitmap node, smoothed unless `image-rendering` asks for speed or pixels |
 //! | image: another SVG | its own subtree, the same way |
 //!
