@@ -111,8 +111,6 @@ fn picking_through_2000_nested_masks() {
 }
 
 /// The overlap of the nested chain's squares with a 40 x 40 probe at (80, 80): 20 x 20.
-/// Nested masks (fills) cost a product per clip per leaf: past the work budget they are
-/// refused by it, before building more than one region per mask.
 fn collides_20_by_20(depth: usize, how: Nesting) {
     let mut s = Stage::new();
     let root = s.root();
@@ -147,6 +145,39 @@ fn colliding_2900_nested_scroll_windows() {
 #[test]
 fn colliding_2000_nested_masks() {
     collides_20_by_20(2000, Nesting::Masked);
+    // Turned masks are not solid anywhere they are tested: a product per mask per leaf,
+    // refused by the work budget once past it, never by running out of memory.
+    let mut s = Stage::new();
+    let root = s.root();
+    let (outer, _) = nested(&mut s, 2000, Nesting::Masked);
+    let all = masks(&s);
+    assert_eq!(all.len(), 1999);
+    for m in all {
+        s.set_rotation(m, 1.0).unwrap();
+    }
+    let probe = s.add_container(root).unwrap();
+    fill_square(&mut s, probe, 40.0);
+    s.set_position(probe, 80.0, 80.0).unwrap();
+    match bounded("collision_rect", || {
+        s.collision_rect(outer, probe, root, true, 255)
+    }) {
+        Ok(r) => assert!(r.is_some()),
+        Err(Error::WorkBudget { .. }) => {}
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// Every node of the stage that masks another.
+fn masks(stage: &Stage) -> Vec<NodeId> {
+    let mut out = Vec::new();
+    let mut stack = vec![stage.root()];
+    while let Some(n) = stack.pop() {
+        if !stage.masked_by(n).unwrap().is_empty() {
+            out.push(n);
+        }
+        stack.extend(stage.children(n).unwrap());
+    }
+    out
 }
 
 // ----- item 4: picks deep in a tree -----

@@ -373,15 +373,16 @@ impl Prepared {
                         _ => continue,
                     }
                 }
-                RegionPiece::Rect(r) => {
-                    let (shape, inside) = quad_shape(r, &rel, target)?;
-                    let inside = inside.moved(anchor);
-                    if inside.area() > solid.area() {
-                        solid = inside;
-                    }
-                    shape
-                }
+                RegionPiece::Rect(r) => quad_shape(r, &rel, target)?,
             };
+            // A piece solid over some pixels makes the union solid there (source-over
+            // of 255 is 255): the largest such box is kept.
+            if let Shape::Fill { edges, .. } = &shape {
+                let inside = edges.solid_rect().moved(anchor);
+                if inside.area() > solid.area() {
+                    solid = inside;
+                }
+            }
             budget.take_vertices(shape.vertices(), target)?;
             let item = Item::Shape {
                 shape: Arc::new(shape),
@@ -555,35 +556,13 @@ fn quad_edges([l, t, r, b]: [f64; 4], rel: &DAffine2, target: &dyn Fn() -> Strin
     Ok(quad)
 }
 
-/// A rectangle of a clip's region as a fill of alpha 255, and the pixels (relative to the
-/// anchor) it covers whole: those inside it when its snapped corners are axis-aligned,
-/// where both the area and the centre rules give 255; none otherwise.
-fn quad_shape(r: &crate::Rect, rel: &DAffine2, target: &dyn Fn() -> String) -> Result<(Shape, PixelRect)> {
-    let corners = [
-        DVec2::new(r.left(), r.top()),
-        DVec2::new(r.right(), r.bottom()),
-        DVec2::new(r.right(), r.top()),
-        DVec2::new(r.left(), r.bottom()),
-    ]
-    .map(|c| snap(rel.transform_point2(c)));
-    let inside = match corners {
-        [Some(a), Some(b), Some(c), Some(d)] if c == (b.0, a.1) && d == (a.0, b.1) => {
-            let g = super::edges::GRID;
-            PixelRect {
-                x0: a.0.min(b.0).div_euclid(g) + i64::from(a.0.min(b.0).rem_euclid(g) != 0),
-                y0: a.1.min(b.1).div_euclid(g) + i64::from(a.1.min(b.1).rem_euclid(g) != 0),
-                x1: a.0.max(b.0).div_euclid(g),
-                y1: a.1.max(b.1).div_euclid(g),
-            }
-        }
-        _ => NO_PIXELS,
-    };
-    let shape = Shape::Fill {
+/// A rectangle of a clip's region as a fill of alpha 255.
+fn quad_shape(r: &crate::Rect, rel: &DAffine2, target: &dyn Fn() -> String) -> Result<Shape> {
+    Ok(Shape::Fill {
         edges: quad_edges([r.left(), r.top(), r.right(), r.bottom()], rel, target)?,
         rule: FillRule::NonZero,
         alpha: 255,
-    };
-    Ok((shape, if inside.is_empty() { NO_PIXELS } else { inside }))
+    })
 }
 
 #[cfg(test)]
