@@ -387,8 +387,9 @@ fn clipping_never_adds_pixels_and_a_mask_over_everything_changes_nothing() {
 
 /// Scroll windows clip exactly as masks of the same rectangle do, bit for bit, nested up to
 /// three deep, turned or axis-aligned, at whole or fractional positions. Compositing leaves
-/// out a window's region where it is solid over an item's pixels (issue 22: 2,900 nested
-/// windows), and a mask's fill takes the plain path: both must give the same pixels.
+/// out a clip's region where it is solid over an item's pixels (issue 22: 2,900 nested
+/// windows); a window's rectangle and a mask's rectangle fill are built apart, and must
+/// give the same pixels.
 #[test]
 fn scroll_windows_clip_as_masks_of_the_same_rectangle() {
     let mut rng = Rng::new(22);
