@@ -31,17 +31,13 @@ use std::sync::Arc;
 use glam::DAffine2;
 
 use crate::geom::rect::PixelRect;
+pub(crate) use crate::query::options::threshold;
 use crate::raster::bitmask::Overlap;
 use crate::raster::{
     ClipShapes, DrawBudget, Prepared, Rasterizer, RegionPiece, ScanBuffers, with_scan_buffers,
 };
 use crate::tree::walk::{Clip, ClipLink, Visit};
 use crate::{Collision, CollisionOptions, Error, NodeId, Rect, Result, Stage};
-
-/// The lowest alpha that counts as solid at `tolerance`.
-pub(crate) fn threshold(tolerance: u8) -> u8 {
-    (255 - tolerance).max(1)
-}
 
 /// Most bytes a method that works on whole planes of the window (every [`crate::Method`]
 /// but `Exact`, which computes rows as it goes) may hold for them: 256 MiB.
@@ -68,6 +64,14 @@ pub(crate) enum Pose {
     Own {
         /// The matrix applied after the target's own space.
         pre: DAffine2,
+    },
+    /// As the tree places it, but with `to_parent` as its matrix to the query's parent: a
+    /// pose a motion query tests (`src/motion/`). Its subtree (masks inside it and its own
+    /// scroll window included) moves with it; the masks and windows of its ancestors, and
+    /// its own mask, stay where the tree has them.
+    Moved {
+        /// The target's matrix to the query's parent in this pose.
+        to_parent: DAffine2,
     },
 }
 
@@ -154,6 +158,7 @@ pub(crate) struct Planes {
     pub b: Vec<u8>,
 }
 
+/// The collision pipeline's steps on the stage (crate-internal).
 impl Stage {
     /// Checks a pair query and works out what it needs: nothing (no overlap possible), the
     /// bounds' intersection (not precise), or the prepared pair.
@@ -188,7 +193,7 @@ impl Stage {
             )
         })?;
         let mut budget = DrawBudget::new(opts.max_pixels);
-        let epoch = self.cache.query_epoch();
+        let epoch = self.cache.query_epoch(self.revision());
         let pa = self.prepare_target(&a, parent, opts.anti_alias, epoch, &mut budget)?;
         let pb = self.prepare_target(&b, parent, opts.anti_alias, epoch, &mut budget)?;
         let (Some(ea), Some(eb)) = (pa.extent(), pb.extent()) else {
@@ -225,6 +230,19 @@ impl Stage {
     pub(crate) fn target_box(&self, target: &Target, parent: NodeId) -> Result<Option<Rect>> {
         match target.pose {
             Pose::InParent => self.bounds(target.node, parent),
+            Pose::Moved { to_parent } => match self.own_box(target.node)? {
+                None => Ok(None),
+                Some(local) => local
+                    .transform(to_parent)
+                    .map(Some)
+                    .ok_or_else(|| Error::NonFinite {
+                        what: format!(
+                            "bounds of {} in {}",
+                            self.describe(target.node),
+                            self.describe(parent)
+                        ),
+                    }),
+            },
             Pose::Own { pre } => {
                 let mut acc: Option<Rect> = None;
                 let id = crate::ColorTransform::IDENTITY;
@@ -313,12 +331,21 @@ impl Stage {
                 }
             }
             Pose::Own { pre } => (node, pre, self.own_clips(node, &pre)?),
+            // Walked in its own space, placed by the pose.
+            Pose::Moved { to_parent } => {
+                match self.clips_above_posed(node, parent, Some(to_parent), &DAffine2::IDENTITY)? {
+                    Some(clips) => (node, to_parent, clips),
+                    None => return Ok(prepared),
+                }
+            }
         };
         self.walk_leaves_clipped(node, space, pre, base_color, clips, |id, visit, m, ct, clips| {
             let Visit::Leaf(leaf) = visit else { return Ok(()) };
             let clip = match clips {
                 None => None,
-                Some(link) => Some(self.clip_shapes(link, space, pre, &mut made, budget, &name)?),
+                Some(link) => {
+                    Some(self.clip_shapes(link, target, parent, space, pre, &mut made, budget, &name)?)
+                }
             };
             // Multipliers that overflow down the tree make NaN, which would round to an
             // opaque alpha: refused, naming the node (issue 12).
@@ -341,6 +368,8 @@ impl Stage {
     fn clip_shapes(
         &self,
         link: &Arc<ClipLink>,
+        target: &Target,
+        parent: NodeId,
         space: NodeId,
         pre: DAffine2,
         made: &mut HashMap<*const ClipLink, (Arc<ClipLink>, Arc<ClipShapes>)>,
@@ -362,6 +391,13 @@ impl Stage {
             let pieces = match l.clip {
                 Clip::Window { rect, matrix } => vec![(RegionPiece::Rect(rect), matrix)],
                 Clip::Mask(mask) => {
+                    // A moved target carries the masks inside it; the others stay put.
+                    let (space, pre) = match target.pose {
+                        Pose::Moved { .. } if !self.is_ancestor(target.node, mask)? => {
+                            (parent, DAffine2::IDENTITY)
+                        }
+                        _ => (space, pre),
+                    };
                     let mut pieces = Vec::new();
                     self.for_each_region_leaf(mask, space, pre, |piece, m| {
                         pieces.push((piece, *m));

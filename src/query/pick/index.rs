@@ -6,13 +6,13 @@
 //! root once per scrolled ancestor (cubic in the depth of nested scroll windows) and walked
 //! its path three more times (quadratic in the depth of nested filled containers).
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use glam::DAffine2;
 
 use super::grid::Grid;
 use crate::geom::transform;
-use crate::tree::stage::{Node, NodeId};
+use crate::tree::node::{Node, NodeId};
 use crate::tree::walk::{Clip, ClipLink, Clips};
 use crate::{Error, Graphic, Rect, Result, Stage};
 
@@ -92,22 +92,6 @@ pub(crate) struct PickIndex {
     /// Shown content that cannot be placed in the root's space (its matrix or its box
     /// overflows): its rank and the node to name. Picks refuse as the other queries do.
     unplaceable: Vec<(u32, NodeId)>,
-}
-
-/// The stage's index, made when a pick needs it and kept until the tree changes.
-#[derive(Default)]
-pub(crate) struct IndexCell(Mutex<Option<Arc<PickIndex>>>);
-
-impl Clone for IndexCell {
-    fn clone(&self) -> Self {
-        IndexCell::default()
-    }
-}
-
-impl std::fmt::Debug for IndexCell {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("IndexCell")
-    }
 }
 
 fn link(outer: Clips, clip: Clip) -> Clips {
@@ -298,14 +282,10 @@ fn own_box(node: &Node, m: &DAffine2) -> Placed {
 impl Stage {
     /// The index, built again when the tree changed since it was made.
     pub(crate) fn pick_index(&self) -> Result<Arc<PickIndex>> {
-        let mut cell = self.pick_index.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(index) = cell.as_ref()
-            && index.revision == self.revision()
-        {
-            return Ok(index.clone());
-        }
-        let index = Arc::new(PickIndex::build(self)?);
-        *cell = Some(index.clone());
-        Ok(index)
+        let revision = self.revision();
+        self.pick_index.get_or_make(
+            |index: &PickIndex| index.revision == revision,
+            || PickIndex::build(self),
+        )
     }
 }

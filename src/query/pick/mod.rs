@@ -21,5 +21,4 @@ pub(crate) mod options;
 pub(crate) mod query;
 pub(crate) mod rules;
 
-pub(crate) use index::IndexCell;
 pub use options::PickOptions;

@@ -1,11 +1,12 @@
 //! The mouse properties Flash's rules read (`interactive`, `mouse_enabled`,
 //! `mouse_children`, `hit_area`), and their setters.
 
-use crate::tree::stage::{Content, NodeId};
+use crate::tree::links::Link;
+use crate::tree::node::{Content, NodeId};
 use crate::{Error, Result, Stage};
 
 impl Stage {
-    fn interactive_node(&mut self, id: NodeId, what: &'static str) -> Result<&mut crate::tree::stage::Node> {
+    fn interactive_node(&mut self, id: NodeId, what: &'static str) -> Result<&mut crate::tree::node::Node> {
         if !self.node(id)?.interactive {
             return Err(Error::NotInteractive {
                 node: self.describe(id),
@@ -108,14 +109,7 @@ impl Stage {
         if let Some(a) = area {
             self.node(a)?;
         }
-        let old = self.interactive_node(id, "hit_area")?.hit_area;
-        if let Some(old) = old {
-            self.node_mut(old)?.hit_area_of.retain(|&x| x != id);
-        }
-        self.node_mut(id)?.hit_area = area;
-        if let Some(a) = area {
-            self.node_mut(a)?.hit_area_of.push(id);
-        }
-        Ok(())
+        self.interactive_node(id, "hit_area")?;
+        self.set_link(Link::HitArea, id, area)
     }
 }

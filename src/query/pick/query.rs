@@ -10,7 +10,7 @@ use super::options::PickOptions;
 use crate::geom::shape::Leaf;
 use crate::query::point::{BitmapHit, PointTest};
 use crate::tree::clip::window_contains;
-use crate::tree::stage::NodeId;
+use crate::tree::node::NodeId;
 use crate::tree::walk::{Clip, ClipLink, Clips};
 use crate::{Error, Result, Stage};
 

@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::index::PickIndex;
-use crate::tree::stage::NodeId;
+use crate::tree::node::NodeId;
 use crate::{Result, Stage};
 
 /// What a subtree answers when asked who takes a click (Flash's rules 4 and 5).
