@@ -339,13 +339,19 @@ impl Stage {
                 }
             }
         };
+        // Where a mask's region is placed: a moved target carries the masks inside it; the
+        // others stay put.
+        let mask_space = |mask: NodeId| -> Result<(NodeId, DAffine2)> {
+            Ok(match target.pose {
+                Pose::Moved { .. } if !self.is_ancestor(target.node, mask)? => (parent, DAffine2::IDENTITY),
+                _ => (space, pre),
+            })
+        };
         self.walk_leaves_clipped(node, space, pre, base_color, clips, |id, visit, m, ct, clips| {
             let Visit::Leaf(leaf) = visit else { return Ok(()) };
             let clip = match clips {
                 None => None,
-                Some(link) => {
-                    Some(self.clip_shapes(link, target, parent, space, pre, &mut made, budget, &name)?)
-                }
+                Some(link) => Some(self.clip_shapes(link, &mask_space, &mut made, budget, &name)?),
             };
             // Multipliers that overflow down the tree make NaN, which would round to an
             // opaque alpha: refused, naming the node (issue 12).
@@ -362,16 +368,13 @@ impl Stage {
         Ok(prepared)
     }
 
-    /// The shapes of a list of clips (their regions' pieces placed by their matrices to
-    /// `space` after `pre`), made for the links not made yet in this query, the outermost
+    /// The shapes of a list of clips (a mask's pieces placed by their matrices into the
+    /// space, and after the matrix, that `mask_space` gives for it), made for the links not made yet in this query, the outermost
     /// first.
     fn clip_shapes(
         &self,
         link: &Arc<ClipLink>,
-        target: &Target,
-        parent: NodeId,
-        space: NodeId,
-        pre: DAffine2,
+        mask_space: &dyn Fn(NodeId) -> Result<(NodeId, DAffine2)>,
         made: &mut HashMap<*const ClipLink, (Arc<ClipLink>, Arc<ClipShapes>)>,
         budget: &mut DrawBudget,
         name: &dyn Fn() -> String,
@@ -391,13 +394,7 @@ impl Stage {
             let pieces = match l.clip {
                 Clip::Window { rect, matrix } => vec![(RegionPiece::Rect(rect), matrix)],
                 Clip::Mask(mask) => {
-                    // A moved target carries the masks inside it; the others stay put.
-                    let (space, pre) = match target.pose {
-                        Pose::Moved { .. } if !self.is_ancestor(target.node, mask)? => {
-                            (parent, DAffine2::IDENTITY)
-                        }
-                        _ => (space, pre),
-                    };
+                    let (space, pre) = mask_space(mask)?;
                     let mut pieces = Vec::new();
                     self.for_each_region_leaf(mask, space, pre, |piece, m| {
                         pieces.push((piece, *m));
