@@ -142,7 +142,7 @@ fn bullets(c: &mut Criterion) {
             for &b in &world.bullets {
                 hits += world
                     .stage
-                    .collisions_with(world.world, b, &world.rocks, &copts)
+                    .contacts_against(b, &world.rocks, world.world, &copts)
                     .unwrap()
                     .len();
             }
@@ -178,7 +178,7 @@ fn bullets(c: &mut Criterion) {
             world.step(frame);
             let hits = world
                 .stage
-                .collisions_between(world.world, &world.bullets, &world.rocks, &copts);
+                .contacts_between(&world.bullets, &world.rocks, world.world, &copts);
             black_box(hits.unwrap().len())
         })
     });

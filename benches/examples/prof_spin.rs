@@ -24,7 +24,7 @@ fn main() {
     world.step(0);
     world
         .stage
-        .collisions(world.world, &world.sprites, &opts)
+        .contacts_among(&world.sprites, world.world, &opts)
         .unwrap();
     let t = std::time::Instant::now();
     for f in 1..=frames as u64 {
@@ -32,7 +32,7 @@ fn main() {
         for _ in 0..queries {
             contacts += world
                 .stage
-                .collisions(world.world, &world.sprites, &opts)
+                .contacts_among(&world.sprites, world.world, &opts)
                 .unwrap()
                 .len();
         }

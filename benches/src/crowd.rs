@@ -131,9 +131,9 @@ impl Crowd {
     /// ten against all. Returns the contacts found.
     pub fn three_queries(&self, opts: &CollisionOptions) -> usize {
         let (s, w, all) = (&self.stage, self.world, &self.sprites);
-        s.collisions(w, all, opts).unwrap().len()
-            + s.collisions_with(w, all[0], all, opts).unwrap().len()
-            + s.collisions_between(w, &all[..10.min(all.len())], all, opts)
+        s.contacts_among(all, w, opts).unwrap().len()
+            + s.contacts_against(all[0], all, w, opts).unwrap().len()
+            + s.contacts_between(&all[..10.min(all.len())], all, w, opts)
                 .unwrap()
                 .len()
     }
