@@ -25,6 +25,7 @@
 //!
 //! Planes are drawn in one place, [`Stage::draw_planes`].
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use glam::DAffine2;
@@ -35,7 +36,7 @@ use crate::raster::bitmask::Overlap;
 use crate::raster::{
     ClipShapes, DrawBudget, Prepared, Rasterizer, RegionPiece, ScanBuffers, with_scan_buffers,
 };
-use crate::tree::walk::{Clip, ClipLink, Clips, Visit, each_clip};
+use crate::tree::walk::{Clip, ClipLink, Visit};
 use crate::{Collision, CollisionOptions, Error, NodeId, Rect, Result, Stage};
 
 /// Most bytes a method that works on whole planes of the window (every [`crate::Method`]
@@ -317,8 +318,10 @@ impl Stage {
         let base_color = self.color_transform_to(node, parent)?;
         let mut prepared = Prepared::new(anti_alias, epoch);
         let name = || self.describe(node);
-        // The leaves under one clip share its list, so its shapes are made once per query.
-        let mut made: Vec<(Arc<ClipLink>, Arc<ClipShapes>)> = Vec::new();
+        // The leaves under one clip share its list, and a list shares its outer clips with
+        // its parent's: each clip's shapes are made once per query, and each list's shapes
+        // hold its outer list's (the list's link is kept, so that its address stays its own).
+        let mut made: HashMap<*const ClipLink, (Arc<ClipLink>, Arc<ClipShapes>)> = HashMap::new();
         let (space, pre, clips) = match target.pose {
             Pose::InParent => {
                 let pre = DAffine2::IDENTITY;
@@ -336,19 +339,19 @@ impl Stage {
                 }
             }
         };
+        // Where a mask's region is placed: a moved target carries the masks inside it; the
+        // others stay put.
+        let mask_space = |mask: NodeId| -> Result<(NodeId, DAffine2)> {
+            Ok(match target.pose {
+                Pose::Moved { .. } if !self.is_ancestor(target.node, mask)? => (parent, DAffine2::IDENTITY),
+                _ => (space, pre),
+            })
+        };
         self.walk_leaves_clipped(node, space, pre, base_color, clips, |id, visit, m, ct, clips| {
             let Visit::Leaf(leaf) = visit else { return Ok(()) };
             let clip = match clips {
                 None => None,
-                Some(link) => match made.iter().find(|(l, _)| Arc::ptr_eq(l, link)) {
-                    Some((_, shapes)) => Some(shapes.clone()),
-                    None => {
-                        let regions = self.clip_regions(clips, target, parent, space, pre)?;
-                        let shapes = Prepared::clip_shapes(&self.cache, &regions, budget, &name)?;
-                        made.push((link.clone(), shapes.clone()));
-                        Some(shapes)
-                    }
-                },
+                Some(link) => Some(self.clip_shapes(link, &mask_space, &mut made, budget, &name)?),
             };
             // Multipliers that overflow down the tree make NaN, which would round to an
             // opaque alpha: refused, naming the node (issue 12).
@@ -365,28 +368,33 @@ impl Stage {
         Ok(prepared)
     }
 
-    /// The regions of every clip of a list, each as its pieces with their matrices to
-    /// `space` after `pre`.
-    fn clip_regions(
+    /// The shapes of a list of clips (a mask's pieces placed by their matrices into the
+    /// space, and after the matrix, that `mask_space` gives for it), made for the links not made yet in this query, the outermost
+    /// first.
+    fn clip_shapes(
         &self,
-        clips: &Clips,
-        target: &Target,
-        parent: NodeId,
-        space: NodeId,
-        pre: DAffine2,
-    ) -> Result<Vec<Vec<(RegionPiece<'_>, DAffine2)>>> {
-        let mut regions = Vec::new();
-        for clip in each_clip(clips) {
-            regions.push(match *clip {
+        link: &Arc<ClipLink>,
+        mask_space: &dyn Fn(NodeId) -> Result<(NodeId, DAffine2)>,
+        made: &mut HashMap<*const ClipLink, (Arc<ClipLink>, Arc<ClipShapes>)>,
+        budget: &mut DrawBudget,
+        name: &dyn Fn() -> String,
+    ) -> Result<Arc<ClipShapes>> {
+        let mut todo = Vec::new();
+        let mut cur = Some(link);
+        let mut outer = None;
+        while let Some(l) = cur {
+            if let Some((_, shapes)) = made.get(&Arc::as_ptr(l)) {
+                outer = Some(shapes.clone());
+                break;
+            }
+            todo.push(l);
+            cur = l.outer.as_ref();
+        }
+        for l in todo.into_iter().rev() {
+            let pieces = match l.clip {
                 Clip::Window { rect, matrix } => vec![(RegionPiece::Rect(rect), matrix)],
                 Clip::Mask(mask) => {
-                    // A moved target carries the masks inside it; the others stay put.
-                    let (space, pre) = match target.pose {
-                        Pose::Moved { .. } if !self.is_ancestor(target.node, mask)? => {
-                            (parent, DAffine2::IDENTITY)
-                        }
-                        _ => (space, pre),
-                    };
+                    let (space, pre) = mask_space(mask)?;
                     let mut pieces = Vec::new();
                     self.for_each_region_leaf(mask, space, pre, |piece, m| {
                         pieces.push((piece, *m));
@@ -394,9 +402,12 @@ impl Stage {
                     })?;
                     pieces
                 }
-            });
+            };
+            let shapes = Prepared::clip_shapes(&self.cache, &pieces, outer, budget, name)?;
+            made.insert(Arc::as_ptr(l), (l.clone(), shapes.clone()));
+            outer = Some(shapes);
         }
-        Ok(regions)
+        Ok(outer.expect("a list has at least one link"))
     }
 
     /// Prepared targets' alpha planes over `region` (row-major), drawn by one rasterizer

@@ -2,7 +2,7 @@
 //! region of the parent's grid, each item computed only where the region needs it.
 
 use super::item::Scratch;
-use super::prepare::{Item, Prepared};
+use super::prepare::{ClipRegion, Item, Prepared};
 use crate::geom::rect::PixelRect;
 
 /// `a * b / 255`, rounded to nearest, exact for all `a, b` in 0..=255.
@@ -66,6 +66,11 @@ fn item_rows(
     }
 }
 
+/// Whether `outer` holds every pixel of `inner` (not empty).
+fn contains(outer: &PixelRect, inner: &PixelRect) -> bool {
+    outer.x0 <= inner.x0 && outer.y0 <= inner.y0 && inner.x1 <= outer.x1 && inner.y1 <= outer.y1
+}
+
 /// Composites `item` over `part` into `out`, a buffer of `part`'s own size.
 fn item_into(scratch: &mut Scratch, item: &Item, part: PixelRect, anti_alias: bool, out: &mut [u8]) {
     let w = part.width() as usize;
@@ -105,12 +110,19 @@ impl Rasterizer {
             // Compositing counts against the work budget too (a unit per 64 pixels): many
             // large items over a large window would otherwise take minutes (issue 12).
             let units = (part.area() / COMPOSITE_PIXELS_PER_WORK) as u64;
-            let regions = clip.map_or(0, |c| c.regions.len() as u64);
+            // Regions solid over the whole part multiply by 255, which changes nothing:
+            // they are left out (a part inside every region leaves out the whole list).
+            let needed = |r: &ClipRegion| !contains(&r.solid, &part);
+            let regions = match clip {
+                Some(c) if !contains(&c.solid, &part) => c.regions().filter(|r| needed(r)).count() as u64,
+                _ => 0,
+            };
             self.scratch.add_work(units * (1 + 2 * regions));
             if self.scratch.over_budget() {
                 return any;
             }
             let dx0 = (part.x0 - region.x0) as usize;
+            let clip = clip.filter(|_| regions > 0);
             let Some(clip) = clip else {
                 let n = part.width() as usize;
                 item_rows(&mut self.scratch, item, part, aa, |y, values| {
@@ -125,7 +137,7 @@ impl Rasterizer {
             self.clipped.clear();
             self.clipped.resize(size, 0);
             item_into(&mut self.scratch, item, part, aa, &mut self.clipped);
-            for r in &clip.regions {
+            for r in clip.regions().filter(|r| needed(r)) {
                 self.cover.clear();
                 self.cover.resize(size, 0);
                 for piece in &r.items {

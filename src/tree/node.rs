@@ -12,7 +12,8 @@ use crate::{Bitmap, Graphic, Rect};
 pub struct NodeId {
     pub(crate) index: u32,
     pub(crate) generation: u32,
-    /// Which stage made it (clones of a stage share its number).
+    /// Which stage made it: a stage's own number, or for ids made before a clone, the
+    /// number of the stage that made them (see `Stage`'s `Clone`).
     pub(crate) stage: u32,
 }
 

@@ -17,6 +17,9 @@ static NEXT_STAGE: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::
 #[derive(Clone, Debug)]
 struct Slot {
     generation: u32,
+    /// The number of the stage that made the id of the node in this slot now: ids made
+    /// before a clone keep working in both stages, ids made after it in their own alone.
+    made_by: u32,
     node: Option<Node>,
 }
 
@@ -56,7 +59,29 @@ struct Slot {
 /// println!("{children:?}");
 /// # Ok::<(), pixelhit::Error>(())
 /// ```
-#[derive(Clone, Debug)]
+///
+/// # Clones
+///
+/// A clone is a separate tree with a number of its own. The ids of nodes that existed
+/// when it was cloned name the same nodes in both (a snapshot is used with the ids one
+/// already holds); ids made afterwards, by either, belong to the stage that made them
+/// alone, and the other refuses them with [`Error::ForeignNode`], even when both put their
+/// new nodes in the same slot:
+///
+/// ```
+/// use pixelhit::{Error, Stage};
+/// let mut stage = Stage::new();
+/// let ship = stage.add_container(stage.root())?;
+/// let mut snapshot = stage.clone();
+/// snapshot.set_x(ship, 10.0)?; // an id made before the clone works in both
+/// assert_eq!(stage.x(ship)?, 0.0);
+/// let in_snapshot = snapshot.add_container(snapshot.root())?;
+/// let in_stage = stage.add_container(stage.root())?;
+/// assert_ne!(in_snapshot, in_stage);
+/// assert!(matches!(stage.remove(in_snapshot), Err(Error::ForeignNode { .. })));
+/// # Ok::<(), pixelhit::Error>(())
+/// ```
+#[derive(Debug)]
 pub struct Stage {
     /// This stage's number, in its ids.
     id: u32,
@@ -77,6 +102,25 @@ impl Default for Stage {
     }
 }
 
+impl Clone for Stage {
+    /// A copy of the tree with a stage number of its own (see [`Stage`], "Clones").
+    fn clone(&self) -> Self {
+        Stage {
+            id: next_stage_number(),
+            slots: self.slots.clone(),
+            free: self.free.clone(),
+            root: self.root,
+            cache: self.cache.clone(),
+            revision: self.revision,
+            pick_index: self.pick_index.clone(),
+        }
+    }
+}
+
+fn next_stage_number() -> u32 {
+    NEXT_STAGE.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
 /// How a node is described in error messages: its name in quotes, or `#index`.
 pub(crate) fn describe_node(node: &Node, id: NodeId) -> String {
     match &node.name {
@@ -89,11 +133,12 @@ pub(crate) fn describe_node(node: &Node, id: NodeId) -> String {
 impl Stage {
     /// A stage holding only an empty root container.
     pub fn new() -> Stage {
-        let id = NEXT_STAGE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let id = next_stage_number();
         Stage {
             id,
             slots: vec![Slot {
                 generation: 0,
+                made_by: id,
                 node: Some(Node::new(Content::Container(Vec::new()))),
             }],
             free: Vec::new(),
@@ -153,19 +198,22 @@ impl Stage {
     }
 
     fn slot(&self, id: NodeId) -> Option<&Node> {
-        if id.stage != self.id {
-            return None;
-        }
         let s = self.slots.get(id.index as usize)?;
-        if s.generation != id.generation {
+        if s.generation != id.generation || s.made_by != id.stage {
             return None;
         }
         s.node.as_ref()
     }
 
-    /// The error for an id that names no live node here.
+    /// The error for an id that names no live node here: stale when this stage (or the one
+    /// it was cloned from, for the slot) made it, foreign otherwise.
     fn missing(&self, id: NodeId) -> Error {
-        match id.stage == self.id {
+        let ours = id.stage == self.id
+            || self
+                .slots
+                .get(id.index as usize)
+                .is_some_and(|s| s.made_by == id.stage);
+        match ours {
             true => Error::StaleNode {
                 node: format!("#{}", id.index),
             },
@@ -183,13 +231,10 @@ impl Stage {
         // Every change goes through here (or through `remove`).
         self.revision += 1;
         let err = self.missing(id);
-        if id.stage != self.id {
-            return Err(err);
-        }
         let s = self
             .slots
             .get_mut(id.index as usize)
-            .filter(|s| s.generation == id.generation)
+            .filter(|s| s.generation == id.generation && s.made_by == id.stage)
             .and_then(|s| s.node.as_mut());
         s.ok_or(err)
     }
@@ -210,6 +255,7 @@ impl Stage {
             Some(index) => {
                 let slot = &mut self.slots[index as usize];
                 slot.node = Some(node);
+                slot.made_by = self.id;
                 NodeId {
                     index,
                     generation: slot.generation,
@@ -224,6 +270,7 @@ impl Stage {
                 })?;
                 self.slots.push(Slot {
                     generation: 0,
+                    made_by: self.id,
                     node: Some(node),
                 });
                 NodeId {
@@ -292,7 +339,7 @@ impl Stage {
     /// The node of a live id, or `None` (no error) for a stale one.
     pub(crate) fn live_node_mut(&mut self, id: NodeId) -> Option<&mut Node> {
         let s = self.slots.get_mut(id.index as usize)?;
-        (s.generation == id.generation)
+        (s.generation == id.generation && s.made_by == id.stage)
             .then_some(s.node.as_mut())
             .flatten()
     }

@@ -384,7 +384,7 @@ impl Loader<'_> {
             return Err(self.err(
                 path,
                 format!(
-                    "the scene's SVG objects would add more than {} elements and points in all \
+                    "the scene's SVG objects would add more than {} bytes in all \
                      (svg::SCENE_SVG_EXPANDED; {} counts {} each time it is shown)",
                     crate::svg::SCENE_SVG_EXPANDED,
                     file.display(),
