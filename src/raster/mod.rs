@@ -13,6 +13,8 @@
 //!   each pixel of a row, summed in fixed point.
 //! - [`centres`]: without anti-aliasing, exact integer tests of the pixel centres.
 //! - [`sample`]: bitmaps, the texel under each pixel centre mapped back in f64.
+//! - [`spans`]: each row's spans from the edges alone, stepped down the rows: where an item
+//!   can be non-zero, and where it covers whole pixels with no area math.
 //! - [`item`]: an item in a pose, and its values over any rows and columns.
 //! - [`prepare`]: a query target's items, from the cache where they are: a pose seen once
 //!   keeps its edges; a pose seen again is drawn whole and keeps its bit masks, which the
@@ -34,6 +36,7 @@ mod item;
 mod plane;
 mod prepare;
 mod sample;
+mod spans;
 
 pub(crate) use budget::DrawBudget;
 pub(crate) use cache::RasterCache;
