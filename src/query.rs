@@ -782,17 +782,46 @@ fn scan_with(
         b: sb,
         hull: hull_b,
         plane,
+        spans,
     } = buffers;
     // The plain path (no fast paths): both targets composited into dense planes, pixel by
     // pixel, which the differential tests hold the runs and the hints to.
     let plain = !opts.fast_paths;
+    let mut o = Overlap::default();
+    let mut count = 0u64;
+    let mut found = |y: i64, x0: i64, x1: i64| {
+        count += (x1 - x0) as u64;
+        let r = PixelRect {
+            x0,
+            y0: y,
+            x1,
+            y1: y + 1,
+        };
+        o.rect = Some(o.rect.map_or(r, |h| PixelRect {
+            x0: h.x0.min(r.x0),
+            y0: h.y0.min(r.y0),
+            x1: h.x1.max(r.x1),
+            y1: h.y1.max(r.y1),
+        }));
+        for x in x0..x1 {
+            on_pixel(x, y);
+        }
+    };
+    // Two single shapes: each row's spans intersected first, values only inside.
+    if let (false, Some((shape_a, at_a)), Some((shape_b, at_b))) =
+        (plain, Rasterizer::single_shape(pa), Rasterizer::single_shape(pb))
+    {
+        let targets = ((shape_a, at_a, t.a), (shape_b, at_b, t.b));
+        raster.span_scan(spans, window, targets, pa.anti_alias(), &mut found);
+        raster.check(&name)?;
+        o.count = count;
+        return Ok(o);
+    }
     let band_rows = if !plain && Rasterizer::has_runs(pa) && Rasterizer::has_runs(pb) {
         window.height()
     } else {
         (BAND_PIXELS / window.width().max(1)).max(1)
     } as i64;
-    let mut o = Overlap::default();
-    let mut count = 0u64;
     let mut y0 = window.y0;
     while y0 < window.y1 {
         let band = PixelRect {
@@ -817,22 +846,7 @@ fn scan_with(
             while i < ra.len() && j < rb.len() {
                 let (x0, x1) = (ra[i].0.max(rb[j].0), ra[i].1.min(rb[j].1));
                 if x0 < x1 {
-                    count += (x1 - x0) as u64;
-                    let r = PixelRect {
-                        x0,
-                        y0: y,
-                        x1,
-                        y1: y + 1,
-                    };
-                    o.rect = Some(o.rect.map_or(r, |h| PixelRect {
-                        x0: h.x0.min(r.x0),
-                        y0: h.y0.min(r.y0),
-                        x1: h.x1.max(r.x1),
-                        y1: h.y1.max(r.y1),
-                    }));
-                    for x in x0..x1 {
-                        on_pixel(x, y);
-                    }
+                    found(y, x0, x1);
                 }
                 if ra[i].1 < rb[j].1 {
                     i += 1;

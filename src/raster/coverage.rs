@@ -240,6 +240,7 @@ impl CoverageRow {
     }
 
     /// What was computed since the last [`CoverageRow::reset_work`].
+    #[cfg(test)]
     pub fn counts(&self) -> AreaCounts {
         self.counts
     }

@@ -37,6 +37,7 @@ pub(crate) struct Scratch {
     row: Vec<u8>,
     coverage_runs: Vec<(i64, i64)>,
     runs: Vec<(i64, u8)>,
+    values: Vec<(i64, i64, i64)>,
 }
 
 impl Scratch {
@@ -58,6 +59,32 @@ impl Scratch {
     /// Counts work done outside coverage.
     pub fn add_work(&mut self, work: u64) {
         self.coverage.add_work(work)
+    }
+
+    /// Rows and pixel areas coverage computed since the last [`Scratch::reset_work`].
+    #[cfg(test)]
+    pub fn area_counts(&self) -> super::coverage::AreaCounts {
+        self.coverage.counts()
+    }
+}
+
+/// A bitmap's value at pixel `(x, j)` (relative to its anchor), `coverage` being its quad's
+/// there (read only with anti-aliasing): the one definition every path reads.
+fn bitmap_value(
+    texels: &Texels,
+    inverse: &DAffine2,
+    smoothing: bool,
+    anti_alias: bool,
+    (x, j): (i64, i64),
+    coverage: i64,
+) -> u8 {
+    let p = centre_in_texels(inverse, x, j);
+    match (anti_alias, smoothing) {
+        (true, _) if coverage <= 0 => 0,
+        (true, false) => times_coverage(texels.clamped(p), coverage),
+        (true, true) => times_coverage(texels.smoothed(p), coverage),
+        (false, false) => texels.nearest(p).unwrap_or(0),
+        (false, true) => texels.nearest(p).map_or(0, |_| texels.smoothed(p)),
     }
 }
 
@@ -171,6 +198,7 @@ impl Shape {
             row,
             coverage_runs,
             runs,
+            ..
         } = scratch;
         let edges = match self {
             Shape::Fill { edges, .. } => edges,
@@ -212,14 +240,8 @@ impl Shape {
                     }
                     row.clear();
                     row.extend((0..w).map(|k| {
-                        let p = centre_in_texels(inverse, x0 + k as i64, j);
-                        match (anti_alias, *smoothing) {
-                            (true, _) if acc[k] <= 0 => 0,
-                            (true, false) => times_coverage(texels.clamped(p), acc[k]),
-                            (true, true) => times_coverage(texels.smoothed(p), acc[k]),
-                            (false, false) => texels.nearest(p).unwrap_or(0),
-                            (false, true) => texels.nearest(p).map_or(0, |_| texels.smoothed(p)),
-                        }
+                        let c = if anti_alias { acc[k] } else { 0 };
+                        bitmap_value(texels, inverse, *smoothing, anti_alias, (x0 + k as i64, j), c)
                     }));
                     for (k, &v) in row.iter().enumerate() {
                         push_run(runs, x0 + k as i64, v);
@@ -233,6 +255,111 @@ impl Shape {
 }
 
 impl Shape {
+    /// The edges its row spans come from (a bitmap's are its quad's) and their fill rule.
+    pub fn span_edges(&self) -> (&Edges, FillRule) {
+        match self {
+            Shape::Fill { edges, rule, .. } => (edges, *rule),
+            Shape::Bitmap { quad, .. } => (quad, FillRule::NonZero),
+        }
+    }
+
+    /// The value of every pixel of its inside spans, when that is known without looking at
+    /// them: a fill's alpha (a bitmap's pixels there still need their texels).
+    pub fn inside_value(&self) -> Option<u8> {
+        match self {
+            Shape::Fill { alpha, .. } => Some(*alpha),
+            Shape::Bitmap { .. } => None,
+        }
+    }
+
+    /// Writes into `out` the columns among `needed` (sorted, disjoint intervals, pixels
+    /// relative to the anchor) of row `j` whose value reaches `threshold`, as sorted,
+    /// disjoint intervals. `active` must hold every edge of [`Shape::span_edges`] that
+    /// reaches into the row. Area math is done for the needed columns only.
+    #[allow(clippy::too_many_arguments)]
+    pub fn solid_in(
+        &self,
+        j: i64,
+        needed: &[(i64, i64)],
+        active: &[Edge],
+        anti_alias: bool,
+        threshold: u8,
+        scratch: &mut Scratch,
+        out: &mut Vec<(i64, i64)>,
+    ) {
+        out.clear();
+        let (Some(&(hull0, _)), Some(&(_, hull1))) = (needed.first(), needed.last()) else {
+            return;
+        };
+        let Scratch {
+            coverage,
+            wind,
+            runs,
+            values,
+            ..
+        } = scratch;
+        match self {
+            Shape::Fill { rule, alpha, .. } if anti_alias => {
+                coverage.values_in(active, j, *rule, needed, values);
+                for &(x0, x1, c) in values.iter() {
+                    if times_coverage(*alpha, c) >= threshold {
+                        push_interval(out, x0, x1);
+                    }
+                }
+            }
+            Shape::Fill { rule, alpha, .. } => {
+                if *alpha < threshold {
+                    return;
+                }
+                runs.clear();
+                centre_runs(active, j, (hull0, hull1), wind, |x, winding| {
+                    push_run(runs, x, u8::from(inside(winding, *rule)));
+                });
+                // The runs that are inside, cut to the needed columns.
+                let mut k = 0;
+                for (r, &(x, v)) in runs.iter().enumerate() {
+                    let end = runs.get(r + 1).map_or(hull1, |n| n.0);
+                    if v == 0 {
+                        continue;
+                    }
+                    while let Some(&(n0, n1)) = needed.get(k) {
+                        let (a, b) = (n0.max(x), n1.min(end));
+                        if a < b {
+                            push_interval(out, a, b);
+                        }
+                        if n1 > end {
+                            break;
+                        }
+                        k += 1;
+                    }
+                }
+            }
+            Shape::Bitmap {
+                texels,
+                inverse,
+                smoothing,
+                ..
+            } => {
+                values.clear();
+                if anti_alias {
+                    coverage.values_in(active, j, FillRule::NonZero, needed, values);
+                } else {
+                    values.extend(needed.iter().map(|&(x0, x1)| (x0, x1, 0)));
+                }
+                for &(x0, x1, c) in values.iter() {
+                    if anti_alias && c <= 0 {
+                        continue;
+                    }
+                    for x in x0..x1 {
+                        if bitmap_value(texels, inverse, *smoothing, anti_alias, (x, j), c) >= threshold {
+                            push_interval(out, x, x + 1);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// For a fill or a bitmap (by its quad): calls `emit(row, x0, x1)` for every row of `region` (relative to the
     /// anchor) where its edges are, with columns `x0..x1` holding every pixel it can touch
     /// in that row (a hull of its edges there), cut to `region`. Cheap: no coverage.
@@ -268,6 +395,14 @@ impl Shape {
             }
         }
         scratch.active = walk.into_buffer();
+    }
+}
+
+/// Appends the interval `[x0, x1)`, or lets the last one go on when it ends at `x0`.
+pub(crate) fn push_interval(out: &mut Vec<(i64, i64)>, x0: i64, x1: i64) {
+    match out.last_mut() {
+        Some(last) if last.1 == x0 => last.1 = x1,
+        _ => out.push((x0, x1)),
     }
 }
 

@@ -20,6 +20,8 @@
 //!   keeps its edges; a pose seen again is drawn whole and keeps its bit masks, which the
 //!   word-by-word fast path compares.
 //! - [`plane`]: items composited over a region, source-over in u8.
+//! - [`span_scan`]: two single-item targets compared row by row, values computed only
+//!   where both targets' spans meet.
 //! - [`cache`] and [`budget`]: what a stage keeps between queries, and what one query may
 //!   hold.
 //!
@@ -36,9 +38,12 @@ mod item;
 mod plane;
 mod prepare;
 mod sample;
+mod span_scan;
 mod spans;
 
 pub(crate) use budget::DrawBudget;
 pub(crate) use cache::RasterCache;
 pub(crate) use plane::{Rasterizer, ScanBuffers, with_scan_buffers};
 pub(crate) use prepare::{ClipShapes, Prepared, RegionPiece};
+#[cfg(test)]
+pub(crate) use span_scan::ScanCounts;
