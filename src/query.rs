@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::point::{BitmapHit, PointTest};
 use crate::raster::{
-    ClipShapes, DrawBudget, Prepared, Rasterizer, RegionPiece, ScanBuffers, with_scan_buffers,
+    ClipShapes, DrawBudget, Prepared, Rasterizer, RegionPiece, ScanBuffers, SpanTarget, with_scan_buffers,
 };
 use crate::rect::PixelRect;
 use crate::shape::Leaf;
@@ -811,7 +811,12 @@ fn scan_with(
     if let (false, Some((shape_a, at_a)), Some((shape_b, at_b))) =
         (plain, Rasterizer::single_shape(pa), Rasterizer::single_shape(pb))
     {
-        let targets = ((shape_a, at_a, t.a), (shape_b, at_b, t.b));
+        let target = |shape, anchor, threshold| SpanTarget {
+            shape,
+            anchor,
+            threshold,
+        };
+        let targets = (target(shape_a, at_a, t.a), target(shape_b, at_b, t.b));
         raster.span_scan(spans, window, targets, pa.anti_alias(), &mut found);
         raster.check(&name)?;
         o.count = count;

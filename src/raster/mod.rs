@@ -45,5 +45,4 @@ pub(crate) use budget::DrawBudget;
 pub(crate) use cache::RasterCache;
 pub(crate) use plane::{Rasterizer, ScanBuffers, with_scan_buffers};
 pub(crate) use prepare::{ClipShapes, Prepared, RegionPiece};
-#[cfg(test)]
-pub(crate) use span_scan::ScanCounts;
+pub(crate) use span_scan::SpanTarget;

@@ -180,6 +180,18 @@ pub(crate) fn with_scan_buffers<R>(f: impl FnOnce(&mut ScanBuffers) -> R) -> R {
     result
 }
 
+/// What the last scan on this thread counted: the span scan's rows and pixels, and the rows
+/// and pixel areas coverage computed.
+#[cfg(test)]
+pub(crate) fn last_scan_counts() -> (super::span_scan::ScanCounts, super::coverage::AreaCounts) {
+    SCAN_BUFFERS.with(|b| {
+        b.borrow()
+            .as_ref()
+            .map(|b| (b.spans.counts, b.raster.area_counts()))
+            .unwrap_or_default()
+    })
+}
+
 /// The solid pixels of a target over a band of rows: intervals `[x0, x1)` per row.
 #[derive(Default, Debug)]
 pub(crate) struct SolidRows {
@@ -269,28 +281,17 @@ impl Rasterizer {
     }
 
     /// Calls `emit(y, x0, x1)` for the runs of pixels of `window` solid in both single-shape
-    /// targets ([`Rasterizer::single_shape`]), `(shape, anchor, threshold)` each, values
-    /// computed only where both targets' row spans meet.
+    /// targets ([`Rasterizer::single_shape`]), values computed only where both targets' row
+    /// spans meet.
     pub fn span_scan(
         &mut self,
         scan: &mut SpanScan,
         window: PixelRect,
-        (a, b): ((&Shape, (i64, i64), u8), (&Shape, (i64, i64), u8)),
+        targets: (SpanTarget, SpanTarget),
         anti_alias: bool,
         emit: impl FnMut(i64, i64, i64),
     ) {
-        let target = |(shape, anchor, threshold)| SpanTarget {
-            shape,
-            anchor,
-            threshold,
-        };
-        scan.run(
-            window,
-            (target(a), target(b)),
-            anti_alias,
-            &mut self.scratch,
-            emit,
-        );
+        scan.run(window, targets, anti_alias, &mut self.scratch, emit);
     }
 
     /// Rows and pixel areas coverage computed since the query started.

@@ -19,4 +19,5 @@ mod methods;
 mod properties;
 mod raster_check;
 mod semantics;
+mod span_scan;
 mod svg;
