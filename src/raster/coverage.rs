@@ -737,6 +737,32 @@ mod tests {
                     expanded[(x - x0) as usize..(end - x0) as usize].fill(v);
                 }
                 assert_eq!(expanded, whole, "case {case} row {row}: runs");
+                // Chosen columns only: the same values there, areas only there.
+                let mut needed: Vec<(i64, i64)> = Vec::new();
+                let mut x = x0 + next(8);
+                while x < x0 + w as i64 {
+                    let end = (x + 1 + next(12)).min(x0 + w as i64);
+                    needed.push((x, end));
+                    x = end + 1 + next(20);
+                }
+                if needed.is_empty() {
+                    continue;
+                }
+                let mut values = Vec::new();
+                let mut chosen = CoverageRow::default();
+                chosen.values_in(&e.edges, row, rule, &needed, &mut values);
+                let mut covered = Vec::new();
+                for &(a, b, v) in &values {
+                    for x in a..b {
+                        assert_eq!(v, whole[(x - x0) as usize], "case {case} row {row} column {x}");
+                        covered.push(x);
+                    }
+                }
+                let want: Vec<i64> = needed.iter().flat_map(|&(a, b)| a..b).collect();
+                assert_eq!(covered, want, "case {case} row {row}: the columns asked for");
+                let mut all = CoverageRow::default();
+                all.values_in(&e.edges, row, rule, &[(x0, x0 + w as i64)], &mut values);
+                assert!(chosen.counts().areas <= all.counts().areas);
             }
         }
     }
