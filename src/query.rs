@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use crate::point::{BitmapHit, PointTest};
 use crate::raster::{
-    ClipShapes, DrawBudget, Prepared, Rasterizer, RegionPiece, ScanBuffers, SpanTarget, with_scan_buffers,
+    ClipShapes, DrawBudget, Prepared, Rasterizer, RegionPiece, ScanBuffers, SpanTarget, spans_pay,
+    with_scan_buffers,
 };
 use crate::rect::PixelRect;
 use crate::shape::Leaf;
@@ -807,9 +808,11 @@ fn scan_with(
             on_pixel(x, y);
         }
     };
-    // Two single shapes: each row's spans intersected first, values only inside.
+    // Two single shapes, one a bitmap: each row's spans intersected first, values only
+    // inside (see `spans_pay` for why two fills go as runs).
     if let (false, Some((shape_a, at_a)), Some((shape_b, at_b))) =
         (plain, Rasterizer::single_shape(pa), Rasterizer::single_shape(pb))
+        && spans_pay(shape_a, shape_b)
     {
         let target = |shape, anchor, threshold| SpanTarget {
             shape,

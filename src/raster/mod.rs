@@ -45,4 +45,4 @@ pub(crate) use budget::DrawBudget;
 pub(crate) use cache::RasterCache;
 pub(crate) use plane::{Rasterizer, ScanBuffers, with_scan_buffers};
 pub(crate) use prepare::{ClipShapes, Prepared, RegionPiece};
-pub(crate) use span_scan::SpanTarget;
+pub(crate) use span_scan::{SpanTarget, pays as spans_pay};

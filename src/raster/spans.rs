@@ -35,6 +35,7 @@ pub(crate) enum Kind {
 
 /// Columns `x0..x1` of a row, and what the item is there. Outside its spans a row's pixels
 /// have the value 0.
+#[cfg(test)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Span {
     pub x0: i64,
@@ -75,6 +76,7 @@ pub(crate) struct SpanRows {
     groups: Vec<(i64, i64, i64, bool)>,
     /// `(height, group, change of winding)` where a piece starts or ends inside the row.
     events: Vec<(i64, usize, i64)>,
+    #[cfg(test)]
     spans: Vec<Span>,
     /// Rows walked since the last [`SpanRows::start`].
     pub rows: u64,
@@ -103,16 +105,37 @@ impl SpanRows {
     /// The spans of row `row` (pixels relative to the item's anchor) of the item whose edges
     /// are `edges` (the same slice for the whole walk; rows in increasing order, any skipped),
     /// left to right.
+    #[cfg(test)]
     pub fn row(&mut self, edges: &[Edge], row: i64, rule: FillRule) -> &[Span] {
+        let mut spans = std::mem::take(&mut self.spans);
+        spans.clear();
+        self.walk_row(edges, row, rule, |x0, x1, kind| {
+            push_span(&mut spans, x0, x1, kind)
+        });
+        self.spans = spans;
+        &self.spans
+    }
+
+    /// As [`SpanRows::row`], calling `emit(x0, x1, kind)` for the spans left to right
+    /// instead (a span may meet the one before it, of the other kind).
+    pub fn walk_row(
+        &mut self,
+        edges: &[Edge],
+        row: i64,
+        rule: FillRule,
+        mut emit: impl FnMut(i64, i64, Kind),
+    ) {
         self.rows += 1;
         let (band, below) = (row * GRID, (row + 1) * GRID);
         self.advance(edges, band, below);
         self.pieces.clear();
+        let mut events = false;
         for (e, s) in self.active.iter().zip(&mut self.stepped) {
             let (ya, yb) = (e.top.max(band), e.bottom.min(below));
             let xa = if s.y == ya { s.x } else { x_at(e, s.k, ya) };
             let xb = x_at(e, s.k, yb);
             (s.y, s.x) = (yb, xb);
+            events |= ya > band || yb < below;
             self.pieces.push(RowPiece {
                 c_lo: floor(xa.min(xb)),
                 c_hi: floor(xa.max(xb)),
@@ -121,11 +144,38 @@ impl SpanRows {
                 bottom: yb - band,
             });
         }
-        self.spans.clear();
-        if self.pieces.is_empty() {
-            return &self.spans;
+        if !self.pieces.is_sorted_by_key(|p| p.c_lo) {
+            self.pieces.sort_unstable_by_key(|p| p.c_lo);
         }
-        self.pieces.sort_unstable_by_key(|p| (p.c_lo, p.c_hi));
+        let Some(first) = self.pieces.first().copied() else {
+            return;
+        };
+        if events {
+            self.spans_with_events(rule, emit);
+            return;
+        }
+        // Every piece crosses the whole row: the winding right of a group of pieces is
+        // the sum of their directions, at every height.
+        let (mut lo, mut hi, mut group) = (first.c_lo, first.c_hi, first.dir);
+        let mut winding = 0;
+        for p in &self.pieces[1..] {
+            if p.c_lo <= hi.saturating_add(1) {
+                hi = hi.max(p.c_hi);
+                group += p.dir;
+                continue;
+            }
+            emit(lo, hi + 1, Kind::Edge);
+            winding += group;
+            if inside(winding, rule) {
+                emit(hi + 1, p.c_lo, Kind::Inside);
+            }
+            (lo, hi, group) = (p.c_lo, p.c_hi, p.dir);
+        }
+        emit(lo, hi.saturating_add(1), Kind::Edge);
+    }
+
+    /// The spans of a row where some pieces start or end inside it (the pieces sorted).
+    fn spans_with_events(&mut self, rule: FillRule, mut emit: impl FnMut(i64, i64, Kind)) {
         // Edge spans: the pieces' column ranges merged where they overlap or meet (two
         // pieces sharing a vertex may round to neighbouring columns).
         self.groups.clear();
@@ -148,34 +198,26 @@ impl SpanRows {
         self.mark_changing_gaps();
         let mut winding = 0;
         for (k, &(c_lo, c_hi, top_winding, changing)) in self.groups.iter().enumerate() {
-            push_span(&mut self.spans, c_lo, c_hi.saturating_add(1), Kind::Edge);
+            emit(c_lo, c_hi.saturating_add(1), Kind::Edge);
             winding += top_winding;
             let Some(&(next_lo, ..)) = self.groups.get(k + 1) else {
                 break;
             };
-            let gap = (c_hi.saturating_add(1), next_lo);
+            let gap = (c_hi + 1, next_lo);
             if changing {
-                push_span(&mut self.spans, gap.0, gap.1, Kind::Edge);
+                emit(gap.0, gap.1, Kind::Edge);
             } else if inside(winding, rule) {
-                push_span(&mut self.spans, gap.0, gap.1, Kind::Inside);
+                emit(gap.0, gap.1, Kind::Inside);
             }
         }
-        &self.spans
     }
 
     /// The active edge list for the band `[band, below)`: as `ActiveEdges::advance`, which
     /// coverage's callers use, so that both give coverage the same edges in the same order.
     fn advance(&mut self, edges: &[Edge], band: i64, below: i64) {
-        let mut kept = 0;
-        for i in 0..self.active.len() {
-            if self.active[i].bottom > band {
-                self.active[kept] = self.active[i];
-                self.stepped[kept] = self.stepped[i];
-                kept += 1;
-            }
+        if self.active.iter().any(|e| e.bottom <= band) {
+            self.drop_ended(band);
         }
-        self.active.truncate(kept);
-        self.stepped.truncate(kept);
         while let Some(e) = edges.get(self.next) {
             if e.top >= below {
                 break;
@@ -191,6 +233,20 @@ impl SpanRows {
             }
             self.next += 1;
         }
+    }
+
+    /// Drops the edges that end above `band`, keeping the others' order.
+    fn drop_ended(&mut self, band: i64) {
+        let mut kept = 0;
+        for i in 0..self.active.len() {
+            if self.active[i].bottom > band {
+                self.active[kept] = self.active[i];
+                self.stepped[kept] = self.stepped[i];
+                kept += 1;
+            }
+        }
+        self.active.truncate(kept);
+        self.stepped.truncate(kept);
     }
 
     /// Marks the gaps after which the winding changes at some height inside the row: where,
@@ -229,6 +285,7 @@ impl SpanRows {
 }
 
 /// Appends a span, or lets the last one go on when it is of the same kind and meets it.
+#[cfg(test)]
 fn push_span(spans: &mut Vec<Span>, x0: i64, x1: i64, kind: Kind) {
     if x0 >= x1 {
         return;
