@@ -22,6 +22,8 @@
 //! - [`plane`]: items composited over a region, source-over in u8.
 //! - [`span_scan`]: two single-item targets compared row by row, values computed only
 //!   where both targets' spans meet.
+//! - [`bitmask`]: which pixels of a plane are solid, one bit per pixel, and the word-by-word
+//!   overlap of two masks.
 //! - [`cache`] and [`budget`]: what a stage keeps between queries, and what one query may
 //!   hold.
 //!
@@ -29,6 +31,7 @@
 //! 50/255 off the area, and thin bars can vanish), and a window it draws alone differs from
 //! the whole item it draws. It still draws the debug pictures and the literal Flash recipe.
 
+pub(crate) mod bitmask;
 mod budget;
 mod cache;
 mod centres;
@@ -46,3 +49,9 @@ pub(crate) use cache::RasterCache;
 pub(crate) use plane::{Rasterizer, ScanBuffers, with_scan_buffers};
 pub(crate) use prepare::{ClipShapes, Prepared, RegionPiece};
 pub(crate) use span_scan::{SpanTarget, pays as spans_pay};
+#[cfg(test)]
+pub(crate) use {
+    coverage::AreaCounts,
+    plane::last_scan_counts,
+    span_scan::{FORCE as FORCE_SPANS, ScanCounts},
+};

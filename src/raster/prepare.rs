@@ -9,15 +9,16 @@ use super::budget::DrawBudget;
 use super::cache::{CachedRaster, LocalKey, MaskRef, RasterCache, RasterKey, Source};
 use super::edges::{Edges, TooFar, snap};
 use super::item::{Scratch, Shape};
-use crate::color::{ColorTransform, round_channel};
-use crate::polygon::{self, Polylines};
-use crate::rect::PixelRect;
-use crate::shape::Leaf;
-use crate::transform::{invert, max_scale};
+use crate::geom::color::{ColorTransform, round_channel};
+use crate::geom::path::Polylines;
+use crate::geom::polygon;
+use crate::geom::rect::PixelRect;
+use crate::geom::shape::Leaf;
+use crate::geom::transform::{invert, max_scale};
 use crate::{Error, FillRule, Graphic, Result};
 
 /// Curves and circles are flattened to within this distance, in the parent's pixels.
-pub(crate) const FLATTEN_TOLERANCE: f64 = 1.0 / 128.0;
+pub(crate) const FLATTEN_TOLERANCE: f64 = crate::geom::tolerance::RASTER;
 
 /// Largest item drawn whole and cached for poses used more than once (4 MiB of alpha).
 /// Larger items are computed in the query's window only, from their kept pose.

@@ -6,19 +6,24 @@
 //! a [`Method`] of [`Stage::collides`], measured against the default exact method (see the
 //! README's methods table and `tests/integration/methods.rs`, which enforce the exactness claims).
 //!
-//! All methods that look at pixels share the default method's first step
-//! (`collision_setup`: the targets must be inside the parent, their Flash bounds must
-//! overlap, the pixel window is clipped to what both can touch), so that they differ only in
-//! what they do with the two alpha planes. The radial test and the Flash pipeline have their
-//! own first steps, in `radial.rs` and `flash.rs`.
+//! All methods that look at pixels go through the collision pipeline (`query/pipeline.rs`):
+//! its setup checks that the targets are inside the parent and that their Flash bounds
+//! overlap, and clips the pixel window to what both can touch, so that the methods differ
+//! only in what they do with the two alpha planes. The radial test measures each object
+//! alone through the same pipeline (`radial.rs`); the Flash pipeline has its own first step,
+//! Flash's (`flash.rs`).
+
+pub(crate) mod flash;
+pub(crate) mod radial;
+pub(crate) mod skia_clip;
 
 use std::fmt;
 use std::str::FromStr;
 
-use crate::bitmask::{BitMask, Overlap};
-use crate::query::{Planes, Setup};
-use crate::radial::{RadialOptions, RadialProfile};
-use crate::rect::PixelRect;
+use crate::geom::rect::PixelRect;
+use crate::methods::radial::{RadialOptions, RadialProfile};
+use crate::query::pipeline::{PairRequest, Planes, Setup};
+use crate::raster::bitmask::{BitMask, Overlap};
 use crate::{Collision, CollisionOptions, Error, NodeId, Result, Stage};
 
 /// Bytes per window pixel of the methods on whole planes, for [`crate::DENSE_BYTES`]: the
@@ -305,6 +310,8 @@ pub struct Probe {
     pub visited: u64,
 }
 
+/// Collision tests by a chosen method.
+/// Radial profiles, for the radial method.
 impl Stage {
     /// Whether `a` and `b` collide in `parent`'s pixel grid, tested with `method`, at this
     /// tolerance and with anti-aliasing (see [`Stage::collides_with`] for every option).
@@ -421,7 +428,7 @@ impl Stage {
                 if !opts.precise {
                     return self.collision(a, b, parent, opts);
                 }
-                let (rect, _) = crate::flash::pipeline(self, a, b, parent, opts, compat)?;
+                let (rect, _) = crate::methods::flash::pipeline(self, a, b, parent, opts, compat)?;
                 Ok(Collision {
                     rect,
                     overlap_pixels: None,
@@ -436,7 +443,7 @@ impl Stage {
                     RectMethod::Bitmask => BITMASK_BYTES,
                     _ => PLANE_BYTES,
                 };
-                let Some(planes) = self.overlap_planes(a, b, parent, opts, bytes)? else {
+                let Some(planes) = self.method_planes(a, b, parent, opts, bytes)? else {
                     return Ok(whole(None, 0));
                 };
                 let t = opts.threshold();
@@ -450,6 +457,22 @@ impl Stage {
                 };
                 Ok(whole(rect, count))
             }
+        }
+    }
+
+    /// Both targets' planes for a method that works on whole planes, through the collision
+    /// pipeline; `None` when no pixel can overlap. Precise queries only.
+    fn method_planes(
+        &self,
+        a: NodeId,
+        b: NodeId,
+        parent: NodeId,
+        opts: &CollisionOptions,
+        bytes_per_pixel: u64,
+    ) -> Result<Option<Planes>> {
+        match self.setup_pair(&PairRequest::new(a, b, parent, opts))? {
+            Setup::Pair(pair) => pair.solid_planes(self, opts, bytes_per_pixel).map(Some),
+            Setup::Empty | Setup::Loose(_) => Ok(None),
         }
     }
 
@@ -467,7 +490,7 @@ impl Stage {
             visited: 0,
         };
         if !opts.precise {
-            return Ok(match self.collision_setup(a, b, parent, opts)? {
+            return Ok(match self.setup_pair(&PairRequest::new(a, b, parent, opts))? {
                 Setup::Empty => no,
                 _ => Probe {
                     hit: true,
@@ -477,21 +500,18 @@ impl Stage {
         }
         match method {
             Method::Exact => {
-                // The probe's count needs the window, which the default query keeps to
-                // itself; working it out twice is fine for a measurement.
-                let visited = if count_exact {
-                    match self.collision_setup(a, b, parent, opts)? {
-                        Setup::Precise { window, .. } => window.width() * window.height(),
-                        _ => 0,
+                let (hit, visited) = match self.setup_pair(&PairRequest::new(a, b, parent, opts))? {
+                    Setup::Pair(pair) => {
+                        let hit = pair.collision(self, opts)?.rect.is_some();
+                        let w = pair.window;
+                        (hit, if count_exact { w.width() * w.height() } else { 0 })
                     }
-                } else {
-                    0
+                    _ => (false, 0),
                 };
-                let hit = self.collision(a, b, parent, opts)?.rect.is_some();
                 Ok(Probe { hit, visited })
             }
             Method::FlashPipeline { compat } => {
-                let (rect, visited) = crate::flash::pipeline(self, a, b, parent, opts, compat)?;
+                let (rect, visited) = crate::methods::flash::pipeline(self, a, b, parent, opts, compat)?;
                 Ok(Probe {
                     hit: rect.is_some(),
                     visited,
@@ -499,7 +519,7 @@ impl Stage {
             }
             Method::Radial(options) => {
                 // The profiles are the objects' own; the query's visibility rule is applied
-                // here, as collision_setup applies it for the other methods.
+                // here, as the pipeline's setup applies it for the other methods.
                 if self.skipped_as_hidden(a, b, opts)? {
                     for t in [a, b] {
                         self.matrix_to(t, parent)?;
@@ -528,7 +548,7 @@ impl Stage {
                     Method::Bitmask => BITMASK_BYTES,
                     _ => PLANE_BYTES,
                 };
-                let Some(planes) = self.overlap_planes(a, b, parent, opts, bytes)? else {
+                let Some(planes) = self.method_planes(a, b, parent, opts, bytes)? else {
                     return Ok(no);
                 };
                 let t = opts.threshold();
@@ -855,7 +875,7 @@ impl Stage {
                 ancestor: self.describe(parent),
             });
         }
-        crate::radial::build(self, obj, parent, opts, options)
+        crate::methods::radial::build(self, obj, parent, opts, options)
     }
 }
 

@@ -10,9 +10,9 @@
 
 use glam::{DAffine2, DVec2};
 
-use crate::color::ColorTransform;
-use crate::interop::{IntoAffine, IntoPoint};
-use crate::transform::{self, Props, invert};
+use crate::geom::color::ColorTransform;
+use crate::geom::interop::{IntoAffine, IntoPoint};
+use crate::geom::transform::{self, Props, invert};
 use crate::{Bitmap, Error, Graphic, Rect, Result};
 
 /// A handle to a node of a [`Stage`]. Using it after the node was removed gives
@@ -195,7 +195,7 @@ pub struct Stage {
     /// Counts changes, so that what is kept about the tree's layout knows when it is stale.
     revision: u64,
     /// Root-space boxes of what can be picked, built when a pick needs them.
-    pub(crate) pick_index: crate::pick::IndexCell,
+    pub(crate) pick_index: crate::tree::derived::DerivedCell,
 }
 
 impl Default for Stage {
@@ -230,7 +230,7 @@ impl Stage {
             },
             cache: crate::raster::RasterCache::default(),
             revision: 0,
-            pick_index: crate::pick::IndexCell::default(),
+            pick_index: crate::tree::derived::DerivedCell::default(),
         }
     }
 
@@ -474,28 +474,18 @@ impl Stage {
         }
     }
 
-    /// Removes a node and its whole subtree; their ids become stale.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Root`] for the root, [`Error::StaleNode`] for a removed node. Nothing changes
-    /// on error.
-    pub fn remove(&mut self, id: NodeId) -> Result<()> {
-        if id == self.root {
-            return Err(Error::Root);
-        }
-        let parent = self.node(id)?.parent;
-        if let Some(p) = parent {
-            self.node_mut(p)?.children.retain(|c| *c != id);
-        }
+    /// Takes `id` and its whole subtree out of the arena (their ids become stale) and
+    /// hands back their nodes, for [`Stage::remove`] to undo their links. The caller has
+    /// detached `id` from its parent.
+    pub(crate) fn free_subtree(&mut self, id: NodeId) -> Vec<(NodeId, Node)> {
         self.revision += 1;
         let mut stack = vec![id];
-        let mut links = Vec::new();
+        let mut removed = Vec::new();
         while let Some(n) = stack.pop() {
             let slot = &mut self.slots[n.index as usize];
-            if let Some(node) = slot.node.take() {
-                stack.extend(node.children);
-                links.push((n, node.mask, node.masking, node.hit_area, node.hit_area_of));
+            if let Some(mut node) = slot.node.take() {
+                stack.append(&mut node.children);
+                removed.push((n, node));
             }
             // A slot whose generation would wrap is retired, so that an old id can never
             // name a new node (it costs one empty slot per 2^32 reuses).
@@ -504,30 +494,11 @@ impl Stage {
                 self.free.push(n.index);
             }
         }
-        // Nodes that stay lose their links to the removed ones: a node whose mask or hit
-        // area was removed is no longer masked, or picked by its own content again.
-        for (n, mask, masking, hit_area, hit_area_of) in links {
-            if let Some(m) = mask.and_then(|m| self.slot_mut(m)) {
-                m.masking.retain(|&x| x != n);
-            }
-            for masked in masking {
-                if let Some(node) = self.slot_mut(masked) {
-                    node.mask = None;
-                }
-            }
-            if let Some(h) = hit_area.and_then(|h| self.slot_mut(h)) {
-                h.hit_area_of.retain(|&x| x != n);
-            }
-            for owner in hit_area_of {
-                if let Some(node) = self.slot_mut(owner) {
-                    node.hit_area = None;
-                }
-            }
-        }
-        Ok(())
+        removed
     }
 
-    fn slot_mut(&mut self, id: NodeId) -> Option<&mut Node> {
+    /// The node of a live id, or `None` (no error) for a stale one.
+    pub(crate) fn live_node_mut(&mut self, id: NodeId) -> Option<&mut Node> {
         let s = self.slots.get_mut(id.index as usize)?;
         (s.generation == id.generation)
             .then_some(s.node.as_mut())

@@ -1,0 +1,72 @@
+//! The collision of two objects (semantics.md section 4): `collision_rect`, the signature
+//! users come for, and `collision` with every option.
+
+use crate::query::pipeline::{PairRequest, Setup};
+use crate::{Collision, CollisionOptions, NodeId, Rect, Result, Stage};
+
+/// Whether and where two objects touch.
+impl Stage {
+    /// Where `a` and `b` overlap in `parent`'s space (semantics.md, section 4).
+    ///
+    /// With `precise = false` the answer is the intersection of their [`Stage::bounds`];
+    /// with `precise = true` it is the smallest whole-pixel rectangle holding every pixel
+    /// solid in both (alpha at least `max(1, 255 - tolerance)`), anti-aliased. See
+    /// [`Stage::collision`] for the other options and the overlap count.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotDescendant`] when `a` or `b` is not inside `parent`, [`Error::StaleNode`]
+    /// for a removed id, [`Error::NonFinite`] when a matrix overflows, and
+    /// [`Error::PixelBudget`] when the window is larger than [`DEFAULT_MAX_PIXELS`].
+    ///
+    /// ```
+    /// use pixelhit::{FillRule, Graphic, Path, Rect, Stage};
+    /// let mut stage = Stage::new();
+    /// let root = stage.root();
+    /// let a = stage.add_container(root)?;
+    /// stage.add_graphic(a, Graphic::fill(Path::rect(0.0, 0.0, 10.0, 10.0), FillRule::NonZero, 1.0)?)?;
+    /// let b = stage.add_container(root)?;
+    /// stage.add_graphic(b, Graphic::fill(Path::circle(0.0, 0.0, 5.0), FillRule::NonZero, 1.0)?)?;
+    /// stage.set_x(b, 12.0)?;
+    /// stage.set_y(b, 5.0)?;
+    /// let hit = stage.collision_rect(a, b, root, true, 255)?;
+    /// assert_eq!(hit, Rect::from_ltrb(7.0, 0.0, 10.0, 10.0));
+    /// # Ok::<(), pixelhit::Error>(())
+    /// ```
+    pub fn collision_rect(
+        &self,
+        a: NodeId,
+        b: NodeId,
+        parent: NodeId,
+        precise: bool,
+        tolerance: u8,
+    ) -> Result<Option<Rect>> {
+        let opts = CollisionOptions::default().precise(precise).tolerance(tolerance);
+        Ok(self.collision(a, b, parent, &opts)?.rect)
+    }
+
+    /// [`Stage::collision_rect`] with every option, also counting the overlapping pixels.
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::collision_rect`], with the budget of `opts.max_pixels`.
+    pub fn collision(
+        &self,
+        a: NodeId,
+        b: NodeId,
+        parent: NodeId,
+        opts: &CollisionOptions,
+    ) -> Result<Collision> {
+        match self.setup_pair(&PairRequest::new(a, b, parent, opts))? {
+            Setup::Empty => Ok(Collision {
+                rect: None,
+                overlap_pixels: opts.precise.then_some(0),
+            }),
+            Setup::Loose(r) => Ok(Collision {
+                rect: Some(r),
+                overlap_pixels: None,
+            }),
+            Setup::Pair(pair) => pair.collision(self, opts),
+        }
+    }
+}
