@@ -116,7 +116,7 @@ impl SpanRows {
         &self.spans
     }
 
-    /// As [`SpanRows::row`], calling `emit(x0, x1, kind)` for the spans left to right
+    /// As `SpanRows::row` (tests), calling `emit(x0, x1, kind)` for the spans left to right
     /// instead (a span may meet the one before it, of the other kind).
     pub fn walk_row(
         &mut self,
