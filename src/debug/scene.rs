@@ -1,7 +1,41 @@
 //! Drawing the scene itself: each leaf in its target's colour, masks outlined, the overlap
 //! pixels, and the small drawing helpers the picture uses.
 
-use super::*;
+use crate::Result;
+
+use super::colors::CHECKER;
+use super::colors::MASK_COLOR;
+use super::colors::NEUTRAL;
+use super::colors::OVERLAP;
+use super::colors::SceneColors;
+use super::frame::Frame;
+use super::query::DebugQuery;
+use crate::Bitmap;
+use crate::ColorTransform;
+use crate::FillRule;
+use crate::Rect;
+use crate::Stage;
+use crate::geom::path::Polylines;
+use crate::geom::polygon;
+use crate::geom::shape::Leaf;
+use crate::methods::skia_clip::SkiaClips;
+use crate::tree::walk::Visit;
+use crate::tree::walk::Walk;
+use glam::DAffine2;
+use glam::DVec2;
+use tiny_skia::Color;
+use tiny_skia::ColorU8;
+use tiny_skia::FillRule as SkFillRule;
+use tiny_skia::FilterQuality;
+use tiny_skia::Mask;
+use tiny_skia::Paint;
+use tiny_skia::Pattern;
+use tiny_skia::Pixmap;
+use tiny_skia::Shader;
+use tiny_skia::SpreadMode;
+use tiny_skia::Stroke;
+use tiny_skia::Transform;
+
 use crate::geom::tolerance;
 
 /// Draws every visible leaf under the root in the colour [`SceneColors`] gives its node.

@@ -9,7 +9,7 @@ use tiny_skia::{FillRule as SkFillRule, Mask, Transform};
 use crate::geom::path::Polylines;
 use crate::geom::polygon;
 use crate::geom::tolerance;
-use crate::tree::stage::NodeId;
+use crate::tree::node::NodeId;
 use crate::tree::walk::{Clip, ClipLink, Clips, each_clip};
 use crate::{FillRule, Rect, Result, Stage};
 

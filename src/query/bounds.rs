@@ -71,6 +71,13 @@ impl Stage {
         Ok(Some((mapped, m)))
     }
 
+    /// The box [`Stage::bounds`] maps into other spaces: the union, in `obj`'s space, of its
+    /// nodes' own graphics boxes (strokes included). Motion queries map it by the poses
+    /// they test.
+    pub(crate) fn own_box(&self, obj: NodeId) -> Result<Option<Rect>> {
+        self.local_box(obj, BoxKind::WithStrokes)
+    }
+
     /// The union, in `obj`'s space, of each node's own graphics box mapped by its corners.
     fn local_box(&self, obj: NodeId, kind: BoxKind) -> Result<Option<Rect>> {
         // A node's leaves come one after another, so its own box is the run of equal ids;

@@ -28,7 +28,7 @@ pub struct CollisionOptions {
     /// other has pixels. They give the same answer as the plain path, which composites both
     /// targets' alpha planes pixel by pixel; turning them off is for tests and measurements.
     pub fast_paths: bool,
-    /// Many-object queries ([`Stage::collisions`] and the like): give each contact its
+    /// Many-object queries ([`Stage::contacts_among`] and the like): give each contact its
     /// [`ContactDetails`](crate::ContactDetails) (centroid, normal, first pixel, overlap
     /// mask). Precise queries only; they cost a second look at each touching pair.
     pub details: bool,
@@ -39,7 +39,7 @@ pub struct CollisionOptions {
     pub skip_hidden: bool,
     /// Many-object queries: test the close pairs on several threads (feature `parallel`,
     /// rayon). They run on the rayon pool the call is made from, so
-    /// `pool.install(|| stage.collisions(..))` keeps them on a pool of yours; `false` tests
+    /// `pool.install(|| stage.contacts_among(..))` keeps them on a pool of yours; `false` tests
     /// them one after another on the calling thread. The answer is the same either way.
     pub parallel: bool,
 }

@@ -14,7 +14,7 @@ use glam::{DAffine2, DVec2};
 use crate::geom::shape::Leaf;
 use crate::query::point::{BitmapHit, PointTest};
 use crate::tree::links::Link;
-use crate::tree::stage::{Content, NodeId};
+use crate::tree::node::{Content, NodeId};
 use crate::{Error, Graphic, Rect, Result, Stage};
 
 /// How [`Stage::pick`] decides.
@@ -517,7 +517,7 @@ impl Stage {
 
     // ----- mouse properties -----
 
-    fn interactive_node(&mut self, id: NodeId, what: &'static str) -> Result<&mut crate::tree::stage::Node> {
+    fn interactive_node(&mut self, id: NodeId, what: &'static str) -> Result<&mut crate::tree::node::Node> {
         if !self.node(id)?.interactive {
             return Err(Error::NotInteractive {
                 node: self.describe(id),

@@ -65,6 +65,14 @@ pub(crate) enum Pose {
         /// The matrix applied after the target's own space.
         pre: DAffine2,
     },
+    /// As the tree places it, but with `to_parent` as its matrix to the query's parent: a
+    /// pose a motion query tests (`src/motion/`). Its subtree (masks inside it and its own
+    /// scroll window included) moves with it; the masks and windows of its ancestors, and
+    /// its own mask, stay where the tree has them.
+    Moved {
+        /// The target's matrix to the query's parent in this pose.
+        to_parent: DAffine2,
+    },
 }
 
 /// One target of a query: a node and its pose.
@@ -185,7 +193,7 @@ impl Stage {
             )
         })?;
         let mut budget = DrawBudget::new(opts.max_pixels);
-        let epoch = self.cache.query_epoch();
+        let epoch = self.cache.query_epoch(self.revision());
         let pa = self.prepare_target(&a, parent, opts.anti_alias, epoch, &mut budget)?;
         let pb = self.prepare_target(&b, parent, opts.anti_alias, epoch, &mut budget)?;
         let (Some(ea), Some(eb)) = (pa.extent(), pb.extent()) else {
@@ -222,6 +230,19 @@ impl Stage {
     pub(crate) fn target_box(&self, target: &Target, parent: NodeId) -> Result<Option<Rect>> {
         match target.pose {
             Pose::InParent => self.bounds(target.node, parent),
+            Pose::Moved { to_parent } => match self.own_box(target.node)? {
+                None => Ok(None),
+                Some(local) => local
+                    .transform(to_parent)
+                    .map(Some)
+                    .ok_or_else(|| Error::NonFinite {
+                        what: format!(
+                            "bounds of {} in {}",
+                            self.describe(target.node),
+                            self.describe(parent)
+                        ),
+                    }),
+            },
             Pose::Own { pre } => {
                 let mut acc: Option<Rect> = None;
                 let id = crate::ColorTransform::IDENTITY;
@@ -308,6 +329,13 @@ impl Stage {
                 }
             }
             Pose::Own { pre } => (node, pre, self.own_clips(node, &pre)?),
+            // Walked in its own space, placed by the pose.
+            Pose::Moved { to_parent } => {
+                match self.clips_above_posed(node, parent, Some(to_parent), &DAffine2::IDENTITY)? {
+                    Some(clips) => (node, to_parent, clips),
+                    None => return Ok(prepared),
+                }
+            }
         };
         self.walk_leaves_clipped(node, space, pre, base_color, clips, |id, visit, m, ct, clips| {
             let Visit::Leaf(leaf) = visit else { return Ok(()) };
@@ -316,7 +344,7 @@ impl Stage {
                 Some(link) => match made.iter().find(|(l, _)| Arc::ptr_eq(l, link)) {
                     Some((_, shapes)) => Some(shapes.clone()),
                     None => {
-                        let regions = self.clip_regions(clips, space, pre)?;
+                        let regions = self.clip_regions(clips, target, parent, space, pre)?;
                         let shapes = Prepared::clip_shapes(&self.cache, &regions, budget, &name)?;
                         made.push((link.clone(), shapes.clone()));
                         Some(shapes)
@@ -343,6 +371,8 @@ impl Stage {
     fn clip_regions(
         &self,
         clips: &Clips,
+        target: &Target,
+        parent: NodeId,
         space: NodeId,
         pre: DAffine2,
     ) -> Result<Vec<Vec<(RegionPiece<'_>, DAffine2)>>> {
@@ -351,6 +381,13 @@ impl Stage {
             regions.push(match *clip {
                 Clip::Window { rect, matrix } => vec![(RegionPiece::Rect(rect), matrix)],
                 Clip::Mask(mask) => {
+                    // A moved target carries the masks inside it; the others stay put.
+                    let (space, pre) = match target.pose {
+                        Pose::Moved { .. } if !self.is_ancestor(target.node, mask)? => {
+                            (parent, DAffine2::IDENTITY)
+                        }
+                        _ => (space, pre),
+                    };
                     let mut pieces = Vec::new();
                     self.for_each_region_leaf(mask, space, pre, |piece, m| {
                         pieces.push((piece, *m));

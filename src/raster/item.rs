@@ -3,12 +3,10 @@
 
 use std::sync::Arc;
 
-use glam::DAffine2;
-
 use super::centres::{centre_runs, inside};
-use super::coverage::{CoverageRow, ONE, floor};
+use super::coverage::{CoverageRow, floor};
 use super::edges::{ActiveEdges, Edge, Edges, GRID};
-use super::sample::{Texels, centre_in_texels};
+use super::sample::{BitmapPose, TexelMap, Texels, push_run, times_coverage};
 use crate::FillRule;
 use crate::geom::rect::PixelRect;
 
@@ -17,11 +15,11 @@ use crate::geom::rect::PixelRect;
 pub(crate) enum Shape {
     /// A fill or a stroke outline: `alpha` times its coverage.
     Fill { edges: Edges, rule: FillRule, alpha: u8 },
-    /// A bitmap: `inverse` maps pixels (relative to the anchor) to texels; `quad` is its
+    /// A bitmap: `map` takes pixels (relative to the anchor) to texels; `quad` is its
     /// rectangle's outline, whose coverage anti-aliases its edges.
     Bitmap {
         texels: Arc<Texels>,
-        inverse: DAffine2,
+        map: TexelMap,
         smoothing: bool,
         quad: Edges,
     },
@@ -32,7 +30,6 @@ pub(crate) enum Shape {
 pub(crate) struct Scratch {
     coverage: CoverageRow,
     active: Vec<Edge>,
-    acc: Vec<i64>,
     wind: Vec<(i64, i32)>,
     row: Vec<u8>,
     coverage_runs: Vec<(i64, i64)>,
@@ -66,32 +63,6 @@ impl Scratch {
     pub fn area_counts(&self) -> super::coverage::AreaCounts {
         self.coverage.counts()
     }
-}
-
-/// A bitmap's value at pixel `(x, j)` (relative to its anchor), `coverage` being its quad's
-/// there (read only with anti-aliasing): the one definition every path reads.
-fn bitmap_value(
-    texels: &Texels,
-    inverse: &DAffine2,
-    smoothing: bool,
-    anti_alias: bool,
-    (x, j): (i64, i64),
-    coverage: i64,
-) -> u8 {
-    let p = centre_in_texels(inverse, x, j);
-    match (anti_alias, smoothing) {
-        (true, _) if coverage <= 0 => 0,
-        (true, false) => times_coverage(texels.clamped(p), coverage),
-        (true, true) => times_coverage(texels.smoothed(p), coverage),
-        (false, false) => texels.nearest(p).unwrap_or(0),
-        (false, true) => texels.nearest(p).map_or(0, |_| texels.smoothed(p)),
-    }
-}
-
-/// `value * coverage`, coverage in units of [`ONE`] (clamped to 0..=ONE), rounded.
-fn times_coverage(value: u8, coverage: i64) -> u8 {
-    let c = coverage.clamp(0, ONE);
-    ((i64::from(value) * c + ONE / 2) >> 32) as u8
 }
 
 impl Shape {
@@ -193,12 +164,11 @@ impl Shape {
         let Scratch {
             coverage,
             active,
-            acc,
             wind,
-            row,
+            row: _,
             coverage_runs,
             runs,
-            ..
+            values: _,
         } = scratch;
         let edges = match self {
             Shape::Fill { edges, .. } => edges,
@@ -210,7 +180,7 @@ impl Shape {
             let Some(span) = span(j).filter(|s| s.0 < s.1) else {
                 continue;
             };
-            let (x0, w) = (span.0, (span.1 - span.0) as usize);
+            let x0 = span.0;
             runs.clear();
             match self {
                 Shape::Fill { rule, alpha, .. } => {
@@ -229,22 +199,20 @@ impl Shape {
                 }
                 Shape::Bitmap {
                     texels,
-                    inverse,
+                    map,
                     smoothing,
                     ..
                 } => {
+                    let pose = BitmapPose {
+                        texels,
+                        map,
+                        smoothing: *smoothing,
+                    };
                     if anti_alias {
-                        acc.clear();
-                        acc.resize(w, 0);
-                        coverage.accumulate(&walk.active, j, FillRule::NonZero, x0, acc);
-                    }
-                    row.clear();
-                    row.extend((0..w).map(|k| {
-                        let c = if anti_alias { acc[k] } else { 0 };
-                        bitmap_value(texels, inverse, *smoothing, anti_alias, (x0 + k as i64, j), c)
-                    }));
-                    for (k, &v) in row.iter().enumerate() {
-                        push_run(runs, x0 + k as i64, v);
+                        coverage.runs(&walk.active, j, FillRule::NonZero, span, coverage_runs);
+                        pose.row(j, span, Some(coverage_runs), runs);
+                    } else {
+                        pose.row(j, span, None, runs);
                     }
                 }
             }
@@ -272,10 +240,10 @@ impl Shape {
         }
     }
 
-    /// Writes into `out` the columns among `needed` (sorted, disjoint intervals, pixels
-    /// relative to the anchor) of row `j` whose value reaches `threshold`, as sorted,
-    /// disjoint intervals. `active` must hold every edge of [`Shape::span_edges`] that
-    /// reaches into the row. Area math is done for the needed columns only.
+    /// Writes into `out` the columns among `needed` (sorted, disjoint, not touching
+    /// intervals, pixels relative to the anchor) of row `j` whose value reaches `threshold`,
+    /// as sorted, disjoint intervals. `active` must hold every edge of [`Shape::span_edges`]
+    /// that reaches into the row. Area math is done for the needed columns only.
     #[allow(clippy::too_many_arguments)]
     pub fn solid_in(
         &self,
@@ -296,6 +264,7 @@ impl Shape {
             wind,
             runs,
             values,
+            coverage_runs,
             ..
         } = scratch;
         match self {
@@ -336,30 +305,47 @@ impl Shape {
             }
             Shape::Bitmap {
                 texels,
-                inverse,
+                map,
                 smoothing,
                 ..
             } => {
-                values.clear();
+                let pose = BitmapPose {
+                    texels,
+                    map,
+                    smoothing: *smoothing,
+                };
                 if anti_alias {
                     coverage.values_in(active, j, FillRule::NonZero, needed, values);
-                } else {
-                    values.extend(needed.iter().map(|&(x0, x1)| (x0, x1, 0)));
                 }
-                for &(x0, x1, c) in values.iter() {
-                    if anti_alias && c <= 0 {
-                        continue;
+                // The quad's coverage over each needed interval, as the runs the pose reads.
+                let mut k = 0;
+                for &(n0, n1) in needed {
+                    runs.clear();
+                    if anti_alias {
+                        coverage_runs.clear();
+                        while let Some(&(x0, _, c)) = values.get(k) {
+                            if x0 >= n1 {
+                                break;
+                            }
+                            coverage_runs.push((x0, c));
+                            k += 1;
+                        }
+                        pose.row(j, (n0, n1), Some(coverage_runs), runs);
+                    } else {
+                        pose.row(j, (n0, n1), None, runs);
                     }
-                    for x in x0..x1 {
-                        if bitmap_value(texels, inverse, *smoothing, anti_alias, (x, j), c) >= threshold {
-                            push_interval(out, x, x + 1);
+                    for (r, &(x, v)) in runs.iter().enumerate() {
+                        if v >= threshold {
+                            push_interval(out, x, runs.get(r + 1).map_or(n1, |n| n.0));
                         }
                     }
                 }
             }
         }
     }
+}
 
+impl Shape {
     /// For a fill or a bitmap (by its quad): calls `emit(row, x0, x1)` for every row of `region` (relative to the
     /// anchor) where its edges are, with columns `x0..x1` holding every pixel it can touch
     /// in that row (a hull of its edges there), cut to `region`. Cheap: no coverage.
@@ -403,26 +389,5 @@ pub(crate) fn push_interval(out: &mut Vec<(i64, i64)>, x0: i64, x1: i64) {
     match out.last_mut() {
         Some(last) if last.1 == x0 => last.1 = x1,
         _ => out.push((x0, x1)),
-    }
-}
-
-/// Appends a run, or lets the last one go on when the value is the same.
-fn push_run(runs: &mut Vec<(i64, u8)>, x: i64, v: u8) {
-    if runs.last().is_none_or(|&(_, last)| last != v) {
-        runs.push((x, v));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn coverage_scales_the_value_with_rounding() {
-        assert_eq!(times_coverage(255, ONE), 255);
-        assert_eq!(times_coverage(255, ONE / 2), 128);
-        assert_eq!(times_coverage(100, ONE / 4), 25);
-        assert_eq!(times_coverage(255, -5), 0);
-        assert_eq!(times_coverage(255, ONE + 7), 255);
     }
 }

@@ -14,7 +14,7 @@ use crate::geom::tolerance;
 use crate::geom::transform::invert;
 use crate::raster::RegionPiece;
 use crate::tree::links::Link;
-use crate::tree::stage::NodeId;
+use crate::tree::node::NodeId;
 use crate::tree::walk::{Clip, Clips, Visit, Walk, each_clip};
 use crate::{Error, FillRule, Graphic, Rect, Result, Stage};
 

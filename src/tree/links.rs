@@ -3,7 +3,7 @@
 //! setter links through [`Stage::set_link`], and removal unlinks through
 //! [`Stage::unlink_removed`].
 
-use crate::tree::stage::Node;
+use crate::tree::node::Node;
 use crate::{NodeId, Result, Stage};
 
 /// Which two-way link.
