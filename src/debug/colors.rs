@@ -8,6 +8,9 @@ use crate::Stage;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
+/// Muted colours for the query targets (or, without queries, the top-level objects), so the
+/// strong overlay colours stand out. No grey (that is [`NEUTRAL`]) and no red or magenta
+/// (the answers and the overlap pixels).
 pub(super) const PALETTE: [[u8; 3]; 8] = [
     [78, 121, 167],
     [242, 142, 43],

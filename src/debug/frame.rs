@@ -18,10 +18,6 @@ pub(super) const MIN_SIDE: f64 = 512.0;
 /// gigabytes.
 pub(super) const MAX_PICTURE: f64 = 16384.0;
 
-/// Muted colours for the query targets (or, without queries, the top-level objects), so the
-/// strong overlay colours stand out. No grey (that is [`NEUTRAL`]) and no red or magenta
-/// (the answers and the overlap pixels).
-
 /// Where the picture lies in the root's space and how it is scaled.
 pub(super) struct Frame {
     /// The root point at the picture's top-left corner (whole pixels).

@@ -57,7 +57,7 @@ use tiny_skia::Transform;
 ///   `1  SHIP / ROCK IN STAGE: [138, 141, 10, 7], 31 PX`, `NO PIXEL IN BOTH` when only the
 ///   boxes overlap, `BOUNDS APART` when not even they do. Nodes are named by their name or
 ///   `#index`. The picture is widened if the legend needs it.
-/// - At most [`DEBUG_MAX_QUERIES`] queries, the first ones; when there are more, the others
+/// - At most [`DEBUG_MAX_QUERIES`](crate::DEBUG_MAX_QUERIES) queries, the first ones; when there are more, the others
 ///   are neither run nor drawn, and the legend's last query line says how many were left
 ///   out (e.g. `+ 4900 MORE QUERIES NOT DRAWN`).
 ///
@@ -90,22 +90,22 @@ use tiny_skia::Transform;
 ///
 /// # Errors
 ///
-/// The errors of [`Stage::collision`] for each query drawn (such as [`Error::NotDescendant`]
-/// or [`Error::PixelBudget`]), and those of [`Stage::tight_bounds`] and [`Stage::matrix_to`].
+/// The errors of [`Stage::collision`](crate::Stage::collision) for each query drawn (such as [`Error::NotDescendant`](crate::Error::NotDescendant)
+/// or [`Error::PixelBudget`](crate::Error::PixelBudget)), and those of [`Stage::tight_bounds`] and [`Stage::matrix_to`].
 pub fn debug_image(stage: &Stage, queries: &[DebugQuery]) -> Result<RgbaImage> {
     debug_image_with(stage, queries, &DebugOptions::default())
 }
 
-/// [`debug_image`] with a chosen frame, zoom, legend and notes (see [`DebugOptions`]): for
+/// [`debug_image`](crate::debug_image) with a chosen frame, zoom, legend and notes (see [`DebugOptions`]): for
 /// the frames of a game, which must line up, or for a window that maps mouse positions
 /// back to the root's space. With an `area`, root point `(x, y)` is at picture pixel
 /// `((x - floor(area.left)) * zoom, (y - floor(area.top)) * zoom)` (for areas up to 4096
-/// pixels; larger ones are scaled down as in [`debug_image`]). Only the first
+/// pixels; larger ones are scaled down as in [`debug_image`](crate::debug_image)). Only the first
 /// `max_queries` queries are drawn.
 ///
 /// # Errors
 ///
-/// As [`debug_image`], and [`Error::OutOfRange`] when `zoom` is 0 or makes a side longer
+/// As [`debug_image`](crate::debug_image), and [`Error::OutOfRange`] when `zoom` is 0 or makes a side longer
 /// than 16384 pixels.
 pub fn debug_image_with(stage: &Stage, queries: &[DebugQuery], options: &DebugOptions) -> Result<RgbaImage> {
     let left_out = queries.len().saturating_sub(options.max_queries);

@@ -3,7 +3,7 @@
 use crate::{CollisionOptions, NodeId, Rect};
 
 /// One collision query to draw: `a` against `b` in `parent`'s space, as
-/// [`Stage::collision`] would answer it.
+/// [`Stage::collision`](crate::Stage::collision) would answer it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DebugQuery {
     /// The first target.
@@ -28,8 +28,8 @@ impl DebugQuery {
     }
 }
 
-/// How [`debug_image_with`] frames and labels its picture. The default is what
-/// [`debug_image`] draws.
+/// How [`debug_image_with`](crate::debug_image_with) frames and labels its picture. The default is what
+/// [`debug_image`](crate::debug_image) draws.
 ///
 /// ```
 /// use pixelhit::{DebugOptions, Rect};
@@ -55,17 +55,17 @@ pub struct DebugOptions {
     pub legend: bool,
     /// Lines added at the end of the legend, e.g. timings or a frame number.
     pub notes: Vec<String>,
-    /// The most queries drawn (default [`DEBUG_MAX_QUERIES`]): the first ones are redone and
+    /// The most queries drawn (default [`DEBUG_MAX_QUERIES`](crate::DEBUG_MAX_QUERIES)): the first ones are redone and
     /// drawn, and the legend says how many more were left out. Each drawn query costs its
     /// own collision and 16 pixels of legend height, so this bounds the picture's height
     /// and the time to draw it, however many queries are given.
     pub max_queries: usize,
     /// A node to outline (its visible bounds, in a colour of its own), e.g. the one
-    /// [`Stage::pick`] gave.
+    /// [`Stage::pick`](crate::Stage::pick) gave.
     pub highlight: Option<NodeId>,
 }
 
-/// How many queries [`debug_image`] draws at most (see [`DebugOptions::max_queries`]): a
+/// How many queries [`debug_image`](crate::debug_image) draws at most (see [`DebugOptions::max_queries`]): a
 /// legend of 100 lines is 1,626 pixels high.
 pub const DEBUG_MAX_QUERIES: usize = 100;
 

@@ -26,12 +26,12 @@ use crate::methods::radial::RadialOptions;
 /// | [`FlashPipeline`](Method::FlashPipeline) | close; `compat` reproduces Flash | `flash`, `flash_compat` |
 ///
 /// With `precise = false` in the options every method answers from the bounds alone, as
-/// [`Stage::collision`] does.
+/// [`Stage::collision`](crate::Stage::collision) does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum Method {
     /// The default: both targets rasterized chunk by chunk and compared pixel by pixel
-    /// ([`Stage::collision`]).
+    /// ([`Stage::collision`](crate::Stage::collision)).
     #[default]
     Exact,
     /// Each target's alpha over the window turned into a bit mask (one bit per pixel, 64 per
@@ -62,12 +62,12 @@ pub enum Method {
         /// Test every `n`-th pixel in each direction.
         n: u32,
     },
-    /// The radial perimeter test ([`RadialProfile`]): each target described by the distance
+    /// The radial perimeter test ([`RadialProfile`](crate::RadialProfile)): each target described by the distance
     /// of its farthest solid pixel in N directions from a centre inside it, and two targets
     /// said to collide when the distance between their centres is at most the sum of their
     /// radii facing each other. Cheap once the profiles exist, approximate both ways: see
-    /// [`RadialProfile`] for where it fails. Through [`Stage::collides`] the profiles are
-    /// built on every call; keep them with [`Stage::radial_profile`] to test in O(1).
+    /// [`RadialProfile`](crate::RadialProfile) for where it fails. Through [`Stage::collides`](crate::Stage::collides) the profiles are
+    /// built on every call; keep them with [`Stage::radial_profile`](crate::Stage::radial_profile) to test in O(1).
     Radial(RadialOptions),
     /// Flash's `getCollisionRect` done literally with tiny-skia: an opaque black RGBA window
     /// over the intersection of the bounds, target A drawn red and target B white through a
@@ -100,7 +100,7 @@ pub enum Method {
     },
 }
 
-/// The methods that can give the overlap's rectangle, for [`Stage::collision_by`]. The
+/// The methods that can give the overlap's rectangle, for [`Stage::collision_by`](crate::Stage::collision_by). The
 /// others ([`Method::IncrementalScan`], [`Method::Sampled`], [`Method::Radial`]) answer yes
 /// or no only: their point is to stop early or to look at less.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

@@ -11,13 +11,13 @@ impl Stage {
     /// With `precise = false` the answer is the intersection of their [`Stage::bounds`];
     /// with `precise = true` it is the smallest whole-pixel rectangle holding every pixel
     /// solid in both (alpha at least `max(1, 255 - tolerance)`), anti-aliased. See
-    /// [`Stage::collision`] for the other options and the overlap count.
+    /// [`Stage::collision`](crate::Stage::collision) for the other options and the overlap count.
     ///
     /// # Errors
     ///
-    /// [`Error::NotDescendant`] when `a` or `b` is not inside `parent`, [`Error::StaleNode`]
-    /// for a removed id, [`Error::NonFinite`] when a matrix overflows, and
-    /// [`Error::PixelBudget`] when the window is larger than [`DEFAULT_MAX_PIXELS`].
+    /// [`Error::NotDescendant`](crate::Error::NotDescendant) when `a` or `b` is not inside `parent`, [`Error::StaleNode`](crate::Error::StaleNode)
+    /// for a removed id, [`Error::NonFinite`](crate::Error::NonFinite) when a matrix overflows, and
+    /// [`Error::PixelBudget`](crate::Error::PixelBudget) when the window is larger than [`DEFAULT_MAX_PIXELS`](crate::DEFAULT_MAX_PIXELS).
     ///
     /// ```
     /// use pixelhit::{FillRule, Graphic, Path, Rect, Stage};

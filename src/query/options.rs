@@ -28,12 +28,12 @@ pub struct CollisionOptions {
     /// other has pixels. They give the same answer as the plain path, which composites both
     /// targets' alpha planes pixel by pixel; turning them off is for tests and measurements.
     pub fast_paths: bool,
-    /// Many-object queries ([`Stage::contacts_among`] and the like): give each contact its
+    /// Many-object queries ([`Stage::contacts_among`](crate::Stage::contacts_among) and the like): give each contact its
     /// [`ContactDetails`](crate::ContactDetails) (centroid, normal, first pixel, overlap
     /// mask). Precise queries only; they cost a second look at each touching pair.
     pub details: bool,
     /// Leave out targets that are not on screen because they or an ancestor are hidden
-    /// ([`Stage::is_shown`]): such a target collides with nothing. Off by default, as in
+    /// ([`Stage::is_shown`](crate::Stage::is_shown)): such a target collides with nothing. Off by default, as in
     /// Flash, where a query looks at the object you name whatever its visibility
     /// (semantics.md 2); games that hide dead sprites turn it on.
     pub skip_hidden: bool,
@@ -111,7 +111,7 @@ impl CollisionOptions {
     }
 }
 
-/// The answer of [`Stage::collision`].
+/// The answer of [`Stage::collision`](crate::Stage::collision).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Collision {
     /// Where the two targets overlap, in the parent's space; `None` when they do not.

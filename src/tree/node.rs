@@ -6,8 +6,8 @@ use crate::geom::color::ColorTransform;
 use crate::geom::transform::Props;
 use crate::{Bitmap, Graphic, Rect};
 
-/// A handle to a node of a [`Stage`]. Using it after the node was removed gives
-/// [`Error::StaleNode`].
+/// A handle to a node of a [`Stage`](crate::Stage). Using it after the node was removed gives
+/// [`Error::StaleNode`](crate::Error::StaleNode).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId {
     pub(crate) index: u32,
