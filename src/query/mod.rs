@@ -21,4 +21,6 @@ pub(crate) mod options;
 pub(crate) mod pick;
 pub(crate) mod pipeline;
 pub(crate) mod point;
+#[cfg(test)]
+mod span_tests;
 pub(crate) mod tracker;

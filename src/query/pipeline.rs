@@ -34,7 +34,8 @@ use crate::geom::rect::PixelRect;
 pub(crate) use crate::query::options::threshold;
 use crate::raster::bitmask::Overlap;
 use crate::raster::{
-    ClipShapes, DrawBudget, Prepared, Rasterizer, RegionPiece, ScanBuffers, with_scan_buffers,
+    ClipShapes, DrawBudget, Prepared, Rasterizer, RegionPiece, ScanBuffers, SpanTarget, spans_pay,
+    with_scan_buffers,
 };
 use crate::tree::walk::{Clip, ClipLink, Visit};
 use crate::{Collision, CollisionOptions, Error, NodeId, Rect, Result, Stage};
@@ -488,6 +489,8 @@ impl PreparedPair {
     /// where the first target has no solid pixel is skipped before the second is computed.
     /// Each row is a list of solid intervals per target (runs for a single fill, so that the
     /// work grows with the edges rather than the area), and the two lists are intersected.
+    /// Two single shapes of which one is a bitmap go row by row through their spans instead
+    /// (`raster::span_scan`): values only where both can be non-zero.
     pub fn scan(
         &self,
         stage: &Stage,
@@ -564,17 +567,53 @@ fn scan_with(
         b: sb,
         hull: hull_b,
         plane,
+        spans,
     } = buffers;
     // The plain path (no fast paths): both targets composited into dense planes, pixel by
     // pixel, which the differential tests hold the runs and the hints to.
     let plain = !opts.fast_paths;
+    let mut o = Overlap::default();
+    let mut count = 0u64;
+    let mut found = |y: i64, x0: i64, x1: i64| {
+        count += (x1 - x0) as u64;
+        let r = PixelRect {
+            x0,
+            y0: y,
+            x1,
+            y1: y + 1,
+        };
+        o.rect = Some(o.rect.map_or(r, |h| PixelRect {
+            x0: h.x0.min(r.x0),
+            y0: h.y0.min(r.y0),
+            x1: h.x1.max(r.x1),
+            y1: h.y1.max(r.y1),
+        }));
+        for x in x0..x1 {
+            on_pixel(x, y);
+        }
+    };
+    // Two single shapes, one a bitmap: each row's spans intersected first, values only
+    // inside (see `spans_pay` for why two fills go as runs).
+    if let (false, Some((shape_a, at_a)), Some((shape_b, at_b))) =
+        (plain, Rasterizer::single_shape(pa), Rasterizer::single_shape(pb))
+        && spans_pay(shape_a, shape_b)
+    {
+        let target = |shape, anchor, threshold| SpanTarget {
+            shape,
+            anchor,
+            threshold,
+        };
+        let targets = (target(shape_a, at_a, t.a), target(shape_b, at_b, t.b));
+        raster.span_scan(spans, window, targets, pa.anti_alias(), &mut found);
+        raster.check(&name)?;
+        o.count = count;
+        return Ok(o);
+    }
     let band_rows = if !plain && Rasterizer::has_runs(pa) && Rasterizer::has_runs(pb) {
         window.height()
     } else {
         (BAND_PIXELS / window.width().max(1)).max(1)
     } as i64;
-    let mut o = Overlap::default();
-    let mut count = 0u64;
     let mut y0 = window.y0;
     while y0 < window.y1 {
         let band = PixelRect {
@@ -599,22 +638,7 @@ fn scan_with(
             while i < ra.len() && j < rb.len() {
                 let (x0, x1) = (ra[i].0.max(rb[j].0), ra[i].1.min(rb[j].1));
                 if x0 < x1 {
-                    count += (x1 - x0) as u64;
-                    let r = PixelRect {
-                        x0,
-                        y0: y,
-                        x1,
-                        y1: y + 1,
-                    };
-                    o.rect = Some(o.rect.map_or(r, |h| PixelRect {
-                        x0: h.x0.min(r.x0),
-                        y0: h.y0.min(r.y0),
-                        x1: h.x1.max(r.x1),
-                        y1: h.y1.max(r.y1),
-                    }));
-                    for x in x0..x1 {
-                        on_pixel(x, y);
-                    }
+                    found(y, x0, x1);
                 }
                 if ra[i].1 < rb[j].1 {
                     i += 1;

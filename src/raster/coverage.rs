@@ -85,6 +85,20 @@ pub(crate) struct CoverageRow {
     /// that add to every column from there on.
     cells: Vec<(i64, i64)>,
     steps: Vec<(i64, i64)>,
+    /// The columns asked for, when they are not one window (see [`CoverageRow::values_in`]).
+    needed: Vec<(i64, i64)>,
+    /// Rows computed and pixel areas worked out (a column of a piece), since the last
+    /// [`CoverageRow::reset_work`]: what the work follows, for the tests that count it.
+    counts: AreaCounts,
+}
+
+/// What coverage computed: kept in the reusable buffers (per thread), read by tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct AreaCounts {
+    /// Rows whose coverage was computed.
+    pub rows: u64,
+    /// Pixel areas worked out: one per column a piece of an edge crosses in a computed row.
+    pub areas: u64,
 }
 
 impl CoverageRow {
@@ -94,7 +108,9 @@ impl CoverageRow {
     /// hold [`CoverageRow::runs`] to.
     #[cfg(test)]
     pub fn accumulate(&mut self, active: &[Edge], row: i64, rule: FillRule, x0: i64, acc: &mut [i64]) {
-        self.compute(active, row, rule, x0, x0 + acc.len() as i64);
+        self.needed.clear();
+        self.needed.push((x0, x0 + acc.len() as i64));
+        self.compute(active, row, rule);
         for &(c, v) in &self.cells {
             acc[(c - x0) as usize] += v;
         }
@@ -125,7 +141,9 @@ impl CoverageRow {
         out: &mut Vec<(i64, i64)>,
     ) {
         out.clear();
-        self.compute(active, row, rule, x0, x1);
+        self.needed.clear();
+        self.needed.push((x0, x1));
+        self.compute(active, row, rule);
         self.cells.sort_unstable_by_key(|c| c.0);
         self.steps.sort_unstable_by_key(|s| s.0);
         let (mut cells, mut steps) = (0, 0);
@@ -163,6 +181,72 @@ impl CoverageRow {
         }
     }
 
+    /// The coverage of row `row` over the columns `needed` only (sorted, disjoint, non-empty
+    /// intervals `[x0, x1)`), as `(x0, x1, coverage)` in units of [`ONE`], covering exactly
+    /// those columns, left to right: the same numbers as [`CoverageRow::accumulate`], with
+    /// area math only for the columns asked for that an edge piece crosses.
+    pub fn values_in(
+        &mut self,
+        active: &[Edge],
+        row: i64,
+        rule: FillRule,
+        needed: &[(i64, i64)],
+        out: &mut Vec<(i64, i64, i64)>,
+    ) {
+        out.clear();
+        if needed.is_empty() {
+            return;
+        }
+        self.needed.clear();
+        self.needed.extend_from_slice(needed);
+        self.compute(active, row, rule);
+        self.cells.sort_unstable_by_key(|c| c.0);
+        self.steps.sort_unstable_by_key(|s| s.0);
+        let (mut cells, mut steps) = (0, 0);
+        let mut carry = 0;
+        for &(n0, n1) in needed {
+            let mut x = n0;
+            while x < n1 {
+                while let Some(&(c, v)) = self.steps.get(steps) {
+                    if c > x {
+                        break;
+                    }
+                    carry += v;
+                    steps += 1;
+                }
+                let mut here = carry;
+                let mut has_cell = false;
+                while let Some(&(c, v)) = self.cells.get(cells) {
+                    if c != x {
+                        break;
+                    }
+                    here += v;
+                    has_cell = true;
+                    cells += 1;
+                }
+                // Cells are only made in the columns asked for, so none is skipped here.
+                let end = if has_cell {
+                    x + 1
+                } else {
+                    let next_cell = self.cells.get(cells).map_or(n1, |c| c.0);
+                    let next_step = self.steps.get(steps).map_or(n1, |s| s.0);
+                    next_cell.min(next_step).min(n1)
+                };
+                match out.last_mut() {
+                    Some(last) if last.1 == x && last.2 == here => last.1 = end,
+                    _ => out.push((x, end, here)),
+                }
+                x = end;
+            }
+        }
+    }
+
+    /// What was computed since the last [`CoverageRow::reset_work`].
+    #[cfg(test)]
+    pub fn counts(&self) -> AreaCounts {
+        self.counts
+    }
+
     /// Whether the work went over [`WORK_BUDGET`]: what was computed since is not to be used.
     pub fn over_budget(&self) -> bool {
         self.work > WORK_BUDGET
@@ -176,6 +260,7 @@ impl CoverageRow {
     /// Starts counting work again, for a new query reusing these buffers.
     pub fn reset_work(&mut self) {
         self.work = 0;
+        self.counts = AreaCounts::default();
     }
 
     /// Counts work done outside coverage (pixels composited), in the same units.
@@ -183,18 +268,24 @@ impl CoverageRow {
         self.work = self.work.saturating_add(work);
     }
 
-    /// Computes the terms of row `row` for columns `x0..x1` into `cells` and `steps`.
+    /// Computes the terms of row `row` for the columns `self.needed` (sorted intervals) into
+    /// `cells` and `steps`: steps from the first column asked for on, cells only in the
+    /// columns asked for.
     ///
     /// Only the pieces that reach the columns, and those left of them that they could cross,
     /// are ordered and swept; the others count as a winding number (left) or not at all
     /// (right), which gives the same bits as computing the whole row: see `add_piece`.
-    fn compute(&mut self, active: &[Edge], row: i64, rule: FillRule, x0: i64, x1: i64) {
+    fn compute(&mut self, active: &[Edge], row: i64, rule: FillRule) {
         self.cells.clear();
         self.steps.clear();
+        let (Some(&(x0, _)), Some(&(_, x1))) = (self.needed.first(), self.needed.last()) else {
+            return;
+        };
         self.work += active.len() as u64 + 1;
         if self.over_budget() {
             return;
         }
+        self.counts.rows += 1;
         let band = row * GRID;
         let (wx0, wx1) = (x0 as f64, x1 as f64);
         self.pieces.clear();
@@ -361,7 +452,9 @@ impl CoverageRow {
                 let weight = i64::from(inside(winding, rule)) - i64::from(before);
                 if weight != 0 {
                     let terms = (&mut self.cells, &mut self.steps);
-                    add_piece(&self.pieces[p], band, g0, (s0, s1), weight, window, terms);
+                    let needed = &self.needed;
+                    let piece = &self.pieces[p];
+                    self.counts.areas += add_piece(piece, band, g0, (s0, s1), weight, window, needed, terms);
                 }
             }
         }
@@ -410,7 +503,8 @@ fn crossing_height(a: &Edge, b: &Edge, band: i64) -> f64 {
 /// the rounding to fixed point. Cuts of a strip at crossings then add up to the uncut
 /// strip exactly, and where the piece lies wholly right of a column `F` stays the very same
 /// number: computing only some columns, whose pieces see fewer crossings, gives the bits
-/// of the whole row.
+/// of the whole row. Cells are made only in the columns of `needed` (sorted intervals
+/// within `x0..x1`); returns how many.
 #[allow(clippy::too_many_arguments)]
 fn add_piece(
     p: &Piece,
@@ -419,8 +513,9 @@ fn add_piece(
     (s0, s1): (f64, f64),
     weight: i64,
     (x0, x1): (i64, i64),
+    needed: &[(i64, i64)],
     (cells, steps): (&mut Terms, &mut Terms),
-) {
+) -> u64 {
     let column = ColumnArea {
         x_g0: p.x(band, g0),
         slope: p.k,
@@ -430,19 +525,31 @@ fn add_piece(
     let (lo, hi) = (column.x_g0.min(x_s1), column.x_g0.max(x_s1));
     // Saturating casts: a piece far outside the window only adds its tail, or nothing.
     let (c_lo, c_hi) = (floor(lo), floor(hi));
-    for c in c_lo.max(x0)..=c_hi.min(x1 - 1) {
-        let c = c as f64;
-        // F(g0) is 0 exactly: a strip not cut at a crossing needs one area per column.
-        let before = if s0 == g0 { 0 } else { fixed(column.area(c, s0)) };
-        let v = weight * (fixed(column.area(c, s1)) - before);
-        if v != 0 {
-            cells.push((c as i64, v));
+    let (first, last) = (c_lo.max(x0), c_hi.min(x1 - 1));
+    let mut areas = 0;
+    if first <= last {
+        let from = needed.partition_point(|n| n.1 <= first);
+        for &(n0, n1) in &needed[from..] {
+            if n0 > last {
+                break;
+            }
+            for c in first.max(n0)..=last.min(n1 - 1) {
+                areas += 1;
+                let c = c as f64;
+                // F(g0) is 0 exactly: a strip not cut at a crossing needs one area per column.
+                let before = if s0 == g0 { 0 } else { fixed(column.area(c, s0)) };
+                let v = weight * (fixed(column.area(c, s1)) - before);
+                if v != 0 {
+                    cells.push((c as i64, v));
+                }
+            }
         }
     }
     let start = c_hi.saturating_add(1);
     if start < x1 {
         steps.push((start.max(x0), weight * (fixed(s1 - g0) - fixed(s0 - g0))));
     }
+    areas
 }
 
 /// A straight piece from height `g0` down, for the areas it leaves to its right in one
@@ -632,6 +739,32 @@ mod tests {
                     expanded[(x - x0) as usize..(end - x0) as usize].fill(v);
                 }
                 assert_eq!(expanded, whole, "case {case} row {row}: runs");
+                // Chosen columns only: the same values there, areas only there.
+                let mut needed: Vec<(i64, i64)> = Vec::new();
+                let mut x = x0 + next(8);
+                while x < x0 + w as i64 {
+                    let end = (x + 1 + next(12)).min(x0 + w as i64);
+                    needed.push((x, end));
+                    x = end + 1 + next(20);
+                }
+                if needed.is_empty() {
+                    continue;
+                }
+                let mut values = Vec::new();
+                let mut chosen = CoverageRow::default();
+                chosen.values_in(&e.edges, row, rule, &needed, &mut values);
+                let mut covered = Vec::new();
+                for &(a, b, v) in &values {
+                    for x in a..b {
+                        assert_eq!(v, whole[(x - x0) as usize], "case {case} row {row} column {x}");
+                        covered.push(x);
+                    }
+                }
+                let want: Vec<i64> = needed.iter().flat_map(|&(a, b)| a..b).collect();
+                assert_eq!(covered, want, "case {case} row {row}: the columns asked for");
+                let mut all = CoverageRow::default();
+                all.values_in(&e.edges, row, rule, &[(x0, x0 + w as i64)], &mut values);
+                assert!(chosen.counts().areas <= all.counts().areas);
             }
         }
     }

@@ -34,6 +34,7 @@ pub(crate) struct Scratch {
     row: Vec<u8>,
     coverage_runs: Vec<(i64, i64)>,
     runs: Vec<(i64, u8)>,
+    values: Vec<(i64, i64, i64)>,
 }
 
 impl Scratch {
@@ -55,6 +56,12 @@ impl Scratch {
     /// Counts work done outside coverage.
     pub fn add_work(&mut self, work: u64) {
         self.coverage.add_work(work)
+    }
+
+    /// Rows and pixel areas coverage computed since the last [`Scratch::reset_work`].
+    #[cfg(test)]
+    pub fn area_counts(&self) -> super::coverage::AreaCounts {
+        self.coverage.counts()
     }
 }
 
@@ -161,6 +168,7 @@ impl Shape {
             row: _,
             coverage_runs,
             runs,
+            values: _,
         } = scratch;
         let edges = match self {
             Shape::Fill { edges, .. } => edges,
@@ -215,6 +223,129 @@ impl Shape {
 }
 
 impl Shape {
+    /// The edges its row spans come from (a bitmap's are its quad's) and their fill rule.
+    pub fn span_edges(&self) -> (&Edges, FillRule) {
+        match self {
+            Shape::Fill { edges, rule, .. } => (edges, *rule),
+            Shape::Bitmap { quad, .. } => (quad, FillRule::NonZero),
+        }
+    }
+
+    /// The value of every pixel of its inside spans, when that is known without looking at
+    /// them: a fill's alpha (a bitmap's pixels there still need their texels).
+    pub fn inside_value(&self) -> Option<u8> {
+        match self {
+            Shape::Fill { alpha, .. } => Some(*alpha),
+            Shape::Bitmap { .. } => None,
+        }
+    }
+
+    /// Writes into `out` the columns among `needed` (sorted, disjoint, not touching
+    /// intervals, pixels relative to the anchor) of row `j` whose value reaches `threshold`,
+    /// as sorted, disjoint intervals. `active` must hold every edge of [`Shape::span_edges`]
+    /// that reaches into the row. Area math is done for the needed columns only.
+    #[allow(clippy::too_many_arguments)]
+    pub fn solid_in(
+        &self,
+        j: i64,
+        needed: &[(i64, i64)],
+        active: &[Edge],
+        anti_alias: bool,
+        threshold: u8,
+        scratch: &mut Scratch,
+        out: &mut Vec<(i64, i64)>,
+    ) {
+        out.clear();
+        let (Some(&(hull0, _)), Some(&(_, hull1))) = (needed.first(), needed.last()) else {
+            return;
+        };
+        let Scratch {
+            coverage,
+            wind,
+            runs,
+            values,
+            coverage_runs,
+            ..
+        } = scratch;
+        match self {
+            Shape::Fill { rule, alpha, .. } if anti_alias => {
+                coverage.values_in(active, j, *rule, needed, values);
+                for &(x0, x1, c) in values.iter() {
+                    if times_coverage(*alpha, c) >= threshold {
+                        push_interval(out, x0, x1);
+                    }
+                }
+            }
+            Shape::Fill { rule, alpha, .. } => {
+                if *alpha < threshold {
+                    return;
+                }
+                runs.clear();
+                centre_runs(active, j, (hull0, hull1), wind, |x, winding| {
+                    push_run(runs, x, u8::from(inside(winding, *rule)));
+                });
+                // The runs that are inside, cut to the needed columns.
+                let mut k = 0;
+                for (r, &(x, v)) in runs.iter().enumerate() {
+                    let end = runs.get(r + 1).map_or(hull1, |n| n.0);
+                    if v == 0 {
+                        continue;
+                    }
+                    while let Some(&(n0, n1)) = needed.get(k) {
+                        let (a, b) = (n0.max(x), n1.min(end));
+                        if a < b {
+                            push_interval(out, a, b);
+                        }
+                        if n1 > end {
+                            break;
+                        }
+                        k += 1;
+                    }
+                }
+            }
+            Shape::Bitmap {
+                texels,
+                map,
+                smoothing,
+                ..
+            } => {
+                let pose = BitmapPose {
+                    texels,
+                    map,
+                    smoothing: *smoothing,
+                };
+                if anti_alias {
+                    coverage.values_in(active, j, FillRule::NonZero, needed, values);
+                }
+                // The quad's coverage over each needed interval, as the runs the pose reads.
+                let mut k = 0;
+                for &(n0, n1) in needed {
+                    runs.clear();
+                    if anti_alias {
+                        coverage_runs.clear();
+                        while let Some(&(x0, _, c)) = values.get(k) {
+                            if x0 >= n1 {
+                                break;
+                            }
+                            coverage_runs.push((x0, c));
+                            k += 1;
+                        }
+                        pose.row(j, (n0, n1), Some(coverage_runs), runs);
+                    } else {
+                        pose.row(j, (n0, n1), None, runs);
+                    }
+                    for (r, &(x, v)) in runs.iter().enumerate() {
+                        if v >= threshold {
+                            push_interval(out, x, runs.get(r + 1).map_or(n1, |n| n.0));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Shape {
     /// For a fill or a bitmap (by its quad): calls `emit(row, x0, x1)` for every row of `region` (relative to the
     /// anchor) where its edges are, with columns `x0..x1` holding every pixel it can touch
     /// in that row (a hull of its edges there), cut to `region`. Cheap: no coverage.
@@ -250,5 +381,13 @@ impl Shape {
             }
         }
         scratch.active = walk.into_buffer();
+    }
+}
+
+/// Appends the interval `[x0, x1)`, or lets the last one go on when it ends at `x0`.
+pub(crate) fn push_interval(out: &mut Vec<(i64, i64)>, x0: i64, x1: i64) {
+    match out.last_mut() {
+        Some(last) if last.1 == x0 => last.1 = x1,
+        _ => out.push((x0, x1)),
     }
 }

@@ -14,11 +14,15 @@
 //! - [`centres`]: without anti-aliasing, exact integer tests of the pixel centres.
 //! - [`sample`]: bitmaps, the texel under each pixel centre in fixed point, stepped along
 //!   rows exactly, transparent texels skipped by a per-bitmap run table.
+//! - [`spans`]: each row's spans from the edges alone, stepped down the rows: where an item
+//!   can be non-zero, and where it covers whole pixels with no area math.
 //! - [`item`]: an item in a pose, and its values over any rows and columns.
 //! - [`prepare`]: a query target's items, from the cache where they are: a pose seen once
 //!   keeps its edges; a pose seen again is drawn whole and keeps its bit masks, which the
 //!   word-by-word fast path compares.
 //! - [`plane`]: items composited over a region, source-over in u8.
+//! - [`span_scan`]: two single-item targets compared row by row, values computed only
+//!   where both targets' spans meet.
 //! - [`bitmask`]: which pixels of a plane are solid, one bit per pixel, and the word-by-word
 //!   overlap of two masks.
 //! - [`cache`] and [`budget`]: what a stage keeps between queries, and what one query may
@@ -38,6 +42,8 @@ mod item;
 mod plane;
 mod prepare;
 mod sample;
+mod span_scan;
+mod spans;
 
 pub(crate) use budget::DrawBudget;
 #[cfg(test)]
@@ -45,3 +51,10 @@ pub(crate) use cache::CacheCounts;
 pub(crate) use cache::RasterCache;
 pub(crate) use plane::{Rasterizer, ScanBuffers, with_scan_buffers};
 pub(crate) use prepare::{ClipShapes, Prepared, RegionPiece};
+pub(crate) use span_scan::{SpanTarget, pays as spans_pay};
+#[cfg(test)]
+pub(crate) use {
+    coverage::AreaCounts,
+    plane::last_scan_counts,
+    span_scan::{FORCE as FORCE_SPANS, ScanCounts},
+};

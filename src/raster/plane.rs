@@ -1,8 +1,9 @@
 //! Alpha planes: a target's items composited (source-over, exactly rounded in u8) over a
 //! region of the parent's grid, each item computed only where the region needs it.
 
-use super::item::Scratch;
+use super::item::{Scratch, Shape};
 use super::prepare::{ClipRegion, Item, Prepared};
+use super::span_scan::{SpanScan, SpanTarget};
 use crate::geom::rect::PixelRect;
 
 /// `a * b / 255`, rounded to nearest, exact for all `a, b` in 0..=255.
@@ -167,6 +168,7 @@ pub(crate) struct ScanBuffers {
     pub b: SolidRows,
     pub hull: SolidRows,
     pub plane: Vec<u8>,
+    pub spans: SpanScan,
 }
 
 /// The most a thread keeps of a dense band between queries (a band is at most 2^16 px).
@@ -181,12 +183,25 @@ thread_local! {
 pub(crate) fn with_scan_buffers<R>(f: impl FnOnce(&mut ScanBuffers) -> R) -> R {
     let mut buffers = SCAN_BUFFERS.with(|b| b.borrow_mut().take()).unwrap_or_default();
     buffers.raster.scratch.reset_work();
+    buffers.spans.counts = Default::default();
     let result = f(&mut buffers);
     if buffers.plane.capacity() > KEPT_SCAN_BYTES {
         buffers.plane = Vec::new();
     }
     SCAN_BUFFERS.with(|b| *b.borrow_mut() = Some(buffers));
     result
+}
+
+/// What the last scan on this thread counted: the span scan's rows and pixels, and the rows
+/// and pixel areas coverage computed.
+#[cfg(test)]
+pub(crate) fn last_scan_counts() -> (super::span_scan::ScanCounts, super::coverage::AreaCounts) {
+    SCAN_BUFFERS.with(|b| {
+        b.borrow()
+            .as_ref()
+            .map(|b| (b.spans.counts, b.raster.area_counts()))
+            .unwrap_or_default()
+    })
 }
 
 /// The solid pixels of a target over a band of rows: intervals `[x0, x1)` per row.
@@ -266,6 +281,35 @@ impl Rasterizer {
             y += 1;
         }
         true
+    }
+
+    /// The shape and anchor of a target that is a single unclipped shape (not a cached
+    /// raster): what [`Rasterizer::span_scan`] compares.
+    pub fn single_shape(target: &Prepared) -> Option<(&Shape, (i64, i64))> {
+        match target.items() {
+            [Item::Shape { shape, anchor }] if !target.clipped() => Some((shape, *anchor)),
+            _ => None,
+        }
+    }
+
+    /// Calls `emit(y, x0, x1)` for the runs of pixels of `window` solid in both single-shape
+    /// targets ([`Rasterizer::single_shape`]), values computed only where both targets' row
+    /// spans meet.
+    pub fn span_scan(
+        &mut self,
+        scan: &mut SpanScan,
+        window: PixelRect,
+        targets: (SpanTarget, SpanTarget),
+        anti_alias: bool,
+        emit: impl FnMut(i64, i64, i64),
+    ) {
+        scan.run(window, targets, anti_alias, &mut self.scratch, emit);
+    }
+
+    /// Rows and pixel areas coverage computed since the query started.
+    #[cfg(test)]
+    pub fn area_counts(&self) -> super::coverage::AreaCounts {
+        self.scratch.area_counts()
     }
 
     /// Whether `target`'s rows come as runs: a single fill, stroke or bitmap computed in the

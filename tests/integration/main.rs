@@ -21,4 +21,5 @@ mod motion;
 mod properties;
 mod raster_check;
 mod semantics;
+mod span_scan;
 mod svg;
