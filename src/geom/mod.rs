@@ -8,9 +8,11 @@
 //! - [`shape`]: what a node draws, fills and strokes of a path (`Graphic`), and a leaf.
 //! - [`bitmap`]: RGBA8 images shared between the nodes that show them.
 //! - [`color`]: colour transforms.
+//! - [`hull`]: convex hulls, the conservative outlines that reject near misses.
 
 pub(crate) mod bitmap;
 pub(crate) mod color;
+pub(crate) mod hull;
 pub(crate) mod interop;
 pub(crate) mod path;
 pub(crate) mod polygon;

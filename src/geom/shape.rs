@@ -2,7 +2,9 @@
 
 use std::sync::Arc;
 
-use glam::DAffine2;
+use glam::{DAffine2, DVec2};
+
+use crate::geom::hull::{self, Kept};
 
 use crate::{Bitmap, Error, FillRule, Path, Rect, Result};
 
@@ -25,6 +27,8 @@ pub struct Fill {
     alpha: f64,
     /// The path's exact box, worked out once: every bounds query needs it.
     path_box: Option<Rect>,
+    /// The convex hull of the path's points, worked out on first use.
+    hull: Kept<Box<[DVec2]>>,
 }
 
 /// A stroked path: round joins and round caps, `width` in the local space of its node.
@@ -35,6 +39,8 @@ pub struct Stroke {
     alpha: f64,
     /// The centreline's exact box, worked out once.
     path_box: Option<Rect>,
+    /// The convex hull of the points grown by half the width, worked out on first use.
+    hull: Kept<Box<[DVec2]>>,
 }
 
 fn check_path(path: &Path) -> Result<()> {
@@ -81,6 +87,7 @@ impl Graphic {
             path: Arc::new(path),
             rule,
             alpha,
+            hull: Kept::default(),
         }))
     }
 
@@ -104,6 +111,7 @@ impl Graphic {
             path: Arc::new(path),
             width,
             alpha,
+            hull: Kept::default(),
         }))
     }
 
@@ -129,6 +137,24 @@ impl Graphic {
         match self {
             Graphic::Fill(f) => &f.path,
             Graphic::Stroke(s) => &s.path,
+        }
+    }
+
+    /// A convex outline, in the path's space, of every pixel the graphic can cover: the hull
+    /// of the path's points (every Bézier lies in the hull of its control points), grown by
+    /// half the width for a stroke (round joins and caps reach no farther). Flattening can
+    /// stray from a curve by its tolerance (1/128 px), which the caller allows for.
+    pub(crate) fn hull(&self) -> &[DVec2] {
+        let points = || {
+            let mut p = self.path().points().to_vec();
+            hull::convex_hull(&mut p);
+            p
+        };
+        match self {
+            Graphic::Fill(f) => f.hull.get_or_init(|| points().into()),
+            Graphic::Stroke(s) => s
+                .hull
+                .get_or_init(|| hull::outset(&points(), s.width / 2.0).into()),
         }
     }
 

@@ -394,7 +394,7 @@ impl Stage {
         parent: NodeId,
         opts: &CollisionOptions,
     ) -> Result<Collision> {
-        let (window, pa, pb, t) = match self.collision_setup(a, b, parent, opts)? {
+        let (window, pa, pb, t) = match self.collision_setup_rejecting(a, b, parent, opts, opts.fast_paths)? {
             Setup::Empty => {
                 return Ok(Collision {
                     rect: None,
@@ -440,6 +440,21 @@ impl Stage {
         parent: NodeId,
         opts: &CollisionOptions,
     ) -> Result<Setup> {
+        self.collision_setup_rejecting(a, b, parent, opts, false)
+    }
+
+    /// [`Stage::collision_setup`], which with `reject_near_misses` answers
+    /// [`Setup::Empty`] before drawing anything when the targets' outlines are too far
+    /// apart to share a pixel ([`Stage::outlines_apart`]). Only for answers of the exact
+    /// path: the methods that draw otherwise keep every pair.
+    pub(crate) fn collision_setup_rejecting(
+        &self,
+        a: NodeId,
+        b: NodeId,
+        parent: NodeId,
+        opts: &CollisionOptions,
+        reject_near_misses: bool,
+    ) -> Result<Setup> {
         for t in [a, b] {
             if !self.is_ancestor(parent, t)? {
                 return Err(Error::NotDescendant {
@@ -481,6 +496,15 @@ impl Stage {
             });
         }
         let window = PixelRect::covering(&r);
+        // A window over the budget is left to the plain path, which refuses it; under it,
+        // nothing the rejection skips could have turned into an error but the geometry's
+        // own vertex budget (see `near_miss`).
+        if reject_near_misses
+            && window.area() <= u128::from(opts.max_pixels)
+            && self.outlines_apart(a, b, parent)
+        {
+            return Ok(Setup::Empty);
+        }
         let mut budget = DrawBudget::new(opts.max_pixels);
         let epoch = self.cache.query_epoch();
         let pa = self.prepare(a, parent, opts.anti_alias, epoch, &mut budget)?;

@@ -1,6 +1,7 @@
 //! The questions one asks a stage (semantics.md sections 3 to 7).
 //!
 //! - [`collision`]: bounds, the collision of two objects, and hit tests.
+//! - [`near_miss`]: pairs whose outlines are too far apart to touch, answered before drawing.
 //! - [`point`]: point tests of single leaves.
 //! - [`alpha_plane`]: a target's alpha plane over any pixels.
 //! - [`crowd`]: many objects at once, with [`broad_phase`] finding the close pairs.
@@ -11,6 +12,7 @@ pub(crate) mod alpha_plane;
 pub(crate) mod broad_phase;
 pub(crate) mod collision;
 pub(crate) mod crowd;
+pub(crate) mod near_miss;
 pub(crate) mod pick;
 pub(crate) mod point;
 pub(crate) mod tracker;
