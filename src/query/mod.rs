@@ -1,6 +1,8 @@
 //! The questions one asks a stage (semantics.md sections 3 to 7).
 //!
 //! - [`collision`]: bounds, the collision of two objects, and hit tests.
+//! - [`pipeline`]: the collision pipeline every pixel query goes through: a request set up
+//!   once into a prepared pair, compared by the pair's own calls.
 //! - [`near_miss`]: pairs whose outlines are too far apart to touch, answered before drawing.
 //! - [`point`]: point tests of single leaves.
 //! - [`alpha_plane`]: a target's alpha plane over any pixels.
@@ -14,5 +16,6 @@ pub(crate) mod collision;
 pub(crate) mod crowd;
 pub(crate) mod near_miss;
 pub(crate) mod pick;
+pub(crate) mod pipeline;
 pub(crate) mod point;
 pub(crate) mod tracker;

@@ -87,9 +87,8 @@ impl Stage {
         pre: DAffine2,
         base_color: ColorTransform,
         walk: Walk,
-        mut f: impl FnMut(NodeId, Visit<'s>, &DAffine2, &ColorTransform, &Clips) -> Result<()>,
+        f: impl FnMut(NodeId, Visit<'s>, &DAffine2, &ColorTransform, &Clips) -> Result<()>,
     ) -> Result<()> {
-        let base = pre * self.matrix_to(target, space)?;
         let clips = match walk {
             Walk::Draw => match self.clips_above(target, space, &pre)? {
                 Some(clips) => clips,
@@ -97,6 +96,35 @@ impl Stage {
             },
             Walk::Boxes | Walk::Region => None,
         };
+        self.walk_from(target, space, pre, base_color, walk, clips, f)
+    }
+
+    /// [`Stage::walk_leaves`] in [`Walk::Draw`] with the clips over `target` given by the
+    /// caller instead of those above it (a target drawn in a pose of its own).
+    pub(crate) fn walk_leaves_clipped<'s>(
+        &'s self,
+        target: NodeId,
+        space: NodeId,
+        pre: DAffine2,
+        base_color: ColorTransform,
+        clips: Clips,
+        f: impl FnMut(NodeId, Visit<'s>, &DAffine2, &ColorTransform, &Clips) -> Result<()>,
+    ) -> Result<()> {
+        self.walk_from(target, space, pre, base_color, Walk::Draw, clips, f)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn walk_from<'s>(
+        &'s self,
+        target: NodeId,
+        space: NodeId,
+        pre: DAffine2,
+        base_color: ColorTransform,
+        walk: Walk,
+        clips: Clips,
+        mut f: impl FnMut(NodeId, Visit<'s>, &DAffine2, &ColorTransform, &Clips) -> Result<()>,
+    ) -> Result<()> {
+        let base = pre * self.matrix_to(target, space)?;
         // The stack only allocates once a node has children, so a query on a leaf sprite
         // allocates nothing here.
         let mut stack = Vec::new();
@@ -140,6 +168,20 @@ impl Stage {
             }
         }
         Ok(())
+    }
+
+    /// The clips of `target` itself, in its own space after `pre` (scroll window inside,
+    /// mask outside), whether or not it is a mask.
+    pub(crate) fn own_clips(&self, target: NodeId, pre: &DAffine2) -> Result<Clips> {
+        let node = self.node(target)?;
+        let mut clips = None;
+        if let Some(mask) = node.mask {
+            clips = with(clips, Clip::Mask(mask));
+        }
+        if let Some(rect) = node.scroll {
+            clips = with(clips, Clip::Window { rect, matrix: *pre });
+        }
+        Ok(clips)
     }
 
     /// The clips of `target` itself and of its ancestors below `space`, or `None` when one of
