@@ -273,8 +273,8 @@ fn texel_hulls(width: u32, height: u32, rgba: &[u8]) -> TexelHulls {
     hull::convex_hull(&mut sharp);
     hull::convex_hull(&mut smooth);
     TexelHulls {
-        sharp: sharp.into(),
-        smooth: smooth.into(),
+        sharp: hull::at_most_kept_vertices(sharp).into(),
+        smooth: hull::at_most_kept_vertices(smooth).into(),
     }
 }
 

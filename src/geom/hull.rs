@@ -102,6 +102,39 @@ pub(crate) fn outset(hull: &[DVec2], r: f64) -> Vec<DVec2> {
     out
 }
 
+/// Most vertices a kept hull has: mapping and comparing it costs in proportion to them.
+pub(crate) const MAX_KEPT_VERTICES: usize = 32;
+
+/// `hull` itself when it has at most `MAX_KEPT_VERTICES` points; else the polygon that
+/// [`MAX_KEPT_VERTICES`] supporting lines at equal angles cut out, which holds it (each
+/// line's offset is its farthest point's, nudged outward for rounding) and lies within
+/// `sec(pi / 32) - 1` (under 0.5%) of its radius outside it.
+pub(crate) fn at_most_kept_vertices(hull: Vec<DVec2>) -> Vec<DVec2> {
+    const K: usize = MAX_KEPT_VERTICES;
+    if hull.len() <= K {
+        return hull;
+    }
+    let reach = hull.iter().map(|p| p.abs().max_element()).fold(0.0, f64::max);
+    let dirs: Vec<DVec2> = (0..K)
+        .map(|k| DVec2::from_angle(k as f64 * std::f64::consts::TAU / K as f64))
+        .collect();
+    let support: Vec<f64> = dirs
+        .iter()
+        .map(|&u| hull.iter().map(|p| p.dot(u)).fold(f64::NEG_INFINITY, f64::max) + 1e-9 * (1.0 + reach))
+        .collect();
+    let mut out: Vec<DVec2> = (0..K)
+        .map(|k| {
+            let (u, v) = (dirs[k], dirs[(k + 1) % K]);
+            let (h, g) = (support[k], support[(k + 1) % K]);
+            // u . p = h and v . p = g.
+            let det = u.perp_dot(v);
+            DVec2::new(h * v.y - g * u.y, u.x * g - v.x * h) / det
+        })
+        .collect();
+    convex_hull(&mut out);
+    out
+}
+
 /// Appends `hull` mapped by `m` to `out`, counter-clockwise again when `m` mirrors.
 pub(crate) fn map_hull(hull: &[DVec2], m: &DAffine2, out: &mut Vec<DVec2>) {
     let start = out.len();
@@ -201,6 +234,29 @@ mod tests {
         for i in 0..p.len() {
             assert!(cross(p[i], p[(i + 1) % 4], p[(i + 2) % 4]) > 0.0);
         }
+    }
+
+    #[test]
+    fn a_kept_hull_holds_the_full_one_with_few_vertices() {
+        let mut circle: Vec<DVec2> = (0..500)
+            .map(|k| DVec2::from_angle(f64::from(k) * 0.0125663706) * 100.0 + DVec2::new(3.0, -7.0))
+            .collect();
+        convex_hull(&mut circle);
+        let kept = at_most_kept_vertices(circle.clone());
+        assert!(kept.len() <= MAX_KEPT_VERTICES);
+        for &p in &circle {
+            for i in 0..kept.len() {
+                assert!(
+                    cross(kept[i], kept[(i + 1) % kept.len()], p) >= 0.0,
+                    "{p} outside"
+                );
+            }
+        }
+        let farthest = kept
+            .iter()
+            .map(|p| (*p - DVec2::new(3.0, -7.0)).length())
+            .fold(0.0, f64::max);
+        assert!(farthest < 100.0 * 1.005, "{farthest}");
     }
 
     #[test]
