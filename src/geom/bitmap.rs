@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use glam::DVec2;
 
-use crate::geom::hull::{self, Kept};
+use crate::geom::hull::{Kept, KeptHull};
 use crate::{Error, Result};
 
 /// Size limits for decoding images; anything larger is refused before it is allocated.
@@ -60,8 +60,8 @@ struct Pixels {
 /// (smoothing: the bilinear weights of farther texels are 0).
 #[derive(Debug)]
 pub(crate) struct TexelHulls {
-    pub sharp: Box<[DVec2]>,
-    pub smooth: Box<[DVec2]>,
+    pub sharp: KeptHull,
+    pub smooth: KeptHull,
 }
 
 /// An RGBA8 image, straight alpha, row-major from the top-left. Texel `(i, j)` covers
@@ -270,11 +270,9 @@ fn texel_hulls(width: u32, height: u32, rgba: &[u8]) -> TexelHulls {
         ];
         smooth = sharp.clone();
     }
-    hull::convex_hull(&mut sharp);
-    hull::convex_hull(&mut smooth);
     TexelHulls {
-        sharp: hull::at_most_kept_vertices(sharp).into(),
-        smooth: hull::at_most_kept_vertices(smooth).into(),
+        sharp: KeptHull::new(sharp),
+        smooth: KeptHull::new(smooth),
     }
 }
 

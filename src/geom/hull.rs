@@ -102,6 +102,27 @@ pub(crate) fn outset(hull: &[DVec2], r: f64) -> Vec<DVec2> {
     out
 }
 
+/// A hull kept with its geometry: at most [`MAX_KEPT_VERTICES`] points, and the farthest
+/// any of them is from the origin.
+#[derive(Clone, Debug)]
+pub(crate) struct KeptHull {
+    pub points: Box<[DVec2]>,
+    pub reach: f64,
+}
+
+impl KeptHull {
+    /// The hull of `points` to keep ([`at_most_kept_vertices`]).
+    pub fn new(mut points: Vec<DVec2>) -> KeptHull {
+        convex_hull(&mut points);
+        let points = at_most_kept_vertices(points);
+        let reach = points.iter().map(|p| p.length()).fold(0.0, f64::max);
+        KeptHull {
+            points: points.into(),
+            reach,
+        }
+    }
+}
+
 /// Most vertices a kept hull has: mapping and comparing it costs in proportion to them.
 pub(crate) const MAX_KEPT_VERTICES: usize = 32;
 
@@ -159,47 +180,70 @@ fn best_edge_normal(a: &[DVec2], b: &[DVec2]) -> Option<DVec2> {
     if a.len() < 2 || b.is_empty() {
         return None;
     }
+    let next = |i: usize, len: usize| if i + 1 == len { 0 } else { i + 1 };
     let normal = |i: usize| {
-        let d = a[(i + 1) % a.len()] - a[i];
+        let d = a[next(i, a.len())] - a[i];
         DVec2::new(d.y, -d.x)
     };
     let n0 = normal(0);
     let mut j = (0..b.len())
         .min_by(|&x, &y| b[x].dot(n0).total_cmp(&b[y].dot(n0)))
         .unwrap_or(0);
-    let (mut best, mut best_gap) = (None, f64::NEG_INFINITY);
+    // Gaps compared as gap * |gap| / |n|^2, which orders them as gap / |n| does without a
+    // square root per edge.
+    let (mut best, mut best_key) = (None, f64::NEG_INFINITY);
     for (i, &start) in a.iter().enumerate() {
         let n = normal(i);
-        let len = n.length();
-        if !(len > 0.0 && len.is_finite()) {
+        let len2 = n.length_squared();
+        if !(len2 > 0.0 && len2.is_finite()) {
             continue;
         }
         // As the normals turn, the point of b nearest along them moves forward around b.
         let mut steps = 0;
-        while steps < b.len() && b[(j + 1) % b.len()].dot(n) <= b[j].dot(n) {
-            j = (j + 1) % b.len();
+        let mut here = b[j].dot(n);
+        while steps < b.len() {
+            let k = next(j, b.len());
+            let there = b[k].dot(n);
+            if there > here {
+                break;
+            }
+            (j, here) = (k, there);
             steps += 1;
         }
-        let gap = (b[j].dot(n) - start.dot(n)) / len;
-        if gap > best_gap {
-            best_gap = gap;
-            best = Some(n / len);
+        let gap = here - start.dot(n);
+        let key = gap * gap.abs() / len2;
+        if key > best_key {
+            best_key = key;
+            best = Some(n);
         }
     }
-    best
+    best.map(|n| n / n.length())
+}
+
+/// Whether `p` is inside the convex hull `h` (counter-clockwise) or on its edge.
+fn contains(h: &[DVec2], p: DVec2) -> bool {
+    h.len() >= 3
+        && h.iter()
+            .zip(h.iter().cycle().skip(1))
+            .all(|(&a, &b)| cross(a, b, p) >= 0.0)
 }
 
 /// Whether the convex hulls `a` and `b` (counter-clockwise, as [`convex_hull`] makes them)
 /// are more than `gap` apart along some axis: then no two of their points are within `gap`.
-/// Only a few candidate axes are tried (the best edge normal of each and the line between
-/// their centres); each is checked against every point, so a `true` is never wrong, and a
-/// `false` only means no separating axis was found.
+/// Only a few candidate axes are tried (the line between their centres, and the best edge
+/// normal of each); each is checked against every point, so a `true` is never wrong, and a
+/// `false` only means no separating axis was found. Hulls that hold each other's centre
+/// overlap, and are answered at once.
 pub(crate) fn apart(a: &[DVec2], b: &[DVec2], gap: f64) -> bool {
     if a.is_empty() || b.is_empty() {
         return true;
     }
     let centre = |h: &[DVec2]| h.iter().copied().sum::<DVec2>() / h.len() as f64;
-    let between = (centre(b) - centre(a)).normalize_or_zero();
+    let (ca, cb) = (centre(a), centre(b));
+    if contains(b, ca) || contains(a, cb) {
+        return false;
+    }
+    let between = (cb - ca).normalize_or_zero();
     if between != DVec2::ZERO && gap_along(a, b, between) > gap {
         return true;
     }

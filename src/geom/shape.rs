@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
-use glam::{DAffine2, DVec2};
+use glam::DAffine2;
 
-use crate::geom::hull::{self, Kept};
+use crate::geom::hull::{self, Kept, KeptHull};
 
 use crate::{Bitmap, Error, FillRule, Path, Rect, Result};
 
@@ -28,7 +28,7 @@ pub struct Fill {
     /// The path's exact box, worked out once: every bounds query needs it.
     path_box: Option<Rect>,
     /// The convex hull of the path's points, worked out on first use.
-    hull: Kept<Box<[DVec2]>>,
+    hull: Kept<KeptHull>,
 }
 
 /// A stroked path: round joins and round caps, `width` in the local space of its node.
@@ -40,7 +40,7 @@ pub struct Stroke {
     /// The centreline's exact box, worked out once.
     path_box: Option<Rect>,
     /// The convex hull of the points grown by half the width, worked out on first use.
-    hull: Kept<Box<[DVec2]>>,
+    hull: Kept<KeptHull>,
 }
 
 fn check_path(path: &Path) -> Result<()> {
@@ -144,17 +144,15 @@ impl Graphic {
     /// of the path's points (every Bézier lies in the hull of its control points), grown by
     /// half the width for a stroke (round joins and caps reach no farther). Flattening can
     /// stray from a curve by its tolerance (1/128 px), which the caller allows for.
-    pub(crate) fn hull(&self) -> &[DVec2] {
-        let points = || {
-            let mut p = self.path().points().to_vec();
-            hull::convex_hull(&mut p);
-            p
-        };
+    pub(crate) fn hull(&self) -> &KeptHull {
+        let points = || self.path().points().to_vec();
         match self {
-            Graphic::Fill(f) => f.hull.get_or_init(|| points().into()),
-            Graphic::Stroke(s) => s
-                .hull
-                .get_or_init(|| hull::outset(&points(), s.width / 2.0).into()),
+            Graphic::Fill(f) => f.hull.get_or_init(|| KeptHull::new(points())),
+            Graphic::Stroke(s) => s.hull.get_or_init(|| {
+                let mut p = points();
+                hull::convex_hull(&mut p);
+                KeptHull::new(hull::outset(&p, s.width / 2.0))
+            }),
         }
     }
 

@@ -19,7 +19,7 @@ use std::cell::RefCell;
 
 use glam::{DAffine2, DVec2};
 
-use crate::geom::hull;
+use crate::geom::hull::{self, KeptHull as Kept};
 use crate::geom::shape::Leaf;
 use crate::geom::transform::max_scale;
 use crate::tree::walk::{Visit, Walk};
@@ -61,16 +61,15 @@ impl Outline {
         self.refused = false;
     }
 
-    fn add(&mut self, local: &[DVec2], m: &DAffine2, margin: f64) {
-        let start = self.points.len();
-        hull::map_hull(local, m, &mut self.points);
-        for p in &self.points[start..] {
-            let off = (*p - m.translation).abs().max_element();
-            if off.is_nan() || off >= FAR {
-                self.refused = true;
-            }
-            self.far = self.far.max(p.abs().max_element());
+    fn add(&mut self, local: &Kept, m: &DAffine2, margin: f64) {
+        hull::map_hull(&local.points, m, &mut self.points);
+        // Every mapped point lies within the matrix's largest stretch times the local
+        // reach of the item's position.
+        let off = max_scale(m) * local.reach;
+        if off.is_nan() || off >= FAR {
+            self.refused = true;
         }
+        self.far = self.far.max(m.translation.abs().max_element() + off);
         self.items += 1;
         self.margin = self.margin.max(margin);
     }
