@@ -220,32 +220,31 @@ fn best_edge_normal(a: &[DVec2], b: &[DVec2]) -> Option<DVec2> {
     best.map(|n| n / n.length())
 }
 
-/// Whether `p` is inside the convex hull `h` (counter-clockwise) or on its edge.
-fn contains(h: &[DVec2], p: DVec2) -> bool {
-    h.len() >= 3
-        && h.iter()
-            .zip(h.iter().cycle().skip(1))
-            .all(|(&a, &b)| cross(a, b, p) >= 0.0)
-}
-
 /// Whether the convex hulls `a` and `b` (counter-clockwise, as [`convex_hull`] makes them)
 /// are more than `gap` apart along some axis: then no two of their points are within `gap`.
 /// Only a few candidate axes are tried (the line between their centres, and the best edge
 /// normal of each); each is checked against every point, so a `true` is never wrong, and a
-/// `false` only means no separating axis was found. Hulls that hold each other's centre
-/// overlap, and are answered at once.
+/// `false` only means no separating axis was found. The edge normals are only searched when
+/// the line between the centres comes within a quarter of the smaller hull's reach of
+/// separating them: hulls that overlap deeper along it are answered at once (a search would
+/// cost as much as comparing two cached masks, and seldom finds an axis).
 pub(crate) fn apart(a: &[DVec2], b: &[DVec2], gap: f64) -> bool {
     if a.is_empty() || b.is_empty() {
         return true;
     }
     let centre = |h: &[DVec2]| h.iter().copied().sum::<DVec2>() / h.len() as f64;
     let (ca, cb) = (centre(a), centre(b));
-    if contains(b, ca) || contains(a, cb) {
+    let between = (cb - ca).normalize_or_zero();
+    if between == DVec2::ZERO {
         return false;
     }
-    let between = (cb - ca).normalize_or_zero();
-    if between != DVec2::ZERO && gap_along(a, b, between) > gap {
+    let along = gap_along(a, b, between);
+    if along > gap {
         return true;
+    }
+    let reach = |h: &[DVec2], c: DVec2| h.iter().map(|p| p.distance_squared(c)).fold(0.0, f64::max).sqrt();
+    if along < gap - 0.25 * reach(a, ca).min(reach(b, cb)) - 2.0 {
+        return false;
     }
     if let Some(n) = best_edge_normal(a, b)
         && gap_along(a, b, n) > gap
