@@ -55,11 +55,35 @@ fn benches(c: &mut Criterion) {
                     world.step(frame);
                     let contacts = world
                         .stage
-                        .collisions(world.world, &world.sprites, &opts)
+                        .contacts_among(&world.sprites, world.world, &opts)
                         .unwrap();
                     black_box(contacts.len())
                 })
             });
+        }
+        if n == 1000 {
+            // A still frame of three queries after 200 moving, turning frames of three
+            // queries each (the cache has seen 600 queries of poses that never come back),
+            // next to the same still frame on a fresh stage (a clone: its cache is empty).
+            // Each iteration touches the tree, so that it is a new frame for the cache, and
+            // asks the three queries on the same poses.
+            let mut world = crowd(n, Motion::Spinning);
+            for frame in 1..=200 {
+                world.step(frame);
+                world.three_queries(&opts);
+            }
+            let mut fresh = world.clone();
+            for (name, w) in [
+                ("still_after_200_moving", &mut world),
+                ("still_fresh", &mut fresh),
+            ] {
+                g.bench_function(format!("{name}/{n}"), |bench| {
+                    bench.iter(|| {
+                        w.touch();
+                        black_box(w.three_queries(&opts))
+                    })
+                });
+            }
         }
         if n <= 1000 {
             let mut world = crowd(n, Motion::WholePixels);
@@ -89,7 +113,7 @@ fn benches(c: &mut Criterion) {
                 let contacts = pool.install(|| {
                     world
                         .stage
-                        .collisions(world.world, &world.sprites, &opts)
+                        .contacts_among(&world.sprites, world.world, &opts)
                         .unwrap()
                 });
                 black_box(contacts.len())

@@ -28,7 +28,7 @@ fn main() {
         contacts += pool.install(|| {
             world
                 .stage
-                .collisions(world.world, &world.sprites, &opts)
+                .contacts_among(&world.sprites, world.world, &opts)
                 .unwrap()
                 .len()
         });

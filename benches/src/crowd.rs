@@ -1,6 +1,11 @@
-//! The crowd of the `crowd` benchmark and its profiling tools: half vector stars, half
-//! bitmaps, 24 to 96 px, random rotation and scale, spread over a 2048 x 2048 world (at
-//! 1,000 sprites) so that each touches a few others, and how they move from frame to frame.
+//! The crowd of the `crowd` benchmark and the profiling examples: many sprites, half vector
+//! stars and half bitmaps, 24 to 96 px, random rotation and scale, spread over a 2048 x 2048
+//! world (at 1,000 sprites) so that each touches a few others, moved frame by frame.
+//!
+//! In `Fractional` and `Spinning` motion no pose ever comes back: a sprite's pose is a
+//! function of the frame number, its position runs along a straight line folded into the
+//! field and its angle grows by a constant step, and neither step is a whole number of pixels
+//! or a whole turn over a frame count a run reaches.
 
 use pixelhit::{CollisionOptions, FillRule, Graphic, NodeId, Stage};
 
@@ -21,7 +26,7 @@ pub enum Motion {
 
 /// Where a sprite starts and how it moves.
 #[derive(Clone, Copy, Debug)]
-pub struct Start {
+struct Start {
     x: f64,
     y: f64,
     /// Degrees.
@@ -32,13 +37,14 @@ pub struct Start {
     spin: f64,
 }
 
-/// A crowd of sprites on a stage, and where each starts and how it moves.
+/// The sprites, their starts and how they move. A clone's stage starts with an empty cache.
+#[derive(Clone)]
 pub struct Crowd {
-    /// The stage, its world container and the sprites in it.
+    /// The stage holding them.
     pub stage: Stage,
-    /// The container every sprite is in: the queries' parent.
+    /// The container they are all in, the queries' parent.
     pub world: NodeId,
-    /// The sprites.
+    /// One node per sprite.
     pub sprites: Vec<NodeId>,
     start: Vec<Start>,
     /// Side of the square field the sprites bounce in.
@@ -46,8 +52,7 @@ pub struct Crowd {
     motion: Motion,
 }
 
-/// `n` sprites moving by `motion`; the same crowd (kinds, places, angles, scales) for every
-/// motion.
+/// `n` sprites, half bitmaps and half vector stars, that move by `motion`.
 pub fn crowd(n: usize, motion: Motion) -> Crowd {
     let mut rng = scenes::Rng::new(n as u64);
     // A generator of its own for the turning speeds, so that the crowd itself (kinds,
@@ -121,6 +126,26 @@ fn bounce(u: f64, side: f64) -> f64 {
 }
 
 impl Crowd {
+    /// The three queries a game asks in a frame on the same poses (rocks/rocks, ship/rocks,
+    /// bullets/rocks): every pair of the crowd, the first sprite against all, and the first
+    /// ten against all. Returns the contacts found.
+    pub fn three_queries(&self, opts: &CollisionOptions) -> usize {
+        let (s, w, all) = (&self.stage, self.world, &self.sprites);
+        s.contacts_among(all, w, opts).unwrap().len()
+            + s.contacts_against(all[0], all, w, opts).unwrap().len()
+            + s.contacts_between(&all[..10.min(all.len())], all, w, opts)
+                .unwrap()
+                .len()
+    }
+
+    /// A frame in which nothing moves but the tree is touched (a sprite set to where it
+    /// is), as in a game that sets every position every frame: a new frame for the cache.
+    pub fn touch(&mut self) {
+        let s = self.sprites[0];
+        let x = self.stage.x(s).unwrap();
+        self.stage.set_x(s, x).unwrap();
+    }
+
     /// Moves every sprite to frame `frame` of its motion.
     pub fn step(&mut self, frame: u64) {
         match self.motion {
@@ -160,8 +185,7 @@ impl Crowd {
         }
     }
 
-    /// Every pair's bounds checked and `collision` called on each overlapping pair with an
-    /// empty cache: the touching pairs counted.
+    /// Every pair whose boxes overlap, by `collision` on an empty cache each time.
     pub fn naive(&self, opts: &CollisionOptions) -> usize {
         let mut found = 0;
         for (i, &a) in self.sprites.iter().enumerate() {

@@ -23,14 +23,13 @@ use tiny_skia::{
     SpreadMode, Stroke, Transform,
 };
 
-use crate::geom::polygon::{self, Polylines};
+use crate::geom::path::Polylines;
+use crate::geom::polygon;
 use crate::geom::shape::Leaf;
 use crate::methods::skia_clip::SkiaClips;
-use crate::raster::RegionPiece;
 use crate::tree::walk::{Visit, Walk};
 use crate::{
-    Bitmap, Collision, CollisionOptions, ColorTransform, Error, FillRule, Graphic, NodeId, Rect, Result,
-    Stage,
+    Bitmap, Collision, CollisionOptions, ColorTransform, Error, FillRule, NodeId, Rect, Result, Stage,
 };
 
 mod colors;

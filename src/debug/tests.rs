@@ -1,5 +1,5 @@
 use super::*;
-use crate::Path;
+use crate::{Graphic, Path};
 
 fn square(stage: &mut Stage, x: f64, y: f64, side: f64) -> NodeId {
     let root = stage.root();

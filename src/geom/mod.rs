@@ -9,6 +9,7 @@
 //! - [`bitmap`]: RGBA8 images shared between the nodes that show them.
 //! - [`color`]: colour transforms.
 //! - [`hull`]: convex hulls, the conservative outlines that reject near misses.
+//! - [`tolerance`]: the flattening tolerances, each with why.
 
 pub(crate) mod bitmap;
 pub(crate) mod color;
@@ -18,4 +19,5 @@ pub(crate) mod path;
 pub(crate) mod polygon;
 pub(crate) mod rect;
 pub(crate) mod shape;
+pub(crate) mod tolerance;
 pub(crate) mod transform;

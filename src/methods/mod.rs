@@ -127,7 +127,7 @@ pub enum Method {
     },
 }
 
-/// The methods that can give the overlap's rectangle, for [`Stage::collision_with`]. The
+/// The methods that can give the overlap's rectangle, for [`Stage::collision_by`]. The
 /// others ([`Method::IncrementalScan`], [`Method::Sampled`], [`Method::Radial`]) answer yes
 /// or no only: their point is to stop early or to look at less.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -310,6 +310,30 @@ pub struct Probe {
     pub visited: u64,
 }
 
+/// The names of the method calls before this release (deprecated: they go in the next
+/// release; see CHANGELOG.md).
+impl Stage {
+    /// [`Stage::collision_by`] under its former name.
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::collision_by`].
+    #[deprecated(
+        note = "renamed `collision_by`: `_with` means \"with every option\", `_by` \"by a chosen method\""
+    )]
+    pub fn collision_with(
+        &self,
+        a: NodeId,
+        b: NodeId,
+        parent: NodeId,
+        opts: &CollisionOptions,
+        method: RectMethod,
+    ) -> Result<Collision> {
+        self.collision_by(a, b, parent, opts, method)
+    }
+}
+
+/// Collision tests by a chosen method.
 impl Stage {
     /// Whether `a` and `b` collide in `parent`'s pixel grid, tested with `method`, at this
     /// tolerance and with anti-aliasing (see [`Stage::collides_with`] for every option).
@@ -403,12 +427,12 @@ impl Stage {
     /// let b = stage.add_container(root)?;
     /// stage.add_graphic(b, Graphic::fill(Path::rect(0.0, 0.0, 10.0, 10.0), FillRule::NonZero, 1.0)?)?;
     /// stage.set_x(b, 6.0)?;
-    /// let c = stage.collision_with(a, b, root, &CollisionOptions::default(), RectMethod::SummedArea)?;
+    /// let c = stage.collision_by(a, b, root, &CollisionOptions::default(), RectMethod::SummedArea)?;
     /// assert_eq!(c.rect, Rect::from_ltrb(6.0, 0.0, 10.0, 10.0));
     /// assert_eq!(c.overlap_pixels, Some(40));
     /// # Ok::<(), pixelhit::Error>(())
     /// ```
-    pub fn collision_with(
+    pub fn collision_by(
         &self,
         a: NodeId,
         b: NodeId,
@@ -849,6 +873,7 @@ impl SummedAreas<'_> {
     }
 }
 
+/// Radial profiles, for the radial method.
 impl Stage {
     /// The radial profile of `obj` ([`RadialProfile`]) in its own local space, with the
     /// colour transforms relative to `parent` (as the other methods count them) and the

@@ -374,7 +374,7 @@ fn solid_raster(
     let name = || format!("the pixels of {} for its radial profile", stage.describe(obj));
     let window = stage.pixel_window(&bounds, name)?;
     let mut budget = DrawBudget::new(opts.max_pixels);
-    let epoch = stage.cache.query_epoch();
+    let epoch = stage.cache.query_epoch(stage.revision());
     let prepared = stage.prepare_target(&target, parent, opts.anti_alias, epoch, &mut budget)?;
     let Some(extent) = prepared.extent() else {
         return Ok(None);

@@ -53,6 +53,7 @@ impl AlphaPlane {
     }
 }
 
+/// A target's alpha plane, the values precise queries compare.
 impl Stage {
     /// The alpha of `obj` drawn alone (its visible subtree in paint order, source-over) in
     /// `parent`'s space, over the pixels `area` touches (`floor(left)..ceil(right)`), as
@@ -99,7 +100,7 @@ impl Stage {
             });
         }
         let mut budget = DrawBudget::new(opts.max_pixels);
-        let epoch = self.cache.query_epoch();
+        let epoch = self.cache.query_epoch(self.revision());
         let target = self.prepare_target(&Target::new(obj), parent, opts.anti_alias, epoch, &mut budget)?;
         let name = || format!("the pixels of {}", self.describe(obj));
         let [alpha] = self.draw_planes([&target], window, name)?;

@@ -32,17 +32,13 @@ use std::sync::Arc;
 use glam::DAffine2;
 
 use crate::geom::rect::PixelRect;
+pub(crate) use crate::query::options::threshold;
 use crate::raster::bitmask::Overlap;
 use crate::raster::{
     ClipShapes, DrawBudget, Prepared, Rasterizer, RegionPiece, ScanBuffers, with_scan_buffers,
 };
 use crate::tree::walk::{Clip, ClipLink, Clips, Visit, each_clip};
 use crate::{Collision, CollisionOptions, Error, NodeId, Rect, Result, Stage};
-
-/// The lowest alpha that counts as solid at `tolerance`.
-pub(crate) fn threshold(tolerance: u8) -> u8 {
-    (255 - tolerance).max(1)
-}
 
 /// Most bytes a method that works on whole planes of the window (every [`crate::Method`]
 /// but `Exact`, which computes rows as it goes) may hold for them: 256 MiB.
@@ -69,6 +65,14 @@ pub(crate) enum Pose {
     Own {
         /// The matrix applied after the target's own space.
         pre: DAffine2,
+    },
+    /// As the tree places it, but with `to_parent` as its matrix to the query's parent: a
+    /// pose a motion query tests (`src/motion/`). Its subtree (masks inside it and its own
+    /// scroll window included) moves with it; the masks and windows of its ancestors, and
+    /// its own mask, stay where the tree has them.
+    Moved {
+        /// The target's matrix to the query's parent in this pose.
+        to_parent: DAffine2,
     },
 }
 
@@ -168,6 +172,7 @@ pub(crate) struct Planes {
     pub b: Vec<u8>,
 }
 
+/// The collision pipeline's steps on the stage (crate-internal).
 impl Stage {
     /// Checks a pair query and works out what it needs: nothing (no overlap possible), the
     /// bounds' intersection (not precise), or the prepared pair.
@@ -219,7 +224,7 @@ impl Stage {
             return Ok(Setup::Empty);
         }
         let mut budget = DrawBudget::new(opts.max_pixels);
-        let epoch = self.cache.query_epoch();
+        let epoch = self.cache.query_epoch(self.revision());
         let pa = self.prepare_target(&a, parent, opts.anti_alias, epoch, &mut budget)?;
         let pb = self.prepare_target(&b, parent, opts.anti_alias, epoch, &mut budget)?;
         let (Some(ea), Some(eb)) = (pa.extent(), pb.extent()) else {
@@ -256,6 +261,19 @@ impl Stage {
     pub(crate) fn target_box(&self, target: &Target, parent: NodeId) -> Result<Option<Rect>> {
         match target.pose {
             Pose::InParent => self.bounds(target.node, parent),
+            Pose::Moved { to_parent } => match self.own_box(target.node)? {
+                None => Ok(None),
+                Some(local) => local
+                    .transform(to_parent)
+                    .map(Some)
+                    .ok_or_else(|| Error::NonFinite {
+                        what: format!(
+                            "bounds of {} in {}",
+                            self.describe(target.node),
+                            self.describe(parent)
+                        ),
+                    }),
+            },
             Pose::Own { pre } => {
                 let mut acc: Option<Rect> = None;
                 let id = crate::ColorTransform::IDENTITY;
@@ -342,6 +360,13 @@ impl Stage {
                 }
             }
             Pose::Own { pre } => (node, pre, self.own_clips(node, &pre)?),
+            // Walked in its own space, placed by the pose.
+            Pose::Moved { to_parent } => {
+                match self.clips_above_posed(node, parent, Some(to_parent), &DAffine2::IDENTITY)? {
+                    Some(clips) => (node, to_parent, clips),
+                    None => return Ok(prepared),
+                }
+            }
         };
         self.walk_leaves_clipped(node, space, pre, base_color, clips, |id, visit, m, ct, clips| {
             let Visit::Leaf(leaf) = visit else { return Ok(()) };
@@ -350,7 +375,7 @@ impl Stage {
                 Some(link) => match made.iter().find(|(l, _)| Arc::ptr_eq(l, link)) {
                     Some((_, shapes)) => Some(shapes.clone()),
                     None => {
-                        let regions = self.clip_regions(clips, space, pre)?;
+                        let regions = self.clip_regions(clips, target, parent, space, pre)?;
                         let shapes = Prepared::clip_shapes(&self.cache, &regions, budget, &name)?;
                         made.push((link.clone(), shapes.clone()));
                         Some(shapes)
@@ -377,6 +402,8 @@ impl Stage {
     fn clip_regions(
         &self,
         clips: &Clips,
+        target: &Target,
+        parent: NodeId,
         space: NodeId,
         pre: DAffine2,
     ) -> Result<Vec<Vec<(RegionPiece<'_>, DAffine2)>>> {
@@ -385,6 +412,13 @@ impl Stage {
             regions.push(match *clip {
                 Clip::Window { rect, matrix } => vec![(RegionPiece::Rect(rect), matrix)],
                 Clip::Mask(mask) => {
+                    // A moved target carries the masks inside it; the others stay put.
+                    let (space, pre) = match target.pose {
+                        Pose::Moved { .. } if !self.is_ancestor(target.node, mask)? => {
+                            (parent, DAffine2::IDENTITY)
+                        }
+                        _ => (space, pre),
+                    };
                     let mut pieces = Vec::new();
                     self.for_each_region_leaf(mask, space, pre, |piece, m| {
                         pieces.push((piece, *m));

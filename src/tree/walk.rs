@@ -12,7 +12,7 @@ use glam::DAffine2;
 use crate::geom::color::ColorTransform;
 use crate::geom::shape::Leaf;
 use crate::geom::transform;
-use crate::tree::stage::NodeId;
+use crate::tree::node::NodeId;
 use crate::{Error, Rect, Result, Stage};
 
 /// One thing that clips a leaf.
@@ -69,6 +69,7 @@ pub(crate) enum Walk {
     Region,
 }
 
+/// Walks over a target's leaves (crate-internal).
 impl Stage {
     /// Visits the leaves of `target`'s subtree in paint order. `space` is the query's space:
     /// each leaf's matrix is `pre` times its matrix to `space`, its colour transform
@@ -187,6 +188,18 @@ impl Stage {
     /// The clips of `target` itself and of its ancestors below `space`, or `None` when one of
     /// them is a mask (its content is never drawn).
     pub(crate) fn clips_above(&self, target: NodeId, space: NodeId, pre: &DAffine2) -> Result<Option<Clips>> {
+        self.clips_above_posed(target, space, None, pre)
+    }
+
+    /// [`Stage::clips_above`] with `posed`, when given, standing in for `target`'s matrix to
+    /// `space` (a motion's pose, `src/motion/`): its own scroll window moves with it.
+    pub(crate) fn clips_above_posed(
+        &self,
+        target: NodeId,
+        space: NodeId,
+        posed: Option<DAffine2>,
+        pre: &DAffine2,
+    ) -> Result<Option<Clips>> {
         let mut found = Vec::new();
         let mut cur = target;
         while cur != space {
@@ -195,9 +208,13 @@ impl Stage {
                 return Ok(None);
             }
             if let Some(rect) = node.scroll {
+                let to_space = match posed {
+                    Some(m) if cur == target => m,
+                    _ => self.matrix_to(cur, space)?,
+                };
                 found.push(Clip::Window {
                     rect,
-                    matrix: *pre * self.matrix_to(cur, space)?,
+                    matrix: *pre * to_space,
                 });
             }
             if let Some(mask) = node.mask {
