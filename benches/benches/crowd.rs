@@ -22,6 +22,9 @@
 //! line folded into the field and its angle grows by a constant step, and neither step is a
 //! whole number of pixels or a whole turn over a frame count a run reaches.
 //!
+//! `spinning_threads_1/1000` and `spinning_threads_2/1000` run the spinning crowd on a pool of
+//! one and of two threads.
+//!
 //! Run with `cargo bench -p pixelhit-benches --bench crowd`.
 
 use std::hint::black_box;
@@ -93,6 +96,29 @@ fn benches(c: &mut Criterion) {
                 })
             });
         }
+    }
+    // The spinning crowd on pools of 1 and 2 threads (issue 21: 2 threads vs 1).
+    for threads in [1usize, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let opts = opts.parallel(threads > 1);
+        let mut world = crowd(1000, Motion::Spinning);
+        let mut frame = 0u64;
+        g.bench_function(format!("spinning_threads_{threads}/1000"), |bench| {
+            bench.iter(|| {
+                frame += 1;
+                world.step(frame);
+                let contacts = pool.install(|| {
+                    world
+                        .stage
+                        .contacts_among(&world.sprites, world.world, &opts)
+                        .unwrap()
+                });
+                black_box(contacts.len())
+            })
+        });
     }
     g.finish();
 }

@@ -8,6 +8,9 @@ use std::io::Cursor;
 use std::path::Path as FsPath;
 use std::sync::Arc;
 
+use glam::DVec2;
+
+use crate::geom::hull::{Kept, KeptHull};
 use crate::{Error, Result};
 
 /// Size limits for decoding images; anything larger is refused before it is allocated.
@@ -42,6 +45,23 @@ struct Pixels {
     width: u32,
     height: u32,
     rgba: Vec<u8>,
+    /// Where texels with alpha > 0 lie, worked out on first use.
+    hulls: Kept<TexelHulls>,
+}
+
+/// Convex outlines, in the bitmap's texel space, of every point whose sample can have
+/// alpha > 0 (semantics.md 4.5), for sampling without and with smoothing.
+///
+/// A colour transform never makes a texel of alpha 0 visible (semantics.md 2), so these
+/// hold for every transform. When a texel on the border has alpha > 0, anti-aliased pixels
+/// whose centres fall outside the bitmap read it (the texel is clamped), and the outline is
+/// the bitmap's whole rectangle, whose coverage those pixels need. Otherwise a centre must
+/// fall inside a texel of alpha > 0 (no smoothing) or within half a texel of one
+/// (smoothing: the bilinear weights of farther texels are 0).
+#[derive(Debug)]
+pub(crate) struct TexelHulls {
+    pub sharp: KeptHull,
+    pub smooth: KeptHull,
 }
 
 /// An RGBA8 image, straight alpha, row-major from the top-left. Texel `(i, j)` covers
@@ -78,7 +98,12 @@ impl Bitmap {
                 rgba.len()
             )));
         }
-        Ok(Bitmap(Arc::new(Pixels { width, height, rgba })))
+        Ok(Bitmap(Arc::new(Pixels {
+            width,
+            height,
+            rgba,
+            hulls: Kept::default(),
+        })))
     }
 
     /// Decodes PNG bytes with the default [`ImageLimits`].
@@ -139,7 +164,12 @@ impl Bitmap {
         if width == 0 || height == 0 {
             return Err(bad("the image is empty".into()));
         }
-        Ok(Bitmap(Arc::new(Pixels { width, height, rgba })))
+        Ok(Bitmap(Arc::new(Pixels {
+            width,
+            height,
+            rgba,
+            hulls: Kept::default(),
+        })))
     }
 
     /// Encodes the bitmap as PNG.
@@ -196,6 +226,53 @@ impl Bitmap {
 
     pub(crate) fn id(&self) -> usize {
         Arc::as_ptr(&self.0) as usize
+    }
+
+    /// Where its samples can have alpha > 0, in texel space ([`TexelHulls`]).
+    pub(crate) fn hulls(&self) -> &TexelHulls {
+        self.0
+            .hulls
+            .get_or_init(|| texel_hulls(self.0.width, self.0.height, &self.0.rgba))
+    }
+}
+
+fn texel_hulls(width: u32, height: u32, rgba: &[u8]) -> TexelHulls {
+    let (w, h) = (width as usize, height as usize);
+    let alpha = |i: usize, j: usize| rgba[4 * (j * w + i) + 3];
+    let mut border = false;
+    let (mut sharp, mut smooth) = (Vec::new(), Vec::new());
+    for j in 0..h {
+        let Some(first) = (0..w).find(|&i| alpha(i, j) > 0) else {
+            continue;
+        };
+        let last = (first..w).rev().find(|&i| alpha(i, j) > 0).unwrap_or(first);
+        border |= j == 0 || j + 1 == h || first == 0 || last + 1 == w;
+        let (x0, x1, y0, y1) = (first as f64, last as f64 + 1.0, j as f64, j as f64 + 1.0);
+        for (x, y) in [(x0, y0), (x1, y0), (x0, y1), (x1, y1)] {
+            sharp.push(DVec2::new(x, y));
+        }
+        for (x, y) in [
+            (x0 - 0.5, y0 - 0.5),
+            (x1 + 0.5, y0 - 0.5),
+            (x0 - 0.5, y1 + 0.5),
+            (x1 + 0.5, y1 + 0.5),
+        ] {
+            smooth.push(DVec2::new(x, y));
+        }
+    }
+    if border {
+        let (x1, y1) = (f64::from(width), f64::from(height));
+        sharp = vec![
+            DVec2::ZERO,
+            DVec2::new(x1, 0.0),
+            DVec2::new(x1, y1),
+            DVec2::new(0.0, y1),
+        ];
+        smooth = sharp.clone();
+    }
+    TexelHulls {
+        sharp: KeptHull::new(sharp),
+        smooth: KeptHull::new(smooth),
     }
 }
 

@@ -8,10 +8,12 @@
 //! - [`shape`]: what a node draws, fills and strokes of a path (`Graphic`), and a leaf.
 //! - [`bitmap`]: RGBA8 images shared between the nodes that show them.
 //! - [`color`]: colour transforms.
+//! - [`hull`]: convex hulls, the conservative outlines that reject near misses.
 //! - [`tolerance`]: the flattening tolerances, each with why.
 
 pub(crate) mod bitmap;
 pub(crate) mod color;
+pub(crate) mod hull;
 pub(crate) mod interop;
 pub(crate) mod path;
 pub(crate) mod polygon;

@@ -4,6 +4,8 @@ use std::sync::Arc;
 
 use glam::DAffine2;
 
+use crate::geom::hull::{self, Kept, KeptHull};
+
 use crate::geom::path::Polylines;
 use crate::geom::polygon;
 use crate::{Bitmap, Error, FillRule, Path, Rect, Result};
@@ -27,6 +29,8 @@ pub struct Fill {
     alpha: f64,
     /// The path's exact box, worked out once: every bounds query needs it.
     path_box: Option<Rect>,
+    /// The convex hull of the path's points, worked out on first use.
+    hull: Kept<KeptHull>,
 }
 
 /// A stroked path: round joins and round caps, `width` in the local space of its node.
@@ -37,6 +41,8 @@ pub struct Stroke {
     alpha: f64,
     /// The centreline's exact box, worked out once.
     path_box: Option<Rect>,
+    /// The convex hull of the points grown by half the width, worked out on first use.
+    hull: Kept<KeptHull>,
 }
 
 fn check_path(path: &Path) -> Result<()> {
@@ -83,6 +89,7 @@ impl Graphic {
             path: Arc::new(path),
             rule,
             alpha,
+            hull: Kept::default(),
         }))
     }
 
@@ -106,6 +113,7 @@ impl Graphic {
             path: Arc::new(path),
             width,
             alpha,
+            hull: Kept::default(),
         }))
     }
 
@@ -131,6 +139,22 @@ impl Graphic {
         match self {
             Graphic::Fill(f) => &f.path,
             Graphic::Stroke(s) => &s.path,
+        }
+    }
+
+    /// A convex outline, in the path's space, of every pixel the graphic can cover: the hull
+    /// of the path's points (every Bézier lies in the hull of its control points), grown by
+    /// half the width for a stroke (round joins and caps reach no farther). Flattening can
+    /// stray from a curve by its tolerance (1/128 px), which the caller allows for.
+    pub(crate) fn hull(&self) -> &KeptHull {
+        let points = || self.path().points().to_vec();
+        match self {
+            Graphic::Fill(f) => f.hull.get_or_init(|| KeptHull::new(points())),
+            Graphic::Stroke(s) => s.hull.get_or_init(|| {
+                let mut p = points();
+                hull::convex_hull(&mut p);
+                KeptHull::new(hull::outset(&p, s.width / 2.0))
+            }),
         }
     }
 

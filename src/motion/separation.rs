@@ -113,6 +113,7 @@ impl Stage {
                 b: Target::new(b),
                 parent,
                 opts: copts,
+                reject_near_misses: false,
             };
             Ok(self.pair_collision(&request)?.rect.is_some())
         };

@@ -180,6 +180,7 @@ impl Stage {
                 b: tb.target(b, t),
                 parent,
                 opts: &opts.collision,
+                reject_near_misses: false,
             };
             let c = self.pair_collision(&request)?;
             Ok(c.rect.map(|r| (r, c.overlap_pixels)))

@@ -57,7 +57,7 @@ impl Stage {
         parent: NodeId,
         opts: &CollisionOptions,
     ) -> Result<Collision> {
-        match self.setup_pair(&PairRequest::new(a, b, parent, opts))? {
+        match self.setup_pair(&PairRequest::new(a, b, parent, opts).rejecting_near_misses())? {
             Setup::Empty => Ok(Collision {
                 rect: None,
                 overlap_pixels: opts.precise.then_some(0),

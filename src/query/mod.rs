@@ -5,6 +5,7 @@
 //! - [`collision`]: the collision of two objects.
 //! - [`pipeline`]: the collision pipeline every pixel query goes through: a request set up
 //!   once into a prepared pair, compared by the pair's own calls.
+//! - [`near_miss`]: pairs whose outlines are too far apart to touch, answered before drawing.
 //! - [`hit_test`]: Flash's hit tests; [`point`]: point tests of single leaves.
 //! - [`alpha_plane`]: a target's alpha plane over any pixels.
 //! - [`crowd`]: many objects at once, with [`broad_phase`] finding the close pairs.
@@ -17,6 +18,7 @@ pub(crate) mod broad_phase;
 pub(crate) mod collision;
 pub(crate) mod crowd;
 pub(crate) mod hit_test;
+pub(crate) mod near_miss;
 pub(crate) mod options;
 pub(crate) mod pick;
 pub(crate) mod pipeline;

@@ -25,8 +25,14 @@ pub struct CollisionOptions {
     pub max_pixels: u64,
     /// Use the fast paths: cached bit masks compared a word at a time, rows of single fills
     /// read as runs of equal value, and the columns of one target bounded by where the
-    /// other has pixels. They give the same answer as the plain path, which composites both
-    /// targets' alpha planes pixel by pixel; turning them off is for tests and measurements.
+    /// other has pixels; and, for [`Stage::collision`](crate::Stage::collision) and the
+    /// many-object queries, pairs whose convex outlines are more than a pixel's diagonal
+    /// apart answered `None` before anything is drawn. They give the same answer as the
+    /// plain path, which composites both targets' alpha planes pixel by pixel; turning them
+    /// off is for tests and measurements. (One difference by design: a pair rejected by its
+    /// outlines answers `None` without building its geometry, so geometry that would go over
+    /// its vertex budget ([`Error::GeometryBudget`](crate::Error::GeometryBudget)) is not
+    /// refused there.)
     pub fast_paths: bool,
     /// Many-object queries ([`Stage::contacts_among`](crate::Stage::contacts_among) and the like): give each contact its
     /// [`ContactDetails`](crate::ContactDetails) (centroid, normal, first pixel, overlap

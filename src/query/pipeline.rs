@@ -14,7 +14,9 @@
 //!
 //! 1. [`Stage::setup_pair`]: both targets inside the parent, not skipped as hidden, their
 //!    Flash bounds overlapping; not precise, that intersection is the answer
-//!    ([`Setup::Loose`]); precise, the window of whole pixels both can touch, both targets'
+//!    ([`Setup::Loose`]); for the exact answer with the fast paths, a pair whose outlines
+//!    are too far apart to share a pixel is [`Setup::Empty`] before anything is prepared
+//!    ([`Stage::outlines_apart`], `near_miss.rs`); precise, the window of whole pixels both can touch, both targets'
 //!    items prepared for it ([`Stage::prepare_target`]) and the alpha each needs to be solid
 //!    ([`Setup::Pair`]).
 //! 2. The compare, a call of the [`PreparedPair`]: [`PreparedPair::collision`] (cached bit
@@ -103,6 +105,10 @@ pub(crate) struct PairRequest<'o> {
     pub b: Target,
     pub parent: NodeId,
     pub opts: &'o CollisionOptions,
+    /// With the fast paths on, answer [`Setup::Empty`] before preparing anything when the
+    /// targets' outlines are too far apart to share a pixel ([`Stage::outlines_apart`]).
+    /// For the exact answer's queries; the methods keep every pair.
+    pub reject_near_misses: bool,
 }
 
 impl<'o> PairRequest<'o> {
@@ -113,6 +119,15 @@ impl<'o> PairRequest<'o> {
             b: Target::new(b),
             parent,
             opts,
+            reject_near_misses: false,
+        }
+    }
+
+    /// The request with [`PairRequest::reject_near_misses`] on.
+    pub fn rejecting_near_misses(self) -> PairRequest<'o> {
+        PairRequest {
+            reject_near_misses: true,
+            ..self
         }
     }
 }
@@ -164,7 +179,13 @@ impl Stage {
     /// Checks a pair query and works out what it needs: nothing (no overlap possible), the
     /// bounds' intersection (not precise), or the prepared pair.
     pub(crate) fn setup_pair(&self, req: &PairRequest<'_>) -> Result<Setup> {
-        let PairRequest { a, b, parent, opts } = *req;
+        let PairRequest {
+            a,
+            b,
+            parent,
+            opts,
+            reject_near_misses,
+        } = *req;
         for t in [a.node, b.node] {
             if !self.is_ancestor(parent, t)? {
                 return Err(Error::NotDescendant {
@@ -193,6 +214,17 @@ impl Stage {
                 self.describe(parent)
             )
         })?;
+        // A window over the budget is left to the plain path, which refuses it; under it,
+        // nothing the rejection skips could have turned into an error but the geometry's
+        // own vertex budget (see `near_miss`).
+        if reject_near_misses
+            && opts.fast_paths
+            && (a.pose, b.pose) == (Pose::InParent, Pose::InParent)
+            && window.area() <= u128::from(opts.max_pixels)
+            && self.outlines_apart(a.node, b.node, parent)
+        {
+            return Ok(Setup::Empty);
+        }
         let mut budget = DrawBudget::new(opts.max_pixels);
         let epoch = self.cache.query_epoch(self.revision());
         let pa = self.prepare_target(&a, parent, opts.anti_alias, epoch, &mut budget)?;

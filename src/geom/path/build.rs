@@ -17,6 +17,11 @@ impl Path {
         Path::default()
     }
 
+    /// Every point of the path, control points included, in the order given.
+    pub(crate) fn points(&self) -> &[DVec2] {
+        &self.points
+    }
+
     /// Starts a new subpath at (x, y).
     pub fn move_to(&mut self, x: f64, y: f64) -> &mut Path {
         let p = DVec2::new(x, y);

@@ -1,0 +1,381 @@
+//! Near misses rejected before anything is drawn: two targets whose conservative outlines
+//! are farther apart than a pixel's diagonal share no pixel (issue 21, item 1).
+//!
+//! A pixel's value can be non-zero only where the item's geometry meets the pixel square
+//! (semantics.md 4.5: coverage is an area inside the square, a centre test or a texel under
+//! the centre), so a pixel solid in both targets is a unit square that meets both. Two sets
+//! more than `sqrt(2)` apart meet no common unit square. Each item's outline is a convex
+//! hull in its own space, worked out once per geometry and kept with it
+//! ([`Graphic::hull`](crate::Graphic), [`Bitmap`](crate::Bitmap)'s texel hulls), mapped by
+//! the item's matrix to the query's parent; a target's outline is the hull of its items'.
+//! Anything that only removes pixels (clips, masks, colour transforms that make an item
+//! invisible, the threshold) is left out: the outline stays a superset.
+//!
+//! The margin on top of `sqrt(2)` covers what moves the drawn geometry off the exact one:
+//! flattening (1/128 px), snapping to the 1/256 px grid, the bitmap rule's 2^-32 texel
+//! fixed point, and f64 rounding of coordinates far from the origin.
+
+use std::cell::RefCell;
+
+use glam::{DAffine2, DVec2};
+
+use crate::geom::hull::{self, KeptHull as Kept};
+use crate::geom::shape::Leaf;
+use crate::geom::transform::max_scale;
+use crate::tree::walk::{Visit, Walk};
+use crate::{ColorTransform, NodeId, Stage};
+
+/// A pixel's diagonal: the farthest apart two points of one pixel square can be.
+const DIAGONAL: f64 = std::f64::consts::SQRT_2;
+
+/// Room for flattening (1/128 px) and snapping (under 1/256 px per vertex), with plenty to
+/// spare.
+const MARGIN: f64 = 1.0 / 32.0;
+
+/// Room for f64 rounding, relative to the largest coordinate met.
+const RELATIVE_MARGIN: f64 = 1e-9;
+
+/// Past this distance from an item's position the raster refuses the geometry (2^40 px):
+/// such a pair is left to the plain path, which says so.
+const FAR: f64 = 1_099_511_627_776.0 / 2.0;
+
+/// A target's outline in the query's parent, being gathered.
+#[derive(Default)]
+struct Outline {
+    points: Vec<DVec2>,
+    items: usize,
+    /// Extra distance its geometry may stray beyond the points.
+    margin: f64,
+    /// Largest coordinate met, for the rounding margin.
+    far: f64,
+    /// Geometry the raster would refuse: no rejection.
+    refused: bool,
+}
+
+impl Outline {
+    fn clear(&mut self) {
+        self.points.clear();
+        self.items = 0;
+        self.margin = 0.0;
+        self.far = 0.0;
+        self.refused = false;
+    }
+
+    fn add(&mut self, local: &Kept, m: &DAffine2, margin: f64) {
+        hull::map_hull(&local.points, m, &mut self.points);
+        // Every mapped point lies within the matrix's largest stretch times the local
+        // reach of the item's position.
+        let off = max_scale(m) * local.reach;
+        if off.is_nan() || off >= FAR {
+            self.refused = true;
+        }
+        self.far = self.far.max(m.translation.abs().max_element() + off);
+        self.items += 1;
+        self.margin = self.margin.max(margin);
+    }
+}
+
+thread_local! {
+    static OUTLINES: RefCell<[Outline; 2]> = RefCell::default();
+}
+
+impl Stage {
+    /// Whether the outlines of `a` and `b` in `parent` are too far apart for any pixel to
+    /// be solid in both: then the precise answer is `None`, without drawing. `false` when
+    /// they may touch, or when gathering an outline failed (the plain path then reports
+    /// the error). The caller has checked that `parent` is above both.
+    pub(crate) fn outlines_apart(&self, a: NodeId, b: NodeId, parent: NodeId) -> bool {
+        OUTLINES.with(|cell| {
+            let Ok(mut outlines) = cell.try_borrow_mut() else {
+                return false;
+            };
+            let [oa, ob] = &mut *outlines;
+            for (target, outline) in [(a, &mut *oa), (b, &mut *ob)] {
+                outline.clear();
+                if self.gather_outline(target, parent, outline).is_err() || outline.refused {
+                    return false;
+                }
+                if outline.items > 1 {
+                    hull::convex_hull(&mut outline.points);
+                }
+            }
+            let gap = DIAGONAL + MARGIN + oa.margin + ob.margin + RELATIVE_MARGIN * oa.far.max(ob.far);
+            hull::apart(&oa.points, &ob.points, gap)
+        })
+    }
+
+    /// Every drawn item's hull mapped into `parent`, as the raster would place it.
+    fn gather_outline(&self, target: NodeId, parent: NodeId, out: &mut Outline) -> crate::Result<()> {
+        let (id, ct) = (DAffine2::IDENTITY, ColorTransform::IDENTITY);
+        self.walk_leaves(target, parent, id, ct, Walk::Draw, |_, visit, m, _, _| {
+            let Visit::Leaf(leaf) = visit else { return Ok(()) };
+            // A singular matrix draws nothing (as Prepared::add).
+            if m.matrix2.determinant() == 0.0 {
+                return Ok(());
+            }
+            match leaf {
+                Leaf::Graphic(g) => out.add(g.hull(), m, 0.0),
+                Leaf::Bitmap(bitmap, smoothing) => {
+                    let hulls = bitmap.hulls();
+                    let local = if smoothing { &hulls.smooth } else { &hulls.sharp };
+                    // The fixed-point texel of a pixel is off by at most 2^-33 texel per
+                    // pixel of distance from the anchor (semantics.md 4.5).
+                    let size = f64::from(bitmap.width()) + f64::from(bitmap.height());
+                    let scale = max_scale(m);
+                    let fixed_point = scale * (2.0 + 2.0 * scale * size) * 2f64.powi(-30);
+                    out.add(local, m, fixed_point);
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The rejection against the plain path (no fast paths: both planes composited pixel by
+    //! pixel) over thousands of random near and touching pairs.
+
+    use glam::{DAffine2, DVec2};
+
+    use crate::{
+        Bitmap, Collision, CollisionOptions, ColorTransform, FillRule, Graphic, NodeId, Path, Stage,
+    };
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let x = self.0;
+            (x ^ (x >> 31)).wrapping_mul(0x94d049bb133111eb) >> 11
+        }
+        fn f(&mut self) -> f64 {
+            self.next() as f64 / (1u64 << 53) as f64
+        }
+        fn range(&mut self, lo: f64, hi: f64) -> f64 {
+            lo + (hi - lo) * self.f()
+        }
+        fn chance(&mut self, p: f64) -> bool {
+            self.f() < p
+        }
+    }
+
+    fn polygon(rng: &mut Rng, r: f64) -> Path {
+        let n = 3 + (rng.next() % 8) as usize;
+        let pts: Vec<DVec2> = (0..n)
+            .map(|i| {
+                let a = std::f64::consts::TAU * (i as f64 + rng.range(0.0, 0.8)) / n as f64;
+                let rr = if rng.chance(0.3) {
+                    r * rng.range(0.2, 0.8)
+                } else {
+                    r
+                };
+                DVec2::new(rr * a.cos(), rr * a.sin())
+            })
+            .collect();
+        Path::polygon(&pts)
+    }
+
+    fn curve(rng: &mut Rng, r: f64) -> Path {
+        let mut p = Path::new();
+        let mut pt = || DVec2::new(rng.range(-r, r), rng.range(-r, r));
+        let (s, c1, c2, e, q, qe) = (pt(), pt(), pt(), pt(), pt(), pt());
+        p.move_to(s.x, s.y)
+            .cubic_to(c1.x, c1.y, c2.x, c2.y, e.x, e.y)
+            .quad_to(q.x, q.y, qe.x, qe.y);
+        p
+    }
+
+    /// A disc of alpha (soft or hard edged) with `border` transparent texels all round,
+    /// or none.
+    fn bitmap(rng: &mut Rng) -> Bitmap {
+        let (w, h) = (1 + (rng.next() % 24) as u32, 1 + (rng.next() % 24) as u32);
+        let border = if rng.chance(0.8) {
+            1 + (rng.next() % 3) as u32
+        } else {
+            0
+        };
+        let soft = rng.chance(0.5);
+        let (cx, cy) = (f64::from(w) / 2.0, f64::from(h) / 2.0);
+        let r = rng.range(0.4, 0.8) * f64::from(w.max(h));
+        let mut rgba = Vec::new();
+        for y in 0..h {
+            for x in 0..w {
+                let d = (f64::from(x) + 0.5 - cx).hypot(f64::from(y) + 0.5 - cy);
+                let edge = x < border || y < border || x + border >= w || y + border >= h;
+                let a = match (edge, soft) {
+                    (true, _) => 0.0,
+                    (false, true) => ((r - d) / 3.0).clamp(0.0, 1.0) * 255.0,
+                    (false, false) if d < r => 255.0,
+                    _ => 0.0,
+                };
+                rgba.extend_from_slice(&[9, 9, 9, a as u8]);
+            }
+        }
+        Bitmap::from_rgba8(w, h, rgba).unwrap()
+    }
+
+    fn matrix(rng: &mut Rng, at: DVec2, skew: bool) -> DAffine2 {
+        let (s, c) = rng.range(0.0, std::f64::consts::TAU).sin_cos();
+        let (sx, sy) = (rng.range(0.5, 1.6), rng.range(0.5, 1.6));
+        let k = if skew && rng.chance(0.3) {
+            rng.range(-0.8, 0.8)
+        } else {
+            0.0
+        };
+        let flip = if rng.chance(0.15) { -1.0 } else { 1.0 };
+        DAffine2::from_cols_array(&[flip * sx * c, flip * sx * s, -sy * s + k, sy * c, at.x, at.y])
+    }
+
+    /// One leaf: a thin or wide stroke, a fill (polygon, circle, curve) or a bitmap.
+    fn leaf(rng: &mut Rng, stage: &mut Stage, node: NodeId) {
+        let r = rng.range(1.0, 14.0);
+        let kind = rng.next() % 6;
+        let path = match rng.next() % 3 {
+            0 => polygon(rng, r),
+            1 => Path::circle(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0), r),
+            _ => curve(rng, r),
+        };
+        match kind {
+            0 | 1 => {
+                let width = if rng.chance(0.6) {
+                    rng.range(0.02, 1.0)
+                } else {
+                    rng.range(1.0, 6.0)
+                };
+                stage
+                    .add_graphic(node, Graphic::stroke(path, width, rng.range(0.3, 1.0)).unwrap())
+                    .unwrap();
+            }
+            2 | 3 => {
+                let rule = if rng.chance(0.5) {
+                    FillRule::EvenOdd
+                } else {
+                    FillRule::NonZero
+                };
+                let alpha = if rng.chance(0.3) { rng.range(0.0, 1.0) } else { 1.0 };
+                stage
+                    .add_graphic(node, Graphic::fill(path, rule, alpha).unwrap())
+                    .unwrap();
+            }
+            _ => {
+                let b = stage.add_bitmap(node, bitmap(rng), rng.chance(0.4)).unwrap();
+                let at = DVec2::new(rng.range(-12.0, 0.0), rng.range(-12.0, 0.0));
+                let m = if rng.chance(0.5) {
+                    DAffine2::from_translation(at)
+                } else {
+                    matrix(rng, at, true)
+                };
+                stage.set_matrix(b, m).unwrap();
+            }
+        }
+    }
+
+    /// A target: a container with one to three leaves, sometimes a nested child, sometimes
+    /// a colour transform.
+    fn target(rng: &mut Rng, stage: &mut Stage, parent: NodeId) -> NodeId {
+        let node = stage.add_container(parent).unwrap();
+        leaf(rng, stage, node);
+        if rng.chance(0.25) {
+            leaf(rng, stage, node);
+        }
+        if rng.chance(0.25) {
+            let child = stage.add_container(node).unwrap();
+            leaf(rng, stage, child);
+            let at = DVec2::new(rng.range(-10.0, 10.0), rng.range(-10.0, 10.0));
+            stage.set_matrix(child, matrix(rng, at, true)).unwrap();
+        }
+        if rng.chance(0.2) {
+            let ct = ColorTransform::new([1.0; 4], [0.0, 0.0, 0.0, rng.range(-80.0, 80.0)]);
+            stage.set_color_transform(node, ct).unwrap();
+        }
+        node
+    }
+
+    #[test]
+    fn rejected_pairs_and_all_others_answer_as_the_plain_path() {
+        let mut rng = Rng(0x5eed_2101);
+        let (mut pairs, mut rejected, mut touching, mut near_rejected) = (0u32, 0u32, 0u32, 0u32);
+        for case in 0..700 {
+            let mut stage = Stage::new();
+            let root = stage.root();
+            // Nested parents, skewed or far from the origin; the query's parent is one of them.
+            let outer = stage.add_container(root).unwrap();
+            let at = if rng.chance(0.2) {
+                DVec2::new(rng.range(-1e6, 1e6), rng.range(-1e6, 1e6))
+            } else {
+                DVec2::ZERO
+            };
+            stage.set_matrix(outer, matrix(&mut rng, at, true)).unwrap();
+            let inner = stage.add_container(outer).unwrap();
+            let inner_at = DVec2::new(rng.range(-50.0, 50.0), rng.range(-50.0, 50.0));
+            stage.set_matrix(inner, matrix(&mut rng, inner_at, true)).unwrap();
+            let parent = if rng.chance(0.5) { outer } else { root };
+            let a = target(&mut rng, &mut stage, inner);
+            let b = target(&mut rng, &mut stage, inner);
+            let base_a = matrix(&mut rng, DVec2::ZERO, true);
+            stage.set_matrix(a, base_a).unwrap();
+            let turn = matrix(&mut rng, DVec2::ZERO, true);
+            let dir = DVec2::from_angle(rng.range(0.0, std::f64::consts::TAU));
+            let place = |stage: &mut Stage, s: f64| {
+                stage
+                    .set_matrix(b, DAffine2::from_translation(dir * s) * turn)
+                    .unwrap()
+            };
+            let opts = CollisionOptions::default()
+                .anti_alias(rng.chance(0.7))
+                .tolerance([0, 60, 128, 200, 254, 255][(rng.next() % 6) as usize]);
+            let plain = |stage: &Stage| stage.collision(a, b, parent, &opts.fast_paths(false)).unwrap();
+            // Where b stops touching a along `dir`, found by bisection (in the inner space).
+            let (mut lo, mut hi) = (0.0, 200.0);
+            place(&mut stage, hi);
+            if plain(&stage).rect.is_some() {
+                continue;
+            }
+            place(&mut stage, lo);
+            if plain(&stage).rect.is_none() {
+                lo = -1.0;
+            }
+            if lo == 0.0 {
+                for _ in 0..16 {
+                    let mid = (lo + hi) / 2.0;
+                    place(&mut stage, mid);
+                    match plain(&stage).rect {
+                        Some(_) => lo = mid,
+                        None => hi = mid,
+                    }
+                }
+            } else {
+                hi = rng.range(0.0, 60.0);
+            }
+            for _ in 0..6 {
+                let s = hi + rng.range(-1.0, 4.0);
+                place(&mut stage, s);
+                let want: Collision = plain(&stage);
+                let apart = stage.outlines_apart(a, b, parent);
+                let got = stage.collision(a, b, parent, &opts).unwrap();
+                assert_eq!(got, want, "case {case} at {s}: rejected {apart}");
+                assert!(
+                    !apart || want.rect.is_none(),
+                    "case {case}: rejected a touching pair"
+                );
+                pairs += 1;
+                rejected += u32::from(apart);
+                touching += u32::from(want.rect.is_some());
+                near_rejected += u32::from(apart && s < hi + 2.0);
+            }
+        }
+        eprintln!(
+            "{pairs} pairs: {rejected} rejected ({near_rejected} within 2 px of touching), {touching} touching"
+        );
+        assert!(pairs >= 3000, "{pairs} pairs");
+        assert!(
+            rejected * 5 >= pairs && touching * 10 >= pairs,
+            "{rejected} rejected, {touching} touching of {pairs}"
+        );
+    }
+}
