@@ -171,57 +171,37 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
-mod alpha_plane;
-mod bitmap;
-mod bitmask;
-mod broad_phase;
-mod clip;
-mod color;
-mod crowd;
 mod debug;
-mod display_list;
 mod error;
-mod flash;
-mod interop;
+mod geom;
 mod methods;
-mod path;
-mod pick;
-mod point;
-mod polygon;
 mod query;
-mod radial;
 mod raster;
-mod rect;
 mod scene;
-mod shape;
-mod skia_clip;
-mod stage;
 #[cfg(feature = "svg")]
 pub mod svg;
-mod tracker;
-mod transform;
-mod walk;
+mod tree;
 
-pub use alpha_plane::AlphaPlane;
-pub use bitmap::{Bitmap, ImageLimits};
-pub use color::ColorTransform;
-pub use crowd::{Contact, ContactDetails, MAX_CLOSE_PAIRS, OverlapMask};
 pub use debug::{DEBUG_MAX_QUERIES, DebugOptions, DebugQuery, debug_image, debug_image_with};
 pub use error::{Error, Result};
+pub use geom::bitmap::{Bitmap, ImageLimits};
+pub use geom::color::ColorTransform;
+#[cfg(feature = "mint")]
+pub use geom::interop::to_mint_matrix;
+pub use geom::interop::{IntoAffine, IntoPoint, from_y_up, from_y_up_parts, point_from_y_up};
+pub use geom::path::{FillRule, Path, PathSegment};
+pub use geom::rect::Rect;
+pub use geom::shape::{Fill, Graphic, Stroke};
+pub use geom::transform::matrix_from_properties;
 pub use glam::{DAffine2, DVec2};
 pub use image::RgbaImage;
-#[cfg(feature = "mint")]
-pub use interop::to_mint_matrix;
-pub use interop::{IntoAffine, IntoPoint, from_y_up, from_y_up_parts, point_from_y_up};
+pub use methods::radial::{RadialOptions, RadialProfile};
 pub use methods::{Method, ParseMethodError, Probe, RectMethod};
-pub use path::{FillRule, Path, PathSegment};
-pub use pick::PickOptions;
-pub use point::BitmapHit;
-pub use query::{Collision, CollisionOptions, DEFAULT_MAX_PIXELS, DENSE_BYTES};
-pub use radial::{RadialOptions, RadialProfile};
-pub use rect::Rect;
+pub use query::alpha_plane::AlphaPlane;
+pub use query::collision::{Collision, CollisionOptions, DEFAULT_MAX_PIXELS, DENSE_BYTES};
+pub use query::crowd::{Contact, ContactDetails, MAX_CLOSE_PAIRS, OverlapMask};
+pub use query::pick::PickOptions;
+pub use query::point::BitmapHit;
+pub use query::tracker::{ContactEvent, ContactPhase, ContactTracker};
 pub use scene::{Query, Scene, SceneLimits};
-pub use shape::{Fill, Graphic, Stroke};
-pub use stage::{Frame, NodeId, Stage};
-pub use tracker::{ContactEvent, ContactPhase, ContactTracker};
-pub use transform::matrix_from_properties;
+pub use tree::stage::{Frame, NodeId, Stage};

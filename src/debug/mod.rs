@@ -23,11 +23,11 @@ use tiny_skia::{
     SpreadMode, Stroke, Transform,
 };
 
-use crate::polygon::{self, Polylines};
+use crate::geom::polygon::{self, Polylines};
+use crate::geom::shape::Leaf;
+use crate::methods::skia_clip::SkiaClips;
 use crate::raster::RegionPiece;
-use crate::shape::Leaf;
-use crate::skia_clip::SkiaClips;
-use crate::walk::{Visit, Walk};
+use crate::tree::walk::{Visit, Walk};
 use crate::{
     Bitmap, Collision, CollisionOptions, ColorTransform, Error, FillRule, Graphic, NodeId, Rect, Result,
     Stage,

@@ -2,7 +2,7 @@
 //! rasters, counted whether they come from the cache or are made now, so that the answer,
 //! error or not, never depends on the cache.
 
-use crate::rect::PixelRect;
+use crate::geom::rect::PixelRect;
 use crate::{Error, Result};
 
 /// Most vertices of geometry one query may hold over all its items (8 Mi, about 200 MB).
@@ -14,7 +14,7 @@ pub(crate) struct DrawBudget {
     pixels: u128,
     max_pixels: u64,
     /// Vertices of the items' geometry (each item's alone is held to
-    /// [`crate::polygon::MAX_OUTLINE_VERTICES`] as it is built).
+    /// [`crate::geom::polygon::MAX_OUTLINE_VERTICES`] as it is built).
     vertices: u128,
 }
 

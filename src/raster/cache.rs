@@ -14,9 +14,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use super::item::Shape;
 use super::sample::Texels;
-use crate::bitmask::BitMask;
-use crate::polygon::Polylines;
-use crate::rect::PixelRect;
+use crate::geom::polygon::Polylines;
+use crate::geom::rect::PixelRect;
+use crate::raster::bitmask::BitMask;
 use crate::{Bitmap, Path};
 
 /// Bytes of cached data a stage keeps; past it the oldest entries go.
@@ -316,7 +316,7 @@ impl std::fmt::Debug for RasterCache {
 
 fn polylines_bytes(p: &Polylines) -> usize {
     p.points.capacity() * std::mem::size_of::<glam::DVec2>()
-        + p.contours.capacity() * std::mem::size_of::<crate::polygon::Contour>()
+        + p.contours.capacity() * std::mem::size_of::<crate::geom::polygon::Contour>()
 }
 
 impl RasterCache {

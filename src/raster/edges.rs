@@ -7,8 +7,8 @@
 
 use glam::{DAffine2, DVec2};
 
-use crate::polygon::Polylines;
-use crate::rect::PixelRect;
+use crate::geom::polygon::Polylines;
+use crate::geom::rect::PixelRect;
 
 /// Grid steps per pixel: vertices are snapped to multiples of 1/GRID px.
 pub(crate) const GRID: i64 = 256;

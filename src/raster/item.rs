@@ -10,7 +10,7 @@ use super::coverage::{CoverageRow, ONE, floor};
 use super::edges::{ActiveEdges, Edge, Edges, GRID};
 use super::sample::{Texels, centre_in_texels};
 use crate::FillRule;
-use crate::rect::PixelRect;
+use crate::geom::rect::PixelRect;
 
 /// What an item draws in its pose, relative to its anchor.
 #[derive(Debug)]

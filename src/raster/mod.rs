@@ -18,6 +18,8 @@
 //!   keeps its edges; a pose seen again is drawn whole and keeps its bit masks, which the
 //!   word-by-word fast path compares.
 //! - [`plane`]: items composited over a region, source-over in u8.
+//! - [`bitmask`]: which pixels of a plane are solid, one bit per pixel, and the word-by-word
+//!   overlap of two masks.
 //! - [`cache`] and [`budget`]: what a stage keeps between queries, and what one query may
 //!   hold.
 //!
@@ -25,6 +27,7 @@
 //! 50/255 off the area, and thin bars can vanish), and a window it draws alone differs from
 //! the whole item it draws. It still draws the debug pictures and the literal Flash recipe.
 
+pub(crate) mod bitmask;
 mod budget;
 mod cache;
 mod centres;

@@ -3,7 +3,7 @@
 
 use super::item::Scratch;
 use super::prepare::{Item, Prepared};
-use crate::rect::PixelRect;
+use crate::geom::rect::PixelRect;
 
 /// `a * b / 255`, rounded to nearest, exact for all `a, b` in 0..=255.
 pub(crate) fn mul255(a: u32, b: u32) -> u32 {

@@ -9,11 +9,11 @@ use super::budget::DrawBudget;
 use super::cache::{CachedRaster, LocalKey, MaskRef, RasterCache, RasterKey, Source};
 use super::edges::{Edges, TooFar, snap};
 use super::item::{Scratch, Shape};
-use crate::color::{ColorTransform, round_channel};
-use crate::polygon::{self, Polylines};
-use crate::rect::PixelRect;
-use crate::shape::Leaf;
-use crate::transform::{invert, max_scale};
+use crate::geom::color::{ColorTransform, round_channel};
+use crate::geom::polygon::{self, Polylines};
+use crate::geom::rect::PixelRect;
+use crate::geom::shape::Leaf;
+use crate::geom::transform::{invert, max_scale};
 use crate::{Error, FillRule, Graphic, Result};
 
 /// Curves and circles are flattened to within this distance, in the parent's pixels.

@@ -5,7 +5,7 @@ use super::coverage::floor;
 use glam::{DAffine2, DVec2};
 
 use crate::Bitmap;
-use crate::color::{ColorTransform, round_channel};
+use crate::geom::color::{ColorTransform, round_channel};
 
 /// A bitmap's alpha after a colour transform, one byte a texel: what sampling reads, made
 /// once per bitmap and transform and shared by every pose.

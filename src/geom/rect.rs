@@ -7,7 +7,7 @@
 
 use glam::DVec2;
 
-use crate::interop::{IntoAffine, IntoPoint};
+use crate::geom::interop::{IntoAffine, IntoPoint};
 
 /// An axis-aligned rectangle with finite coordinates, `left <= right` and `top <= bottom`.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -2,17 +2,17 @@
 //! they refuse, the box they leave visible, and whether a point is inside what they show.
 //!
 //! Drawing clipped content is the raster core's job ([`crate::raster`]); the walk that hands
-//! every leaf its clips is [`crate::walk`].
+//! every leaf its clips is [`crate::tree::walk`].
 
 use glam::{DAffine2, DVec2};
 
-use crate::color::ColorTransform;
-use crate::polygon::{self, Polylines};
+use crate::geom::color::ColorTransform;
+use crate::geom::polygon::{self, Polylines};
+use crate::geom::shape::Leaf;
+use crate::geom::transform::invert;
 use crate::raster::RegionPiece;
-use crate::shape::Leaf;
-use crate::stage::NodeId;
-use crate::transform::invert;
-use crate::walk::{Clip, Clips, Visit, Walk, each_clip};
+use crate::tree::stage::NodeId;
+use crate::tree::walk::{Clip, Clips, Visit, Walk, each_clip};
 use crate::{Error, Graphic, Rect, Result, Stage};
 
 /// Flattening tolerance of point tests against mask regions, in root pixels (as

@@ -9,10 +9,10 @@ use std::sync::Arc;
 
 use glam::DAffine2;
 
-use crate::color::ColorTransform;
-use crate::shape::Leaf;
-use crate::stage::NodeId;
-use crate::transform;
+use crate::geom::color::ColorTransform;
+use crate::geom::shape::Leaf;
+use crate::geom::transform;
+use crate::tree::stage::NodeId;
 use crate::{Error, Rect, Result, Stage};
 
 /// One thing that clips a leaf.

@@ -3,16 +3,16 @@
 
 use glam::{DAffine2, DVec2};
 
-use crate::bitmask::Overlap;
+use crate::raster::bitmask::Overlap;
 use std::sync::Arc;
 
-use crate::point::{BitmapHit, PointTest};
+use crate::geom::rect::PixelRect;
+use crate::geom::shape::Leaf;
+use crate::query::point::{BitmapHit, PointTest};
 use crate::raster::{
     ClipShapes, DrawBudget, Prepared, Rasterizer, RegionPiece, ScanBuffers, with_scan_buffers,
 };
-use crate::rect::PixelRect;
-use crate::shape::Leaf;
-use crate::walk::{Clip, ClipLink, Clips, Visit, Walk, each_clip};
+use crate::tree::walk::{Clip, ClipLink, Clips, Visit, Walk, each_clip};
 use crate::{ColorTransform, Error, Graphic, NodeId, Rect, Result, Stage};
 
 /// Options of a collision query; `CollisionOptions::default()` is a precise query at

@@ -20,10 +20,10 @@
 
 use glam::DVec2;
 
-use crate::broad_phase::{FIRST, SECOND, overlapping_pairs, overlapping_pairs_between};
-use crate::query::Setup;
+use crate::geom::rect::PixelRect;
+use crate::query::broad_phase::{FIRST, SECOND, overlapping_pairs, overlapping_pairs_between};
+use crate::query::collision::Setup;
 use crate::raster::Rasterizer;
-use crate::rect::PixelRect;
 use crate::{CollisionOptions, Error, NodeId, Rect, Result, Stage};
 
 /// One colliding pair.
@@ -416,7 +416,7 @@ impl Stage {
         };
         // Two planes of a byte and the overlap's bits: held to the dense methods' budget
         // (details of a 10,000 px overlap took 2.5 GB before).
-        crate::query::dense_budget(region.area(), 3, opts)?;
+        crate::query::collision::dense_budget(region.area(), 3, opts)?;
         let n = (region.width() * region.height()) as usize;
         let (mut plane_a, mut plane_b) = (vec![0u8; n], vec![0u8; n]);
         let mut raster = Rasterizer::new();

@@ -5,7 +5,7 @@
 //! word column for the overlap's left and right edges. That is the whole cost of a query
 //! between two targets whose masks are cached and that only moved by whole pixels.
 
-use crate::rect::PixelRect;
+use crate::geom::rect::PixelRect;
 
 /// Solid pixels of a rectangle of the parent's grid, stored by columns of 64 pixels: bit `i`
 /// of `column(k)[y]` is the pixel `(rect.x0 + 64k + i, rect.y0 + y)`. A zero column before

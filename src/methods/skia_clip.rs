@@ -1,15 +1,15 @@
 //! Masks and scroll windows as tiny-skia masks, for what tiny-skia draws: the literal Flash
-//! recipe ([`crate::flash`]) and the debug pictures ([`crate::debug`]).
+//! recipe ([`crate::methods::flash`]) and the debug pictures ([`crate::debug`]).
 
 use std::sync::Arc;
 
 use glam::DAffine2;
 use tiny_skia::{FillRule as SkFillRule, Mask, Transform};
 
-use crate::polygon::{self, Polylines};
+use crate::geom::polygon::{self, Polylines};
 use crate::raster::RegionPiece;
-use crate::stage::NodeId;
-use crate::walk::{Clip, ClipLink, Clips, each_clip};
+use crate::tree::stage::NodeId;
+use crate::tree::walk::{Clip, ClipLink, Clips, each_clip};
 use crate::{FillRule, Graphic, Rect, Result, Stage};
 
 /// Flattening tolerance of clip regions, in picture pixels.

@@ -11,9 +11,9 @@ use glam::{DAffine2, DVec2};
 use lyon_path::geom::{CubicBezierSegment, QuadraticBezierSegment, point};
 
 use crate::error::Error;
-use crate::interop::{IntoAffine, IntoPoint};
-use crate::polygon::{Contour, Polylines};
-use crate::rect::Rect;
+use crate::geom::interop::{IntoAffine, IntoPoint};
+use crate::geom::polygon::{Contour, Polylines};
+use crate::geom::rect::Rect;
 
 /// Fill rule: which points a closed path covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]

@@ -1,8 +1,8 @@
 //! A target's alpha plane over any pixels: the values a precise query compares, for
 //! looking at, testing, or effects of your own.
 
+use crate::geom::rect::PixelRect;
 use crate::raster::{DrawBudget, Rasterizer};
-use crate::rect::PixelRect;
 use crate::{CollisionOptions, Error, NodeId, Rect, Result, Stage};
 
 /// The alpha of one target over a rectangle of whole pixels of a parent's grid, as

@@ -10,11 +10,11 @@ use std::f64::consts::TAU;
 
 use glam::{DAffine2, DMat2, DVec2};
 
-use crate::interop::IntoAffine;
+use crate::geom::interop::IntoAffine;
 
+use crate::geom::shape::Leaf;
 use crate::raster::RegionPiece;
-use crate::shape::Leaf;
-use crate::walk::{Clip, Visit, Walk, each_clip};
+use crate::tree::walk::{Clip, Visit, Walk, each_clip};
 use crate::{CollisionOptions, FillRule, Graphic, NodeId, Path, Result, Stage};
 
 /// Options of [`Method::Radial`](crate::Method::Radial), fixed when a profile is built.

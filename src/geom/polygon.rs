@@ -6,9 +6,9 @@ use std::f64::consts::{PI, TAU};
 
 use glam::{DAffine2, DVec2};
 
-use crate::path::{FillRule, Path};
-use crate::rect::Rect;
-use crate::transform::max_scale;
+use crate::geom::path::{FillRule, Path};
+use crate::geom::rect::Rect;
+use crate::geom::transform::max_scale;
 
 /// Flattened contours, reusable buffer (clear() keeps capacity).
 #[derive(Clone, Debug, Default)]

@@ -17,13 +17,13 @@ use tiny_skia::{
     PremultipliedColorU8, SpreadMode, Transform,
 };
 
-use crate::color::round_channel;
-use crate::polygon::{self, Polylines};
+use crate::geom::color::round_channel;
+use crate::geom::polygon::{self, Polylines};
+use crate::geom::rect::PixelRect;
+use crate::geom::shape::Leaf;
+use crate::methods::skia_clip::SkiaClips;
 use crate::raster::DrawBudget;
-use crate::rect::PixelRect;
-use crate::shape::Leaf;
-use crate::skia_clip::SkiaClips;
-use crate::walk::{Visit, Walk};
+use crate::tree::walk::{Visit, Walk};
 use crate::{CollisionOptions, ColorTransform, Error, FillRule, Graphic, NodeId, Rect, Result, Stage};
 
 /// Curves are flattened to within this distance, in the window's pixels (as the exact
@@ -82,7 +82,7 @@ pub(crate) fn pipeline(
         budget: opts.max_pixels,
     };
     // A black RGBA window, a layer and a mask: 9 bytes a pixel.
-    crate::query::dense_budget((w * h) as u128, 9, opts)?;
+    crate::query::collision::dense_budget((w * h) as u128, 9, opts)?;
     let (Ok(wi), Ok(hi)) = (u32::try_from(w as u64), u32::try_from(h as u64)) else {
         return Err(budget_error());
     };

@@ -10,9 +10,9 @@
 
 use glam::{DAffine2, DVec2};
 
-use crate::color::ColorTransform;
-use crate::interop::{IntoAffine, IntoPoint};
-use crate::transform::{self, Props, invert};
+use crate::geom::color::ColorTransform;
+use crate::geom::interop::{IntoAffine, IntoPoint};
+use crate::geom::transform::{self, Props, invert};
 use crate::{Bitmap, Error, Graphic, Rect, Result};
 
 /// A handle to a node of a [`Stage`]. Using it after the node was removed gives
@@ -195,7 +195,7 @@ pub struct Stage {
     /// Counts changes, so that what is kept about the tree's layout knows when it is stale.
     revision: u64,
     /// Root-space boxes of what can be picked, built when a pick needs them.
-    pub(crate) pick_index: crate::pick::IndexCell,
+    pub(crate) pick_index: crate::query::pick::IndexCell,
 }
 
 impl Default for Stage {
@@ -230,7 +230,7 @@ impl Stage {
             },
             cache: crate::raster::RasterCache::default(),
             revision: 0,
-            pick_index: crate::pick::IndexCell::default(),
+            pick_index: crate::query::pick::IndexCell::default(),
         }
     }
 

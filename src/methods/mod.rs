@@ -12,13 +12,17 @@
 //! what they do with the two alpha planes. The radial test and the Flash pipeline have their
 //! own first steps, in `radial.rs` and `flash.rs`.
 
+pub(crate) mod flash;
+pub(crate) mod radial;
+pub(crate) mod skia_clip;
+
 use std::fmt;
 use std::str::FromStr;
 
-use crate::bitmask::{BitMask, Overlap};
-use crate::query::{Planes, Setup};
-use crate::radial::{RadialOptions, RadialProfile};
-use crate::rect::PixelRect;
+use crate::geom::rect::PixelRect;
+use crate::methods::radial::{RadialOptions, RadialProfile};
+use crate::query::collision::{Planes, Setup};
+use crate::raster::bitmask::{BitMask, Overlap};
 use crate::{Collision, CollisionOptions, Error, NodeId, Result, Stage};
 
 /// Bytes per window pixel of the methods on whole planes, for [`crate::DENSE_BYTES`]: the
@@ -421,7 +425,7 @@ impl Stage {
                 if !opts.precise {
                     return self.collision(a, b, parent, opts);
                 }
-                let (rect, _) = crate::flash::pipeline(self, a, b, parent, opts, compat)?;
+                let (rect, _) = crate::methods::flash::pipeline(self, a, b, parent, opts, compat)?;
                 Ok(Collision {
                     rect,
                     overlap_pixels: None,
@@ -491,7 +495,7 @@ impl Stage {
                 Ok(Probe { hit, visited })
             }
             Method::FlashPipeline { compat } => {
-                let (rect, visited) = crate::flash::pipeline(self, a, b, parent, opts, compat)?;
+                let (rect, visited) = crate::methods::flash::pipeline(self, a, b, parent, opts, compat)?;
                 Ok(Probe {
                     hit: rect.is_some(),
                     visited,
@@ -855,7 +859,7 @@ impl Stage {
                 ancestor: self.describe(parent),
             });
         }
-        crate::radial::build(self, obj, parent, opts, options)
+        crate::methods::radial::build(self, obj, parent, opts, options)
     }
 }
 

@@ -11,9 +11,9 @@ use std::sync::{Arc, Mutex};
 
 use glam::{DAffine2, DVec2};
 
-use crate::point::{BitmapHit, PointTest};
-use crate::shape::Leaf;
-use crate::stage::{Content, NodeId};
+use crate::geom::shape::Leaf;
+use crate::query::point::{BitmapHit, PointTest};
+use crate::tree::stage::{Content, NodeId};
 use crate::{Error, Graphic, Rect, Result, Stage};
 
 /// How [`Stage::pick`] decides.
@@ -535,7 +535,7 @@ impl Stage {
 
     // ----- mouse properties -----
 
-    fn interactive_node(&mut self, id: NodeId, what: &'static str) -> Result<&mut crate::stage::Node> {
+    fn interactive_node(&mut self, id: NodeId, what: &'static str) -> Result<&mut crate::tree::stage::Node> {
         if !self.node(id)?.interactive {
             return Err(Error::NotInteractive {
                 node: self.describe(id),

@@ -4,10 +4,10 @@
 use glam::{DAffine2, DVec2};
 
 use crate::FillRule;
-use crate::polygon::{self, Polylines};
+use crate::geom::polygon::{self, Polylines};
+use crate::geom::shape::Leaf;
+use crate::geom::transform::invert;
 use crate::raster::DrawBudget;
-use crate::shape::Leaf;
-use crate::transform::invert;
 use crate::{Graphic, Result};
 
 /// Flattening tolerance of point tests, in root pixels.

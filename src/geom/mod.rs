@@ -1,0 +1,19 @@
+//! Geometry: the values a display tree is made of, with no tree in sight.
+//!
+//! - [`rect`]: axis-aligned rectangles in f64 (`Rect`) and whole-pixel windows (`PixelRect`).
+//! - [`transform`]: matrices from Flash-style properties and back.
+//! - [`interop`]: matrices and points in any engine's form.
+//! - [`path`]: vector paths (building, SVG path data, exact bounds, flattening).
+//! - [`polygon`]: flattened contours and the polygon operations on them.
+//! - [`shape`]: what a node draws, fills and strokes of a path (`Graphic`), and a leaf.
+//! - [`bitmap`]: RGBA8 images shared between the nodes that show them.
+//! - [`color`]: colour transforms.
+
+pub(crate) mod bitmap;
+pub(crate) mod color;
+pub(crate) mod interop;
+pub(crate) mod path;
+pub(crate) mod polygon;
+pub(crate) mod rect;
+pub(crate) mod shape;
+pub(crate) mod transform;

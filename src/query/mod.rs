@@ -1,0 +1,16 @@
+//! The questions one asks a stage (semantics.md sections 3 to 7).
+//!
+//! - [`collision`]: bounds, the collision of two objects, and hit tests.
+//! - [`point`]: point tests of single leaves.
+//! - [`alpha_plane`]: a target's alpha plane over any pixels.
+//! - [`crowd`]: many objects at once, with [`broad_phase`] finding the close pairs.
+//! - [`tracker`]: contacts turned into began / continued / ended events.
+//! - [`pick`]: which object gets the mouse, and the mouse properties it reads.
+
+pub(crate) mod alpha_plane;
+pub(crate) mod broad_phase;
+pub(crate) mod collision;
+pub(crate) mod crowd;
+pub(crate) mod pick;
+pub(crate) mod point;
+pub(crate) mod tracker;
