@@ -292,7 +292,11 @@ fn tree_with(mut r: Bytes) {
             // The interactivity fields, each with its bad cases (a mask cycle, a masked mask,
             // the root, a leaf made interactive, a stale node).
             16 | 17 => {
-                let mask = if r.byte() % 4 == 0 { None } else { r.pick(&ids) };
+                let mask = if r.byte().is_multiple_of(4) {
+                    None
+                } else {
+                    r.pick(&ids)
+                };
                 stage.set_mask(id, mask)
             }
             18 | 19 => {
@@ -303,7 +307,11 @@ fn tree_with(mut r: Bytes) {
                 stage.set_scroll_rect(id, window)
             }
             20 => {
-                let area = if r.byte() % 4 == 0 { None } else { r.pick(&ids) };
+                let area = if r.byte().is_multiple_of(4) {
+                    None
+                } else {
+                    r.pick(&ids)
+                };
                 stage.set_hit_area(id, area)
             }
             21 => stage.set_mouse_enabled(id, r.byte().is_multiple_of(2)),
