@@ -222,7 +222,18 @@ fn tree_with(mut r: Bytes) {
         let len = stage.len();
         let before = Snapshot::of(&stage);
         let result = match r.byte() % 32 {
-            0 | 1 => stage.add_container(id).map(|n| ids.push(n)),
+            0 | 1 => stage.add_container(id).map(|n| {
+                ids.push(n);
+                if r.small {
+                    // Something to pick in most containers: a square or a bar of 1 to 24 px.
+                    let (x, y) = (r.number(), r.number());
+                    let (w, h) = (f64::from(r.byte() % 24 + 1), f64::from(r.byte() % 24 + 1));
+                    let g = Graphic::fill(Path::rect(x, y, w, h), FillRule::NonZero, 1.0);
+                    stage
+                        .add_graphic(n, g.expect("a finite rectangle"))
+                        .expect("a live container");
+                }
+            }),
             2 => stage
                 .add_bitmap(id, sprite.clone(), r.byte().is_multiple_of(2))
                 .map(|n| ids.push(n)),
@@ -499,12 +510,24 @@ fn queries(stage: &Stage, r: &mut Bytes, ids: &[NodeId]) {
 /// and checks `pick` and `objects_under_point` against each other, `hit_test_point` and
 /// Flash's rules written again here over plain tree walks.
 fn pick_at_some_point(stage: &Stage, r: &mut Bytes, ids: &[NodeId]) {
+    let grid = |r: &mut Bytes| {
+        (
+            f64::from(r.byte() % 96) / 2.0 - 8.0,
+            f64::from(r.byte() % 96) / 2.0 - 8.0,
+        )
+    };
     let (x, y) = match r.byte() % 4 {
         0 => (r.number(), r.number()),
-        _ => (
-            f64::from(r.byte() % 96) / 2.0 - 8.0,
-            f64::from(r.byte() % 96) / 2.0 - 8.0,
-        ),
+        1 => grid(r),
+        // A point in some node's box (its edges included), where there is something to pick.
+        _ => {
+            let n = r.pick(ids).unwrap_or(stage.root());
+            let (fx, fy) = (f64::from(r.byte() % 17) / 16.0, f64::from(r.byte() % 17) / 16.0);
+            match stage.bounds(n, stage.root()) {
+                Ok(Some(b)) => (b.left() + fx * b.width(), b.top() + fy * b.height()),
+                _ => grid(r),
+            }
+        }
     };
     let container = r.pick(ids).unwrap_or(stage.root());
     check_picking(stage, x, y, container);
