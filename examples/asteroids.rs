@@ -6,9 +6,9 @@
 //!   centre: its art sits in a child offset by half its size (the pivot idiom).
 //! - Layers are containers under a `world` that the camera moves; queries are asked in the
 //!   world's space, so the answers do not move with the camera.
-//! - Bullets against rocks with `collisions_between` (bullets are never tested against each
+//! - Bullets against rocks with `contacts_between` (bullets are never tested against each
 //!   other), rocks among themselves with `collisions`, the ship against the rocks with
-//!   `collisions_with`; a `ContactTracker` turns each list into began / continued / ended.
+//!   `contacts_against`; a `ContactTracker` turns each list into began / continued / ended.
 //! - A shot rock is hidden, not removed, and `skip_hidden` leaves it out of every query; a
 //!   spent bullet is removed. A shield bubble has a tolerance of its own (only its opaque
 //!   rim counts). A hit rock is moved to the back of its layer with `set_child_index`.
@@ -120,7 +120,7 @@ fn main() -> Result<(), Box<dyn Error>> {
 
         // Bullets against rocks: a hit hides the rock (it is out of every later query) and
         // removes the bullet.
-        let shots = stage.collisions_between(world, &bullet_ids, &rock_ids, &opts)?;
+        let shots = stage.contacts_between(&bullet_ids, &rock_ids, world, &opts)?;
         let mut spent = Vec::new();
         for shot in &shots {
             let at = shot.centroid().unwrap_or_default();
@@ -145,7 +145,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         bullets.retain(|b| stage.contains(b.node));
 
         // Rocks among themselves: they bounce apart along the contact's normal when they meet.
-        let meetings = stage.collisions(world, &rock_ids, &opts)?;
+        let meetings = stage.contacts_among(&rock_ids, world, &opts)?;
         for event in rocks_meeting.update(&meetings) {
             match (event.phase, event.contact(&meetings)) {
                 (ContactPhase::Began, Some(hit)) => {
@@ -176,7 +176,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         }
 
         // The ship's shield against the rocks: told once per contact.
-        let hits = stage.collisions_with(world, shield, &rock_ids, &opts)?;
+        let hits = stage.contacts_against(shield, &rock_ids, world, &opts)?;
         for event in ship_hits.update(&hits) {
             if event.phase == ContactPhase::Began {
                 println!(

@@ -108,7 +108,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let world = mirror.nodes[&1];
         let ship = mirror.nodes[&2];
         let crate_nodes: Vec<NodeId> = crates.iter().map(|c| mirror.nodes[c]).collect();
-        let hits = stage.collisions_with(world, ship, &crate_nodes, &opts)?;
+        let hits = stage.contacts_against(ship, &crate_nodes, world, &opts)?;
         for event in tracker.update(&hits) {
             let name = stage.name(event.b)?.unwrap_or("?");
             match (event.phase, event.contact(&hits)) {

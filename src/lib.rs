@@ -39,8 +39,8 @@
 //! - queries: [`Stage::bounds`], [`Stage::rect`], [`Stage::tight_bounds`],
 //!   [`Stage::collision_rect`] and [`Stage::collision`], [`Stage::hit_test_point`],
 //!   [`Stage::hit_test_object`];
-//! - many sprites a frame: [`Stage::collisions`] (every touching pair of a group),
-//!   [`Stage::collisions_with`] (one against a list), [`Stage::collisions_between`] (one
+//! - many sprites a frame: [`Stage::contacts_among`] (every touching pair of a group),
+//!   [`Stage::contacts_against`] (one against a list), [`Stage::contacts_between`] (one
 //!   group against another), and [`ContactTracker`] (began / continued / ended);
 //! - the mouse: [`Stage::pick`], [`Stage::objects_under_point`], masks and scroll
 //!   rectangles ([`Stage::set_mask`], [`Stage::set_scroll_rect`]);
@@ -78,7 +78,7 @@
 //!    let opts = CollisionOptions::default().details(true).skip_hidden(true);
 //!    let mut tracker = ContactTracker::new();
 //!    // every frame, after moving the sprites:
-//!    let contacts = stage.collisions_between(world, &bullets, &rocks, &opts)?;
+//!    let contacts = stage.contacts_between(&bullets, &rocks, world, &opts)?;
 //!    for event in tracker.update(&contacts) {
 //!        if let (ContactPhase::Began, Some(hit)) = (event.phase, event.contact(&contacts)) {
 //!            let push = hit.normal(); // from the bullet into the rock
@@ -141,7 +141,7 @@
 //!
 //! | feature | default | what it adds |
 //! |---|---|---|
-//! | `parallel` | on | [`Stage::collisions`] runs its narrow phase on all cores (rayon) |
+//! | `parallel` | on | [`Stage::contacts_among`] runs its narrow phase on all cores (rayon) |
 //! | `simd` | on | the bit-mask word loop compiled for AVX2 and hardware popcount, picked at run time where the CPU has them (pulp); the answers are the same without it |
 //! | `svg` | on | the `svg` module and the scene field `"svg"`, with usvg (about 15% more CPU for a clean build) |
 //! | `mint` | off | calls that take matrices and points also take the `mint` types (any glam, nalgebra, cgmath or euclid version); see [`IntoAffine`] |
@@ -175,6 +175,7 @@ mod debug;
 mod error;
 mod geom;
 mod methods;
+mod motion;
 mod query;
 mod raster;
 mod scene;
@@ -197,11 +198,17 @@ pub use glam::{DAffine2, DVec2};
 pub use image::RgbaImage;
 pub use methods::radial::{RadialOptions, RadialProfile};
 pub use methods::{Method, ParseMethodError, Probe, RectMethod};
+pub use motion::{
+    DEFAULT_MAX_STEP, DEFAULT_MAX_TESTS, MIN_MAX_STEP, MOTION_RESOLUTION, MotionOptions, Pose, Sweep,
+    SweepHit,
+};
 pub use query::alpha_plane::AlphaPlane;
-pub use query::collision::{Collision, CollisionOptions, DEFAULT_MAX_PIXELS, DENSE_BYTES};
 pub use query::crowd::{Contact, ContactDetails, MAX_CLOSE_PAIRS, OverlapMask};
+pub use query::options::{Collision, CollisionOptions, DEFAULT_MAX_PIXELS};
 pub use query::pick::PickOptions;
+pub use query::pipeline::DENSE_BYTES;
 pub use query::point::BitmapHit;
 pub use query::tracker::{ContactEvent, ContactPhase, ContactTracker};
-pub use scene::{Query, Scene, SceneLimits};
-pub use tree::stage::{Frame, NodeId, Stage};
+pub use scene::{MotionFields, MotionQuery, Query, Scene, SceneLimits, ScenePose};
+pub use tree::node::{Frame, NodeId};
+pub use tree::stage::Stage;

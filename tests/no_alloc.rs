@@ -122,7 +122,7 @@ fn spinning_sprites_keep_memory_flat_frame_after_frame() {
                 .set_rotation(s, (k * 11.0 + t * (1.0 + 0.05 * k)).rem_euclid(360.0))
                 .unwrap();
         }
-        contacts += stage.collisions(world, &sprites, &opts).unwrap().len();
+        contacts += stage.contacts_among(&sprites, world, &opts).unwrap().len();
         assert!(stage.cache_bytes() <= 128 << 20);
         if frame >= 1000 {
             cached.push(stage.cache_bytes());

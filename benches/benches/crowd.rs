@@ -27,183 +27,9 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pixelhit::{CollisionOptions, FillRule, Graphic, NodeId, Stage};
+use pixelhit::CollisionOptions;
 
-use pixelhit_benches::scenes;
-
-/// How the sprites move from one frame to the next.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Motion {
-    /// Not at all.
-    Still,
-    /// By whole pixels, back and forth every 64 frames ([`Crowd::step`]).
-    WholePixels,
-    /// By fractions of a pixel, bouncing inside the field, never turning.
-    Fractional,
-    /// By fractions of a pixel, bouncing inside the field, turning a little every frame.
-    Spinning,
-}
-
-/// Where a sprite starts and how it moves.
-#[derive(Clone, Copy, Debug)]
-struct Start {
-    x: f64,
-    y: f64,
-    /// Degrees.
-    rotation: f64,
-    /// Pixels per frame.
-    velocity: (f64, f64),
-    /// Degrees per frame.
-    spin: f64,
-}
-
-struct Crowd {
-    stage: Stage,
-    world: NodeId,
-    sprites: Vec<NodeId>,
-    start: Vec<Start>,
-    /// Side of the square field the sprites bounce in.
-    side: f64,
-    motion: Motion,
-}
-
-fn crowd(n: usize, motion: Motion) -> Crowd {
-    let mut rng = scenes::Rng::new(n as u64);
-    // A generator of its own for the turning speeds, so that the crowd itself (kinds,
-    // places, angles, scales, velocities) is the same whatever the motion.
-    let mut spin_rng = scenes::Rng::new(0x5b1_0000 + n as u64);
-    let mut stage = Stage::new();
-    let world = stage.add_container(stage.root()).unwrap();
-    // A few shared images and shapes, as a game has a few sprite sheets.
-    let bitmaps: Vec<_> = (0..8)
-        .map(|i| scenes::blob(24 + 8 * i, 100 + u64::from(i)))
-        .collect();
-    let stars: Vec<_> = (0..8)
-        .map(|i| scenes::star(5 + i % 3, 12.0 + 4.5 * i as f64, 0.5))
-        .collect();
-    // Density chosen so that a sprite touches a few others: n sprites of ~60 px in a world
-    // whose side grows with sqrt(n) (2048 at 1,000).
-    let side = 2048.0 * (n as f64 / 1000.0).sqrt();
-    let mut sprites = Vec::new();
-    let mut start = Vec::new();
-    for i in 0..n {
-        let k = (rng.f64() * 8.0) as usize;
-        let s = if i % 2 == 0 {
-            stage.add_bitmap(world, bitmaps[k].clone(), false).unwrap()
-        } else {
-            let c = stage.add_container(world).unwrap();
-            let g = Graphic::fill(stars[k].clone(), FillRule::NonZero, 1.0).unwrap();
-            stage.add_graphic(c, g).unwrap();
-            c
-        };
-        let (x, y) = (rng.range(0.0, side).round(), rng.range(0.0, side).round());
-        let rotation = rng.range(0.0, 360.0);
-        stage.set_x(s, x).unwrap();
-        stage.set_y(s, y).unwrap();
-        stage.set_rotation(s, rotation).unwrap();
-        let scale = rng.range(0.8, 1.2);
-        stage.set_scale_x(s, scale).unwrap();
-        stage.set_scale_y(s, scale).unwrap();
-        let v = (rng.range(-2.0, 2.0), rng.range(-2.0, 2.0));
-        let velocity = match motion {
-            Motion::Still => (0.0, 0.0),
-            Motion::WholePixels => (v.0.round(), v.1.round()),
-            Motion::Fractional | Motion::Spinning => v,
-        };
-        // 0.25 to 2 degrees a frame, either way.
-        let turn = spin_rng.range(0.25, 2.0);
-        let spin = if spin_rng.f64() < 0.5 { turn } else { -turn };
-        start.push(Start {
-            x,
-            y,
-            rotation,
-            velocity,
-            spin,
-        });
-        sprites.push(s);
-    }
-    Crowd {
-        stage,
-        world,
-        sprites,
-        start,
-        side,
-        motion,
-    }
-}
-
-/// `u` folded into `[0, side]`: where a point that started at `u mod 2 side` and moved along
-/// a line would be if it bounced off walls at 0 and `side`.
-fn bounce(u: f64, side: f64) -> f64 {
-    let m = u.rem_euclid(2.0 * side);
-    if m > side { 2.0 * side - m } else { m }
-}
-
-impl Crowd {
-    /// Moves every sprite to frame `frame` of its motion.
-    fn step(&mut self, frame: u64) {
-        match self.motion {
-            Motion::Still => {}
-            Motion::WholePixels => self.step_whole(frame),
-            Motion::Fractional | Motion::Spinning => self.step_fractional(frame),
-        }
-    }
-
-    /// Moves every sprite by its velocity, bouncing back and forth every 64 frames so that
-    /// the crowd stays spread (poses repeat, as for sprites that move on the pixel grid).
-    fn step_whole(&mut self, frame: u64) {
-        let sign = if (frame / 64).is_multiple_of(2) { 1.0 } else { -1.0 };
-        for (&s, start) in self.sprites.iter().zip(&self.start) {
-            let (vx, vy) = start.velocity;
-            let x = self.stage.x(s).unwrap() + sign * vx;
-            let y = self.stage.y(s).unwrap() + sign * vy;
-            self.stage.set_x(s, x).unwrap();
-            self.stage.set_y(s, y).unwrap();
-        }
-    }
-
-    /// Puts every sprite where its straight, bouncing path is at `frame` and, when the
-    /// crowd spins, turns it to its start angle plus `frame` steps. Computed from the frame
-    /// number rather than added up, so that no pose comes back by rounding.
-    fn step_fractional(&mut self, frame: u64) {
-        let t = frame as f64;
-        let spin = self.motion == Motion::Spinning;
-        for (&s, start) in self.sprites.iter().zip(&self.start) {
-            let (vx, vy) = start.velocity;
-            self.stage.set_x(s, bounce(start.x + vx * t, self.side)).unwrap();
-            self.stage.set_y(s, bounce(start.y + vy * t, self.side)).unwrap();
-            if spin {
-                let rotation = (start.rotation + start.spin * t).rem_euclid(360.0);
-                self.stage.set_rotation(s, rotation).unwrap();
-            }
-        }
-    }
-
-    fn naive(&self, opts: &CollisionOptions) -> usize {
-        let mut found = 0;
-        for (i, &a) in self.sprites.iter().enumerate() {
-            for &b in &self.sprites[i + 1..] {
-                let (ba, bb) = (
-                    self.stage.bounds(a, self.world).unwrap(),
-                    self.stage.bounds(b, self.world).unwrap(),
-                );
-                if let (Some(ba), Some(bb)) = (ba, bb)
-                    && ba.intersect(&bb).is_some()
-                {
-                    self.stage.clear_cache();
-                    found += usize::from(
-                        self.stage
-                            .collision(a, b, self.world, opts)
-                            .unwrap()
-                            .rect
-                            .is_some(),
-                    );
-                }
-            }
-        }
-        found
-    }
-}
+use pixelhit_benches::crowd::{Motion, crowd};
 
 fn benches(c: &mut Criterion) {
     let opts = CollisionOptions::default();
@@ -226,11 +52,35 @@ fn benches(c: &mut Criterion) {
                     world.step(frame);
                     let contacts = world
                         .stage
-                        .collisions(world.world, &world.sprites, &opts)
+                        .contacts_among(&world.sprites, world.world, &opts)
                         .unwrap();
                     black_box(contacts.len())
                 })
             });
+        }
+        if n == 1000 {
+            // A still frame of three queries after 200 moving, turning frames of three
+            // queries each (the cache has seen 600 queries of poses that never come back),
+            // next to the same still frame on a fresh stage (a clone: its cache is empty).
+            // Each iteration touches the tree, so that it is a new frame for the cache, and
+            // asks the three queries on the same poses.
+            let mut world = crowd(n, Motion::Spinning);
+            for frame in 1..=200 {
+                world.step(frame);
+                world.three_queries(&opts);
+            }
+            let mut fresh = world.clone();
+            for (name, w) in [
+                ("still_after_200_moving", &mut world),
+                ("still_fresh", &mut fresh),
+            ] {
+                g.bench_function(format!("{name}/{n}"), |bench| {
+                    bench.iter(|| {
+                        w.touch();
+                        black_box(w.three_queries(&opts))
+                    })
+                });
+            }
         }
         if n <= 1000 {
             let mut world = crowd(n, Motion::WholePixels);

@@ -58,7 +58,7 @@ fn main() {
             stage.set_y(s, fold(y + vy * t, 300.0)).unwrap();
             stage.set_rotation(s, (spin * t).rem_euclid(360.0)).unwrap();
         }
-        contacts += stage.collisions(world, &ids, &opts).unwrap().len();
+        contacts += stage.contacts_among(&ids, world, &opts).unwrap().len();
         times.push(begin.elapsed().as_secs_f64() * 1e6);
         if (f + 1) % (frames / 5).max(1) == 0 {
             println!(

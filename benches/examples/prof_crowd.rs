@@ -44,7 +44,7 @@ fn main() {
                 stage.set_rotation(s, stage.rotation(s).unwrap() + 0.731).unwrap();
             }
         }
-        total += stage.collisions(world, &sprites, &opts).unwrap().len();
+        total += stage.contacts_among(&sprites, world, &opts).unwrap().len();
     }
     println!("{total} contacts, {:?} per frame", t.elapsed() / 50);
 }

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Rotating sprites colliding, tested by pixelhit and drawn by pygame.
+"""Rotating sprites colliding, tested by pixelhit.pygame and drawn by pygame.
 
     python examples/pygame_sprites.py [OUT.png] [--frames N]
 
-Runs headless (SDL_VIDEODRIVER=dummy unless set): rocks (pygame Surfaces with holes,
-handed to pixelhit with `Bitmap.from_surface`) and ships (SVG path data) drift and turn
-about their centres for N frames (default 90). Each frame asks pixelhit once for every
-touching pair (`Stage.collisions` with details). The last frame is drawn with pygame and
+Runs headless (SDL_VIDEODRIVER=dummy unless set): rocks and ships, each a
+`pygame.sprite.Sprite` with an unrotated `original` Surface (rocks with holes and a faint rim
+below pygame's threshold), drift and turn about their centres for N frames (default 90).
+A `pixelhit.pygame.World` reads each sprite's rect and angle; each frame asks it which ships
+touch which rocks (`groupcollide`, pygame's names and threshold), and the stage under it for
+every touching pair with details (`Stage.collisions`). The last frame is drawn with pygame and
 saved to OUT.png (default: pixelhit_pygame_sprites.png in the temporary folder), twice the
 size, with the pixels each pair shares in magenta, each overlap rectangle pixelhit reports
 outlined in red, and each contact's normal (from a into b) as a yellow line from the
@@ -25,10 +27,9 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import numpy as np  # noqa: E402
 import pygame  # noqa: E402
 
-import pixelhit  # noqa: E402
+import pixelhit.pygame  # noqa: E402
 
 W, H, ZOOM = 400, 300, 2
-SHIP = "M0,-14 L10,11 L0,6 L-10,11 Z"
 SHIP_POINTS = [(0, -14), (10, 11), (0, 6), (-10, 11)]
 
 
@@ -50,41 +51,31 @@ def rock_surface(rng, size):
     return surf
 
 
-class Sprite:
-    """A container turned about its centre, its art moved by half its size inside it."""
+def ship_surface():
+    """A ship pointing up."""
+    surf = pygame.Surface((21, 26), pygame.SRCALPHA)
+    pygame.draw.polygon(surf, (110, 190, 255, 255), [(x + 10, y + 14) for x, y in SHIP_POINTS])
+    return surf
 
-    def __init__(self, stage, world, rng, kind):
+
+class Mover(pygame.sprite.Sprite):
+    """A pygame Sprite that drifts and turns; its image is its original turned, as drawn."""
+
+    def __init__(self, rng, kind, *groups):
+        super().__init__(*groups)
         self.kind = kind
-        self.node = stage.add_container(world)
-        if kind == "rock":
-            size = rng.randrange(24, 56)
-            self.surface = rock_surface(rng, size)
-            art = stage.add_bitmap(self.node, pixelhit.Bitmap.from_surface(self.surface))
-            art.set_position(-size / 2, -size / 2)
-            self.node.name = f"rock{id(self) % 1000}"
-        else:
-            stage.add_graphic(self.node, SHIP)
-            self.surface = None
+        self.original = rock_surface(rng, rng.randrange(24, 56)) if kind == "rock" else ship_surface()
         self.x, self.y = rng.uniform(0, W), rng.uniform(0, H)
         self.vx, self.vy = rng.uniform(-1.2, 1.2), rng.uniform(-1.2, 1.2)
         self.angle, self.spin = rng.uniform(0, 360), rng.uniform(-4, 4)
+        self.update()
 
-    def step(self):
+    def update(self):
         self.x = (self.x + self.vx) % W
         self.y = (self.y + self.vy) % H
-        self.angle = (self.angle + self.spin) % 360
-        # One call a frame: position and rotation (degrees, clockwise on screen).
-        self.node.set_transform(self.x, self.y, self.angle)
-
-    def draw(self, scene, stage, world):
-        if self.surface is not None:
-            # pygame turns counter-clockwise, pixelhit clockwise (y down): the same pose.
-            turned = pygame.transform.rotate(self.surface, -self.angle)
-            scene.blit(turned, turned.get_rect(center=(self.x, self.y)))
-        else:
-            a, b, c, d, tx, ty = stage.matrix_to(self.node, world)
-            pts = [(a * x + c * y + tx, b * x + d * y + ty) for x, y in SHIP_POINTS]
-            pygame.draw.polygon(scene, (110, 190, 255), pts)
+        self.angle = (self.angle + self.spin) % 360  # pygame's direction: counter-clockwise
+        self.image = pygame.transform.rotate(self.original, self.angle)
+        self.rect = self.image.get_rect(center=(round(self.x), round(self.y)))
 
 
 def overlap_surface(mask):
@@ -112,25 +103,28 @@ def main(argv):
     pygame.display.init()
     pygame.display.set_mode((1, 1))
     rng = random.Random(15)
-    stage = pixelhit.Stage()
-    # The world is the camera: every query is asked in its space.
-    world = stage.add_container(stage.root)
-    sprites = [Sprite(stage, world, rng, "rock") for _ in range(16)]
-    sprites += [Sprite(stage, world, rng, "ship") for _ in range(4)]
-    nodes = [s.node for s in sprites]
-    by_node = {s.node: s for s in sprites}
+    world = pixelhit.pygame.World(image="original")  # threshold 127, as pygame's masks
+    rocks, ships = pygame.sprite.Group(), pygame.sprite.Group()
+    for _ in range(16):
+        Mover(rng, "rock", rocks)
+    for _ in range(4):
+        Mover(rng, "ship", ships)
+    sprites = [*rocks, *ships]
 
-    contacts, total = [], 0
+    contacts, total, ship_hits = [], 0, {}
     for _ in range(frames):
-        for s in sprites:
-            s.step()
-        contacts = stage.collisions(world, nodes, details=True)
+        rocks.update()
+        ships.update()
+        ship_hits = world.groupcollide(ships, rocks)  # {ship: [rocks it touches]}
+        # Every touching pair, with details, from the stage under the world.
+        contacts = world.stage.collisions(world.space, [world.node(s) for s in sprites], details=True,
+                                          tolerance=pixelhit.pygame.tolerance_for(world.threshold))
         total += len(contacts)
 
     scene = pygame.Surface((W, H), pygame.SRCALPHA)
     scene.fill((18, 20, 32, 255))
     for s in sprites:
-        s.draw(scene, stage, world)
+        scene.blit(s.image, s.rect)
     for c in contacts:
         m = c.mask
         scene.blit(overlap_surface(m), (m.x, m.y))
@@ -150,9 +144,10 @@ def main(argv):
         pass  # no font module: the picture without its legend
     pygame.image.save(picture, out)
 
-    print(f"{frames} frames of {len(sprites)} turning sprites, {total} contacts in all")
+    print(f"{frames} frames of {len(sprites)} turning sprites, {total} contacts in all; "
+          f"ships touching rocks in the last frame: {sum(len(v) for v in ship_hits.values())}")
     for c in contacts:
-        a, b = by_node[c.a], by_node[c.b]
+        a, b = c.a.data, c.b.data
         print(f"  {a.kind} x {b.kind}: rect {c.rect}, {c.overlap_pixels} px, "
               f"normal ({c.normal[0]:+.2f}, {c.normal[1]:+.2f})")
     print(f"wrote {out}")

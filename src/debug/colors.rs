@@ -1,6 +1,35 @@
 //! Which colour each part of the scene is drawn in: one per query target, the innermost target winning, grey outside every target.
 
-use super::*;
+use crate::Result;
+
+use super::query::DebugQuery;
+use crate::NodeId;
+use crate::Stage;
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+
+pub(super) const PALETTE: [[u8; 3]; 8] = [
+    [78, 121, 167],
+    [242, 142, 43],
+    [118, 183, 178],
+    [89, 161, 79],
+    [237, 201, 72],
+    [176, 122, 161],
+    [156, 117, 95],
+    [255, 157, 167],
+];
+/// What belongs to no target (with queries) or to no top-level object (the root's own
+/// graphics): grey, so that the targets stand out.
+pub(super) const NEUTRAL: [u8; 3] = [140, 140, 140];
+pub(super) const OVERLAP: [u8; 3] = [255, 0, 255];
+/// The highlighted node's box.
+pub(super) const HIGHLIGHT: [u8; 3] = [255, 160, 0];
+/// Masks are outlined in this colour (they are never drawn themselves).
+pub(super) const MASK_COLOR: [u8; 3] = [120, 0, 200];
+pub(super) const ANSWER: [u8; 3] = [230, 0, 0];
+pub(super) const BOUNDS_A: [u8; 3] = [0, 80, 255];
+pub(super) const BOUNDS_B: [u8; 3] = [0, 150, 40];
+pub(super) const CHECKER: [[u8; 3]; 2] = [[250, 250, 250], [234, 234, 234]];
 
 /// Which colour each node is drawn in. Every query target gets a colour of its own (in the
 /// order the queries name them) for its whole subtree, the innermost target winning, so

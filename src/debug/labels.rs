@@ -1,6 +1,12 @@
 //! The answers' number labels: placed touching their own answer's box on screen, never on each other.
 
-use super::*;
+use super::colors::ANSWER;
+use super::scene::fill_rect;
+use super::text::DOT;
+use super::text::text;
+use super::text::text_width;
+use glam::DVec2;
+use tiny_skia::Pixmap;
 
 /// The query's number on a white label, so that several answers can be told apart and
 /// matched with the legend; `rect` comes from [`place_labels`]. A thin frame keeps labels

@@ -1,6 +1,28 @@
 //! The legend band below the scene: one line per query with its targets' swatches, then the notes.
 
-use super::*;
+use crate::Result;
+
+use super::colors::ANSWER;
+use super::colors::BOUNDS_A;
+use super::colors::BOUNDS_B;
+use super::colors::OVERLAP;
+use super::frame::picture_error;
+use super::query::DebugQuery;
+use super::scene::fill_rect;
+use super::scene::outline;
+use super::text::INK;
+use super::text::ROW;
+use super::text::SWATCH;
+use super::text::text;
+use super::text::text_width;
+use crate::Collision;
+use crate::NodeId;
+use crate::Stage;
+use glam::DVec2;
+use tiny_skia::Color;
+use tiny_skia::Pixmap;
+use tiny_skia::PixmapPaint;
+use tiny_skia::Transform;
 
 /// How the legend names a node: its name, or `#index`, cut to 24 characters.
 pub(super) fn node_label(stage: &Stage, id: NodeId) -> String {

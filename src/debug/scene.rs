@@ -1,7 +1,42 @@
 //! Drawing the scene itself: each leaf in its target's colour, masks outlined, the overlap
 //! pixels, and the small drawing helpers the picture uses.
 
-use super::*;
+use crate::Result;
+
+use super::colors::CHECKER;
+use super::colors::MASK_COLOR;
+use super::colors::NEUTRAL;
+use super::colors::OVERLAP;
+use super::colors::SceneColors;
+use super::frame::Frame;
+use super::query::DebugQuery;
+use crate::Bitmap;
+use crate::ColorTransform;
+use crate::FillRule;
+use crate::Rect;
+use crate::Stage;
+use crate::geom::path::Polylines;
+use crate::geom::polygon;
+use crate::geom::shape::Leaf;
+use crate::methods::skia_clip::SkiaClips;
+use crate::tree::walk::Visit;
+use crate::tree::walk::Walk;
+use glam::DAffine2;
+use glam::DVec2;
+use tiny_skia::Color;
+use tiny_skia::ColorU8;
+use tiny_skia::FillRule as SkFillRule;
+use tiny_skia::FilterQuality;
+use tiny_skia::Mask;
+use tiny_skia::Paint;
+use tiny_skia::Pattern;
+use tiny_skia::Pixmap;
+use tiny_skia::Shader;
+use tiny_skia::SpreadMode;
+use tiny_skia::Stroke;
+use tiny_skia::Transform;
+
+use crate::geom::tolerance;
 
 /// Draws every visible leaf under the root in the colour [`SceneColors`] gives its node.
 pub(super) fn draw_scene(
@@ -60,13 +95,12 @@ pub(super) fn outline_masks(stage: &Stage, base: &DAffine2, layer: &mut Pixmap) 
     for m in masks {
         stage.for_each_region_leaf(m, root, *base, |piece, m| {
             polys.clear();
-            match piece {
-                RegionPiece::Fill(Graphic::Fill(f)) => {
-                    let budget = polygon::MAX_OUTLINE_VERTICES as usize;
-                    let _ = f.path().flatten_within(m, 0.25, &mut polys, budget);
-                }
-                RegionPiece::Fill(Graphic::Stroke(_)) => return Ok(()),
-                RegionPiece::Rect(r) => polys.push_contour(r.corners().map(|c| m.transform_point2(c)), true),
+            // Geometry over the budget is left out (the queries report it).
+            if piece
+                .outline(m, tolerance::DEBUG_MASK_OUTLINE, &mut polys)
+                .is_none()
+            {
+                return Ok(());
             }
             stroke_polys(layer, &polys, MASK_COLOR, 1.0);
             Ok(())
@@ -85,26 +119,17 @@ pub(super) fn draw_leaf(
     rgb: [u8; 3],
     mask: Option<&Mask>,
 ) {
-    // A flattening tolerance of a tenth of a layer pixel is invisible.
-    const TOL: f64 = 0.1;
     if m.matrix2.determinant() == 0.0 {
         return;
     }
     let mut polys = Polylines::default();
     match leaf {
         Leaf::Graphic(g) => {
-            let rule = match g {
-                // Geometry over the budget is left out of the picture (the queries report it).
-                Graphic::Fill(f) => {
-                    let _ =
-                        f.path()
-                            .flatten_within(m, TOL, &mut polys, polygon::MAX_OUTLINE_VERTICES as usize);
-                    f.rule()
-                }
-                Graphic::Stroke(s) => {
-                    let _ = polygon::stroke_outline(s.path(), s.width(), m, TOL, &mut polys);
-                    FillRule::NonZero
-                }
+            // Geometry over the budget is left out of the picture (the queries report it).
+            let budget = polygon::MAX_OUTLINE_VERTICES as usize;
+            let rule = match g.outline(m, tolerance::DEBUG_SHAPE, budget, &mut polys) {
+                Ok(rule) => rule,
+                Err(_) => g.fill_rule(),
             };
             // Only the alpha goes through the colour transform: the colour names the object.
             let alpha = ct.apply_alpha(g.alpha() * 255.0) / 255.0;

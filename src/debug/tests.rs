@@ -1,5 +1,38 @@
+//! Debug pictures end to end: what they show, their frames, colours, labels and legend.
+
+use super::colors::ANSWER;
+use super::colors::CHECKER;
+use super::colors::NEUTRAL;
+use super::colors::OVERLAP;
+use super::colors::PALETTE;
+use super::colors::SceneColors;
+use super::colors::target_color;
+use super::labels::LABEL_GAP;
+use super::labels::LabelFor;
+use super::labels::Spot;
+use super::labels::label_size;
+use super::labels::overlaps;
+use super::labels::place_labels;
+use super::legend::legend_height;
+use super::legend::legend_line;
+use super::picture::{answer_labels, plan};
+use super::text::INK;
+use super::text::ROW;
+use super::text::SWATCH;
+use super::text::glyph;
 use super::*;
-use crate::Path;
+use crate::Bitmap;
+use crate::CollisionOptions;
+use crate::ColorTransform;
+use crate::Error;
+use crate::FillRule;
+use crate::NodeId;
+use crate::Rect;
+use crate::Stage;
+use crate::{Graphic, Path};
+use glam::DAffine2;
+use glam::DVec2;
+use image::RgbaImage;
 
 fn square(stage: &mut Stage, x: f64, y: f64, side: f64) -> NodeId {
     let root = stage.root();

@@ -1,6 +1,7 @@
 //! A built-in 3 x 5 pixel font, so that a picture needs no font files.
 
-use super::*;
+use super::scene::fill_rect;
+use tiny_skia::Pixmap;
 
 /// Glyphs of a 3 x 5 pixel font, rows top to bottom, 3 bits each: digits, capitals and the
 /// punctuation the legend uses. Lower case is drawn as capitals, anything else as `?`.

@@ -8,6 +8,7 @@
 //! - [`shape`]: what a node draws, fills and strokes of a path (`Graphic`), and a leaf.
 //! - [`bitmap`]: RGBA8 images shared between the nodes that show them.
 //! - [`color`]: colour transforms.
+//! - [`tolerance`]: the flattening tolerances, each with why.
 
 pub(crate) mod bitmap;
 pub(crate) mod color;
@@ -16,4 +17,5 @@ pub(crate) mod path;
 pub(crate) mod polygon;
 pub(crate) mod rect;
 pub(crate) mod shape;
+pub(crate) mod tolerance;
 pub(crate) mod transform;

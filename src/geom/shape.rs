@@ -4,6 +4,8 @@ use std::sync::Arc;
 
 use glam::DAffine2;
 
+use crate::geom::path::Polylines;
+use crate::geom::polygon;
 use crate::{Bitmap, Error, FillRule, Path, Rect, Result};
 
 /// One entry of a container's graphics: a filled or a stroked path.
@@ -175,4 +177,66 @@ impl Stroke {
 pub(crate) enum Leaf<'a> {
     Graphic(&'a Graphic),
     Bitmap(&'a Bitmap, bool),
+}
+
+impl Leaf<'_> {
+    /// The leaf's own box in its space, as Flash's `getBounds` counts it: a path's box,
+    /// grown by half the width for a stroke; a bitmap's rectangle. `None` when it has none.
+    pub fn flash_box(&self) -> Option<Rect> {
+        match self {
+            Leaf::Graphic(Graphic::Stroke(s)) => {
+                self.centreline_box().and_then(|b| b.outset(s.width() / 2.0))
+            }
+            _ => self.centreline_box(),
+        }
+    }
+
+    /// The leaf's own box as Flash's `getRect` counts it: strokes by their centreline.
+    pub fn centreline_box(&self) -> Option<Rect> {
+        match self {
+            Leaf::Graphic(g) => g.path_box(),
+            Leaf::Bitmap(bm, _) => Rect::from_ltrb(0.0, 0.0, f64::from(bm.width()), f64::from(bm.height())),
+        }
+    }
+}
+
+/// A graphic's outline did not fit in the vertex budget; `what` names it for the error ("a
+/// fill", "a stroke").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct OutlineTooLarge {
+    pub what: &'static str,
+}
+
+impl Graphic {
+    /// The rule its outline is read by: a fill's own, non-zero for a stroke's outline.
+    pub(crate) fn fill_rule(&self) -> FillRule {
+        match self {
+            Graphic::Fill(f) => f.rule(),
+            Graphic::Stroke(_) => FillRule::NonZero,
+        }
+    }
+
+    /// What the graphic covers, appended to `out` as contours in the space `m` maps to, and
+    /// the fill rule to read them by: a fill's path flattened (to at most `max_points`
+    /// points), a stroke's outline (whose size the caller checks first with
+    /// `polygon::check_outline` where it must be an error). Curves are flattened to within
+    /// `tolerance` (one of [`crate::geom::tolerance`]'s) in the mapped space.
+    pub(crate) fn outline(
+        &self,
+        m: &DAffine2,
+        tolerance: f64,
+        max_points: usize,
+        out: &mut Polylines,
+    ) -> std::result::Result<FillRule, OutlineTooLarge> {
+        match self {
+            Graphic::Fill(f) => match f.path().flatten_within(m, tolerance, out, max_points) {
+                true => Ok(f.rule()),
+                false => Err(OutlineTooLarge { what: "a fill" }),
+            },
+            Graphic::Stroke(s) => match polygon::stroke_outline(s.path(), s.width(), m, tolerance, out) {
+                true => Ok(FillRule::NonZero),
+                false => Err(OutlineTooLarge { what: "a stroke" }),
+            },
+        }
+    }
 }

@@ -18,17 +18,16 @@ use tiny_skia::{
 };
 
 use crate::geom::color::round_channel;
-use crate::geom::polygon::{self, Polylines};
+use crate::geom::path::Polylines;
+use crate::geom::polygon;
 use crate::geom::rect::PixelRect;
 use crate::geom::shape::Leaf;
+use crate::geom::tolerance;
 use crate::methods::skia_clip::SkiaClips;
 use crate::raster::DrawBudget;
 use crate::tree::walk::{Visit, Walk};
 use crate::{CollisionOptions, ColorTransform, Error, FillRule, Graphic, NodeId, Rect, Result, Stage};
 
-/// Curves are flattened to within this distance, in the window's pixels (as the exact
-/// method does).
-const FLATTEN_TOLERANCE: f64 = 1.0 / 128.0;
 /// Geometry is clipped this far outside the window in f64 before tiny-skia sees it in f32,
 /// so that objects far larger than the window keep their edges inside it exact.
 const CLIP_MARGIN: f64 = 2.0;
@@ -82,7 +81,7 @@ pub(crate) fn pipeline(
         budget: opts.max_pixels,
     };
     // A black RGBA window, a layer and a mask: 9 bytes a pixel.
-    crate::query::collision::dense_budget((w * h) as u128, 9, opts)?;
+    crate::query::pipeline::dense_budget((w * h) as u128, 9, opts)?;
     let (Ok(wi), Ok(hi)) = (u32::try_from(w as u64), u32::try_from(h as u64)) else {
         return Err(budget_error());
     };
@@ -291,26 +290,22 @@ impl Painter<'_> {
         }
         self.polys.clear();
         let per_item = polygon::MAX_OUTLINE_VERTICES as usize;
-        let rule = match g {
-            Graphic::Fill(f) => {
-                let cap = self.vertices.vertices_left(per_item);
-                if !f
-                    .path()
-                    .flatten_within(m, FLATTEN_TOLERANCE, &mut self.polys, cap)
-                {
-                    if cap < per_item {
-                        self.vertices.take_vertices(per_item, &name)?;
-                    }
-                    return Err(polygon::over_budget("a fill", name));
-                }
-                f.rule()
-            }
+        // A fill is capped by what the query's vertex budget has left; a stroke's outline is
+        // checked against the budget before it is made.
+        let cap = match g {
+            Graphic::Fill(_) => self.vertices.vertices_left(per_item),
             Graphic::Stroke(s) => {
-                polygon::check_outline(s.path(), s.width(), m, FLATTEN_TOLERANCE, &name)?;
-                if !polygon::stroke_outline(s.path(), s.width(), m, FLATTEN_TOLERANCE, &mut self.polys) {
-                    return Err(polygon::over_budget("a stroke", name));
+                polygon::check_outline(s.path(), s.width(), m, tolerance::FLASH_METHOD, &name)?;
+                per_item
+            }
+        };
+        let rule = match g.outline(m, tolerance::FLASH_METHOD, cap, &mut self.polys) {
+            Ok(rule) => rule,
+            Err(too_large) => {
+                if matches!(g, Graphic::Fill(_)) && cap < per_item {
+                    self.vertices.take_vertices(per_item, &name)?;
                 }
-                FillRule::NonZero
+                return Err(polygon::over_budget(too_large.what, name));
             }
         };
         self.vertices.take_vertices(self.polys.points.len(), &name)?;

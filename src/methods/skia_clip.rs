@@ -6,14 +6,12 @@ use std::sync::Arc;
 use glam::DAffine2;
 use tiny_skia::{FillRule as SkFillRule, Mask, Transform};
 
-use crate::geom::polygon::{self, Polylines};
-use crate::raster::RegionPiece;
-use crate::tree::stage::NodeId;
+use crate::geom::path::Polylines;
+use crate::geom::polygon;
+use crate::geom::tolerance;
+use crate::tree::node::NodeId;
 use crate::tree::walk::{Clip, ClipLink, Clips, each_clip};
-use crate::{FillRule, Graphic, Rect, Result, Stage};
-
-/// Flattening tolerance of clip regions, in picture pixels.
-const TOLERANCE: f64 = 1.0 / 16.0;
+use crate::{FillRule, Rect, Result, Stage};
 
 /// Makes the masks of a drawing's clips, one per list of clips (the leaves under one clip
 /// share its list, so each is made once per drawing).
@@ -90,20 +88,11 @@ impl SkiaClips {
                     add(&polys, FillRule::NonZero);
                 }
                 Clip::Mask(m) => {
-                    let budget = polygon::MAX_OUTLINE_VERTICES as usize;
                     stage.for_each_region_leaf(m, self.space, self.pre, |piece, m| {
                         polys.clear();
-                        let rule = match piece {
-                            RegionPiece::Fill(Graphic::Fill(f)) => {
-                                // Geometry over the budget is left out (the queries report it).
-                                let _ = f.path().flatten_within(m, TOLERANCE, &mut polys, budget);
-                                f.rule()
-                            }
-                            RegionPiece::Fill(Graphic::Stroke(_)) => return Ok(()),
-                            RegionPiece::Rect(r) => {
-                                polys.push_contour(r.corners().map(|c| m.transform_point2(c)), true);
-                                FillRule::NonZero
-                            }
+                        // Geometry over the budget is left out (the queries report it).
+                        let Some(rule) = piece.outline(m, tolerance::SKIA_CLIP, &mut polys) else {
+                            return Ok(());
                         };
                         add(&polys, rule);
                         Ok(())

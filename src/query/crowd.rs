@@ -1,8 +1,8 @@
 //! Many objects at once: every colliding pair of a group, or one object against a list.
 //!
 //! A game asks "which of my sprites touch, and how" every frame: among a group
-//! ([`Stage::collisions`]), one against a list ([`Stage::collisions_with`]), or one group
-//! against another ([`Stage::collisions_between`]). The answer here is the same
+//! ([`Stage::contacts_among`]), one against a list ([`Stage::contacts_against`]), or one group
+//! against another ([`Stage::contacts_between`]). The answer here is the same
 //! as calling [`Stage::collision`] on every pair, found without trying every pair:
 //!
 //! - **Broad phase** over the objects' Flash bounds in the parent's space (`broad_phase.rs`):
@@ -22,8 +22,7 @@ use glam::DVec2;
 
 use crate::geom::rect::PixelRect;
 use crate::query::broad_phase::{FIRST, SECOND, overlapping_pairs, overlapping_pairs_between};
-use crate::query::collision::Setup;
-use crate::raster::Rasterizer;
+use crate::query::pipeline::{PairRequest, Planes, PreparedPair, Setup, dense_budget};
 use crate::{CollisionOptions, Error, NodeId, Rect, Result, Stage};
 
 /// One colliding pair.
@@ -70,7 +69,7 @@ pub struct ContactDetails {
     /// The mean of the overlapping pixels' centres, in the parent's space.
     pub centroid: DVec2,
     /// A unit vector pointing from `a` into `b` (how to push `b` away), or zero when the
-    /// overlap gives no direction (see [`Stage::collisions`]).
+    /// overlap gives no direction (see [`Stage::contacts_among`]).
     pub normal: DVec2,
     /// The first overlapping pixel in row-major order (smallest y, then smallest x).
     pub first: (i64, i64),
@@ -125,12 +124,71 @@ impl OverlapMask {
     }
 }
 
-/// Most pairs of overlapping boxes one `collisions` query takes to its narrow phase; past
+/// Most pairs of overlapping boxes one many-object query takes to its narrow phase; past
 /// it the query is refused ([`Error::WorkBudget`]) before any pair is tested. A million
 /// close pairs take a few seconds on two cores; 9,000 objects whose boxes all overlap
 /// would make 40 million.
 pub const MAX_CLOSE_PAIRS: usize = 1 << 20;
 
+/// The names of the many-object queries before this release, with `parent` first
+/// (deprecated: they go in the next release; see CHANGELOG.md).
+impl Stage {
+    /// [`Stage::contacts_among`] under its former name and argument order.
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::contacts_among`].
+    #[deprecated(
+        note = "renamed `contacts_among(objects, parent, opts)`: `parent` comes after the objects, as in every query"
+    )]
+    pub fn collisions(
+        &self,
+        parent: NodeId,
+        objects: &[NodeId],
+        opts: &CollisionOptions,
+    ) -> Result<Vec<Contact>> {
+        self.contacts_among(objects, parent, opts)
+    }
+
+    /// [`Stage::contacts_against`] under its former name and argument order.
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::contacts_against`].
+    #[deprecated(
+        note = "renamed `contacts_against(object, others, parent, opts)`: `_with` means \"with every option\", and `parent` comes after the objects"
+    )]
+    pub fn collisions_with(
+        &self,
+        parent: NodeId,
+        object: NodeId,
+        others: &[NodeId],
+        opts: &CollisionOptions,
+    ) -> Result<Vec<Contact>> {
+        self.contacts_against(object, others, parent, opts)
+    }
+
+    /// [`Stage::contacts_between`] under its former name and argument order.
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::contacts_between`].
+    #[deprecated(
+        note = "renamed `contacts_between(group_a, group_b, parent, opts)`: `parent` comes after the objects"
+    )]
+    pub fn collisions_between(
+        &self,
+        parent: NodeId,
+        group_a: &[NodeId],
+        group_b: &[NodeId],
+        opts: &CollisionOptions,
+    ) -> Result<Vec<Contact>> {
+        self.contacts_between(group_a, group_b, parent, opts)
+    }
+}
+
+/// Many objects a frame: every touching pair of a group, one against a list, one group
+/// against another.
 impl Stage {
     /// Every colliding pair among `objects`, in `parent`'s space: the pairs for which
     /// [`Stage::collision`] finds an overlap, with its answer, ordered by the position of
@@ -167,7 +225,7 @@ impl Stage {
     ///     stage.set_x(n, x)?;
     ///     boxes.push(n);
     /// }
-    /// let contacts = stage.collisions(root, &boxes, &CollisionOptions::default().details(true))?;
+    /// let contacts = stage.contacts_among(&boxes, root, &CollisionOptions::default().details(true))?;
     /// assert_eq!(contacts.len(), 1);
     /// assert_eq!((contacts[0].a, contacts[0].b), (boxes[0], boxes[1]));
     /// assert_eq!(contacts[0].overlap_pixels, Some(20));
@@ -175,22 +233,22 @@ impl Stage {
     /// assert!(normal.x > 0.99); // from the left box into the right one
     /// # Ok::<(), pixelhit::Error>(())
     /// ```
-    pub fn collisions(
+    pub fn contacts_among(
         &self,
-        parent: NodeId,
         objects: &[NodeId],
+        parent: NodeId,
         opts: &CollisionOptions,
     ) -> Result<Vec<Contact>> {
         let objects = self.distinct_inside(parent, objects, opts)?;
         let boxes = self.boxes(&objects, parent)?;
         let pairs = overlapping_pairs(&boxes, MAX_CLOSE_PAIRS)
             .map_err(|count| self.too_many_pairs(count, objects.len(), parent))?;
-        let _frame = self.cache.batch();
+        let _frame = self.cache.batch(self.revision());
         self.narrow_phase(parent, &objects, &pairs, opts)
     }
 
     /// Every object of `others` that collides with `object`, in `parent`'s space, in the
-    /// order of `others` (`object` is always `a`). Like [`Stage::collisions`] otherwise.
+    /// order of `others` (`object` is always `a`). Like [`Stage::contacts_among`] otherwise.
     ///
     /// ```
     /// use pixelhit::{CollisionOptions, FillRule, Graphic, Path, Stage};
@@ -206,19 +264,19 @@ impl Stage {
     /// let rocks = [disc(8.0)?, disc(30.0)?, disc(-9.0)?];
     /// stage.set_visible(rocks[2], false)?; // a rock that was shot
     /// let opts = CollisionOptions::default().skip_hidden(true);
-    /// let hits = stage.collisions_with(root, ship, &rocks, &opts)?;
+    /// let hits = stage.contacts_against(ship, &rocks, root, &opts)?;
     /// assert_eq!(hits.iter().map(|c| c.b).collect::<Vec<_>>(), [rocks[0]]);
     /// # Ok::<(), pixelhit::Error>(())
     /// ```
     ///
     /// # Errors
     ///
-    /// As [`Stage::collisions`].
-    pub fn collisions_with(
+    /// As [`Stage::contacts_among`].
+    pub fn contacts_against(
         &self,
-        parent: NodeId,
         object: NodeId,
         others: &[NodeId],
+        parent: NodeId,
         opts: &CollisionOptions,
     ) -> Result<Vec<Contact>> {
         let mut all = self.distinct_inside(parent, &[object], opts)?;
@@ -239,7 +297,7 @@ impl Stage {
                 pairs.push((0, i));
             }
         }
-        let _frame = self.cache.batch();
+        let _frame = self.cache.batch(self.revision());
         self.narrow_phase(parent, &all, &pairs, opts)
     }
 
@@ -248,7 +306,7 @@ impl Stage {
     /// against enemies (the broad phase never compares two objects of one group). Ordered
     /// by the position of `a` in `group_a`, then of `b` in `group_b`. An object in both
     /// groups is never paired with itself, and a pair of two such objects is reported once,
-    /// with `a` the one earlier in `group_a`. Like [`Stage::collisions`] otherwise.
+    /// with `a` the one earlier in `group_a`. Like [`Stage::contacts_among`] otherwise.
     ///
     /// ```
     /// use pixelhit::{CollisionOptions, FillRule, Graphic, Path, Stage};
@@ -263,7 +321,7 @@ impl Stage {
     /// // Two bullets side by side (they overlap each other) and an enemy on the second.
     /// let bullets = [add(0.0)?, add(4.0)?];
     /// let enemies = [add(10.0)?];
-    /// let hits = stage.collisions_between(root, &bullets, &enemies, &CollisionOptions::default())?;
+    /// let hits = stage.contacts_between(&bullets, &enemies, root, &CollisionOptions::default())?;
     /// assert_eq!(hits.len(), 1);
     /// assert_eq!((hits[0].a, hits[0].b), (bullets[1], enemies[0]));
     /// # Ok::<(), pixelhit::Error>(())
@@ -271,12 +329,12 @@ impl Stage {
     ///
     /// # Errors
     ///
-    /// As [`Stage::collisions`].
-    pub fn collisions_between(
+    /// As [`Stage::contacts_among`].
+    pub fn contacts_between(
         &self,
-        parent: NodeId,
         group_a: &[NodeId],
         group_b: &[NodeId],
+        parent: NodeId,
         opts: &CollisionOptions,
     ) -> Result<Vec<Contact>> {
         let first = self.distinct_inside(parent, group_a, opts)?;
@@ -311,7 +369,7 @@ impl Stage {
         }
         // Objects only in group b come after all of group a's, so `a`'s index is its place.
         pairs.sort_unstable_by_key(|&(i, j)| (i, place_in_b[j]));
-        let _frame = self.cache.batch();
+        let _frame = self.cache.batch(self.revision());
         self.narrow_phase(parent, &all, &pairs, opts)
     }
 
@@ -362,19 +420,61 @@ impl Stage {
         pairs: &[(usize, usize)],
         opts: &CollisionOptions,
     ) -> Result<Vec<Contact>> {
+        // Answers are kept for the frame (the tree unchanged), by the options that can
+        // change them: asking the same pairs again in a frame costs a lookup each.
+        let flags = u64::from(opts.precise)
+            | u64::from(opts.anti_alias) << 1
+            | u64::from(opts.skip_hidden) << 2
+            | u64::from(opts.fast_paths) << 3
+            | u64::from(opts.tolerance) << 8;
         let one = |&(i, j): &(usize, usize)| -> Result<Option<Contact>> {
             let (a, b) = (objects[i], objects[j]);
-            let c = self.collision(a, b, parent, opts)?;
-            let Some(rect) = c.rect else { return Ok(None) };
-            let details = match opts.details && opts.precise {
-                true => self.contact_details(a, b, parent, opts, rect)?,
-                false => None,
-            };
+            let key = [
+                u64::from(a.index()) | u64::from(b.index()) << 32,
+                u64::from(parent.index()),
+                flags,
+                opts.max_pixels,
+            ];
+            if let Some((rect, overlap_pixels)) = self.cache.pair(&key) {
+                let Some(rect) = rect else { return Ok(None) };
+                // Details need the prepared targets: only those are made again.
+                if !(opts.details && opts.precise) {
+                    return Ok(Some(Contact {
+                        a,
+                        b,
+                        rect,
+                        overlap_pixels,
+                        details: None,
+                    }));
+                }
+            }
+            // One setup per pair: the contact's details reuse the prepared targets.
+            let (rect, overlap_pixels, details) =
+                match self.setup_pair(&PairRequest::new(a, b, parent, opts))? {
+                    Setup::Empty => {
+                        self.cache.keep_pair(key, (None, None));
+                        return Ok(None);
+                    }
+                    Setup::Loose(rect) => {
+                        self.cache.keep_pair(key, (Some(rect), None));
+                        (rect, None, None)
+                    }
+                    Setup::Pair(pair) => {
+                        let c = pair.collision(self, opts)?;
+                        self.cache.keep_pair(key, (c.rect, c.overlap_pixels));
+                        let Some(rect) = c.rect else { return Ok(None) };
+                        let details = match opts.details {
+                            true => self.contact_details(&pair, a, parent, opts, rect)?,
+                            false => None,
+                        };
+                        (rect, c.overlap_pixels, details)
+                    }
+                };
             Ok(Some(Contact {
                 a,
                 b,
                 rect,
-                overlap_pixels: c.overlap_pixels,
+                overlap_pixels,
                 details,
             }))
         };
@@ -388,24 +488,17 @@ impl Stage {
         pairs.iter().filter_map(|p| one(p).transpose()).collect()
     }
 
-    /// The details of a contact whose overlap is `rect` (whole pixels).
-    fn contact_details(
+    /// The details of a contact whose overlap is `rect` (whole pixels), `a` being the
+    /// pair's first target.
+    pub(crate) fn contact_details(
         &self,
+        pair: &PreparedPair,
         a: NodeId,
-        b: NodeId,
         parent: NodeId,
         opts: &CollisionOptions,
         rect: Rect,
     ) -> Result<Option<ContactDetails>> {
-        let Setup::Precise {
-            a: pa,
-            b: pb,
-            thresholds: t,
-            ..
-        } = self.collision_setup(a, b, parent, opts)?
-        else {
-            return Ok(None);
-        };
+        let t = pair.thresholds;
         let overlap = PixelRect::covering(&rect);
         let grow = ((overlap.width().max(overlap.height()) as i64 + 3) / 4).max(2);
         let region = PixelRect {
@@ -416,13 +509,12 @@ impl Stage {
         };
         // Two planes of a byte and the overlap's bits: held to the dense methods' budget
         // (details of a 10,000 px overlap took 2.5 GB before).
-        crate::query::collision::dense_budget(region.area(), 3, opts)?;
-        let n = (region.width() * region.height()) as usize;
-        let (mut plane_a, mut plane_b) = (vec![0u8; n], vec![0u8; n]);
-        let mut raster = Rasterizer::new();
-        raster.plane(&pa, region, &mut plane_a);
-        raster.plane(&pb, region, &mut plane_b);
-        raster.check(|| self.pair_name(a, b))?;
+        dense_budget(region.area(), 3, opts)?;
+        let Planes {
+            a: plane_a,
+            b: plane_b,
+            ..
+        } = pair.planes(self, region)?;
         let w = region.width() as usize;
         let words_per_row = (overlap.width() as usize).div_ceil(64);
         let mut bits = vec![0u64; words_per_row * overlap.height() as usize];
@@ -471,3 +563,6 @@ impl Stage {
         }))
     }
 }
+
+#[cfg(test)]
+mod frame_tests;

@@ -7,13 +7,14 @@
 //! tested exactly, and Flash's rules then run over those nodes and their ancestors alone.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use glam::{DAffine2, DVec2};
 
 use crate::geom::shape::Leaf;
 use crate::query::point::{BitmapHit, PointTest};
-use crate::tree::stage::{Content, NodeId};
+use crate::tree::links::Link;
+use crate::tree::node::{Content, NodeId};
 use crate::{Error, Graphic, Rect, Result, Stage};
 
 /// How [`Stage::pick`] decides.
@@ -65,22 +66,6 @@ pub(crate) struct PickIndex {
     /// Cell `k`'s boxes are `items[starts[k]..starts[k + 1]]`.
     starts: Vec<u32>,
     items: Vec<u32>,
-}
-
-/// The stage's index, made when a pick needs it and kept until the tree changes.
-#[derive(Default)]
-pub(crate) struct IndexCell(Mutex<Option<Arc<PickIndex>>>);
-
-impl Clone for IndexCell {
-    fn clone(&self) -> Self {
-        IndexCell::default()
-    }
-}
-
-impl std::fmt::Debug for IndexCell {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("IndexCell")
-    }
 }
 
 impl PickIndex {
@@ -251,18 +236,15 @@ enum Answer {
     Hit(NodeId),
 }
 
+/// The mouse: picking, objects under a point, and the mouse properties.
 impl Stage {
     /// The index, built again when the tree changed since it was made.
     fn pick_index(&self) -> Result<Arc<PickIndex>> {
-        let mut cell = self.pick_index.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(index) = cell.as_ref()
-            && index.revision == self.revision()
-        {
-            return Ok(index.clone());
-        }
-        let index = Arc::new(PickIndex::build(self)?);
-        *cell = Some(index.clone());
-        Ok(index)
+        let revision = self.revision();
+        self.pick_index.get_or_make(
+            |index: &PickIndex| index.revision == revision,
+            || PickIndex::build(self),
+        )
     }
 
     /// Whether `id`'s own content (its graphics or bitmap, not its children) is under the
@@ -535,7 +517,7 @@ impl Stage {
 
     // ----- mouse properties -----
 
-    fn interactive_node(&mut self, id: NodeId, what: &'static str) -> Result<&mut crate::tree::stage::Node> {
+    fn interactive_node(&mut self, id: NodeId, what: &'static str) -> Result<&mut crate::tree::node::Node> {
         if !self.node(id)?.interactive {
             return Err(Error::NotInteractive {
                 node: self.describe(id),
@@ -638,14 +620,7 @@ impl Stage {
         if let Some(a) = area {
             self.node(a)?;
         }
-        let old = self.interactive_node(id, "hit_area")?.hit_area;
-        if let Some(old) = old {
-            self.node_mut(old)?.hit_area_of.retain(|&x| x != id);
-        }
-        self.node_mut(id)?.hit_area = area;
-        if let Some(a) = area {
-            self.node_mut(a)?.hit_area_of.push(id);
-        }
-        Ok(())
+        self.interactive_node(id, "hit_area")?;
+        self.set_link(Link::HitArea, id, area)
     }
 }

@@ -3,15 +3,14 @@
 
 use glam::{DAffine2, DVec2};
 
-use crate::FillRule;
-use crate::geom::polygon::{self, Polylines};
+use crate::geom::path::Polylines;
+use crate::geom::polygon;
 use crate::geom::shape::Leaf;
 use crate::geom::transform::invert;
 use crate::raster::DrawBudget;
 use crate::{Graphic, Result};
 
-/// Flattening tolerance of point tests, in root pixels.
-pub(crate) const HIT_TOLERANCE: f64 = 1.0 / 1024.0;
+use crate::geom::tolerance::POINT_TEST;
 
 /// When a point on a bitmap counts as a hit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,34 +69,35 @@ impl PointTest {
         let polys = &mut self.polys;
         polys.clear();
         Ok(match leaf {
-            Leaf::Graphic(Graphic::Fill(f)) => {
+            Leaf::Graphic(g @ Graphic::Fill(_)) => {
                 let cap = self.total.vertices_left(per_item);
-                let built = f.path().flatten_within(m, HIT_TOLERANCE, polys, cap);
+                let rule = g.outline(m, POINT_TEST, cap, polys);
                 count_leaf(
                     &mut self.total,
-                    built,
+                    rule.is_ok(),
                     cap < per_item,
                     polys.points.len(),
                     "a fill",
                     name,
                 )?;
-                polygon::contains(polys, p, f.rule())
+                rule.is_ok_and(|rule| polygon::contains(polys, p, rule))
             }
-            Leaf::Graphic(Graphic::Stroke(s)) => {
-                polygon::check_outline(s.path(), s.width(), m, HIT_TOLERANCE, name)?;
-                let built = polygon::stroke_outline(s.path(), s.width(), m, HIT_TOLERANCE, polys);
+            Leaf::Graphic(g @ Graphic::Stroke(s)) => {
+                polygon::check_outline(s.path(), s.width(), m, POINT_TEST, name)?;
+                let rule = g.outline(m, POINT_TEST, per_item, polys);
                 count_leaf(
                     &mut self.total,
-                    built,
+                    rule.is_ok(),
                     false,
                     polys.points.len(),
                     "a stroke",
                     name,
                 )?;
-                let inside = polygon::contains(polys, p, FillRule::NonZero);
+                let inside = rule.is_ok_and(|rule| polygon::contains(polys, p, rule));
                 polys.clear();
+                // Within half a pixel of the centreline counts too (thin strokes).
                 let cap = self.total.vertices_left(per_item);
-                let built = s.path().flatten_within(m, HIT_TOLERANCE, polys, cap);
+                let built = s.path().flatten_within(m, POINT_TEST, polys, cap);
                 count_leaf(
                     &mut self.total,
                     built,

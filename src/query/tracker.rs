@@ -42,7 +42,7 @@ impl ContactEvent {
 }
 
 /// Follows contacts from frame to frame. Give it each frame's contacts (from
-/// [`Stage::collisions`](crate::Stage::collisions) or its relatives, or several of their
+/// [`Stage::contacts_among`](crate::Stage::contacts_among) or its relatives, or several of their
 /// lists joined); it says which pairs began touching, which go on, and which parted.
 ///
 /// A pair is the same whichever of its objects is `a`. A pair listed twice in one frame
@@ -62,7 +62,7 @@ impl ContactEvent {
 /// let mut log = Vec::new();
 /// for x in [20.0, 8.0, 6.0, 20.0] {
 ///     stage.set_position(rock, x, 0.0)?;
-///     let contacts = stage.collisions(root, &[ship, rock], &opts)?;
+///     let contacts = stage.contacts_among(&[ship, rock], root, &opts)?;
 ///     for event in tracker.update(&contacts) {
 ///         log.push(event.phase);
 ///     }

@@ -2,11 +2,16 @@
 //!
 //! - local geometry: a path flattened (or a stroke outlined) once per detail level, in its
 //!   own space, so that a new pose only maps and snaps points;
-//! - bitmap texel alphas, once per bitmap and colour transform;
+//! - bitmap texel alphas and their run tables, once per bitmap and colour transform;
 //! - poses seen once: an item's snapped edges in a pose, kept so that a second query of
 //!   the same pose can draw the whole item;
 //! - whole item rasters with their bit masks, for poses used more than once (sprites that
-//!   stand still or move by whole pixels), which is what the word-by-word fast path reads.
+//!   stand still or move by whole pixels), which is what the word-by-word fast path reads;
+//! - the answers of a many-object query's pairs, for the frame they were asked in.
+//!
+//! Which of them stay is [`RasterCache`]'s policy (frames, two generations); the cache is
+//! split in shards, each behind its own lock, so that the pairs of a frame can run on every
+//! core.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -14,21 +19,15 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use super::item::Shape;
 use super::sample::Texels;
-use crate::geom::polygon::Polylines;
+use crate::geom::path::Polylines;
 use crate::geom::rect::PixelRect;
 use crate::raster::bitmask::BitMask;
 use crate::{Bitmap, Path};
 
-/// Bytes of cached data a stage keeps; past it the oldest entries go.
+/// Bytes of cached data a stage keeps; past it what the current frame has not used goes.
 pub(crate) const CACHE_BYTES: usize = 128 << 20;
 /// What every entry costs besides its data: the map slot, the key, the `Arc` header.
 const ENTRY_BYTES: usize = 192;
-/// Poses seen once are kept in two generations of at most this many: when the young one
-/// is full, the old one is dropped and the young one becomes old. A game whose sprites
-/// turn every frame makes only such poses; dropping them a generation at a time keeps every
-/// map small (no table of a hundred thousand entries to rehash in one frame, which stalled
-/// frames by 70 ms) and the work of a frame even.
-const POSE_GENERATION: usize = 4096;
 
 /// What an item's pose depends on, besides the shared path or bitmap it was made from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,6 +78,9 @@ pub(crate) struct CachedRaster {
     masks: Mutex<Vec<(u8, Arc<BitMask>)>>,
     /// Bytes of its masks, counted in the cache when made and given back with the raster.
     mask_bytes: AtomicUsize,
+    /// Whether the cache holds it: a mask made after it left is not counted (nothing
+    /// would give its bytes back).
+    cached: std::sync::atomic::AtomicBool,
 }
 
 impl CachedRaster {
@@ -90,12 +92,21 @@ impl CachedRaster {
             first_mask: OnceLock::new(),
             masks: Mutex::new(Vec::new()),
             mask_bytes: AtomicUsize::new(0),
+            cached: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
     /// Everything it holds, masks included, with the cache's entry overhead.
     fn bytes(&self) -> usize {
-        self.alpha.capacity() + ENTRY_BYTES + self.mask_bytes.load(Ordering::Relaxed)
+        self.alpha.capacity() + ENTRY_BYTES + self.mask_bytes.load(Ordering::SeqCst)
+    }
+
+    /// Counts a mask's bytes with the raster, and in `cache` while it holds the raster.
+    fn count_mask(&self, bytes: usize, cache: &RasterCache) {
+        self.mask_bytes.fetch_add(bytes, Ordering::SeqCst);
+        if self.cached.load(Ordering::SeqCst) {
+            cache.count(bytes);
+        }
     }
 
     /// The solid pixels at `threshold`, made once per threshold; a mask made now is counted
@@ -103,8 +114,7 @@ impl CachedRaster {
     pub fn mask(&self, threshold: u8, cache: &RasterCache) -> MaskRef<'_> {
         let (t, m) = self.first_mask.get_or_init(|| {
             let m = BitMask::from_plane(&self.alpha, self.rect, threshold);
-            self.mask_bytes.fetch_add(m.bytes(), Ordering::Relaxed);
-            cache.count(m.bytes());
+            self.count_mask(m.bytes(), cache);
             (threshold, m)
         });
         if *t == threshold {
@@ -115,9 +125,7 @@ impl CachedRaster {
             return MaskRef::Other(m.clone());
         }
         let m = Arc::new(BitMask::from_plane(&self.alpha, self.rect, threshold));
-        self.mask_bytes
-            .fetch_add(m.bytes() + ENTRY_BYTES, Ordering::Relaxed);
-        cache.count(m.bytes() + ENTRY_BYTES);
+        self.count_mask(m.bytes() + ENTRY_BYTES, cache);
         masks.push((threshold, m.clone()));
         MaskRef::Other(m)
     }
@@ -172,118 +180,239 @@ type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<KeyHasher>>;
 /// flattening tolerance in local units, as bits.
 pub(crate) type LocalKey = (usize, u8, u64, u64);
 
-/// Which entry an eviction queue slot names.
-#[derive(Clone, Copy, Debug)]
-enum Entry {
-    Raster(RasterKey),
-    Local(LocalKey),
-    Texels((usize, u64, u64)),
+/// Texels' key: the bitmap, its colour transform's alpha multiplier and offset, as bits.
+type TexelKey = (usize, u64, u64);
+
+/// A pair query's key, made by the many-object queries: the two targets and the parent (by
+/// index, which names one node while the tree is unchanged) and the options that can change
+/// the answer, as bits. Answers are kept only for the frame (tree revision) they were made
+/// in.
+pub(crate) type PairKey = [u64; 4];
+
+/// A pair query's answer: the overlap rectangle and the count of pixels solid in both.
+pub(crate) type PairAnswer = (Option<crate::Rect>, Option<u64>);
+
+/// Shards of the cache, each behind its own lock: the pairs of a frame run on several
+/// threads and look entries up at once, and with one lock they took turns (a frame of 1,000
+/// turning sprites ran no faster on two threads than on one).
+const SHARDS: usize = 16;
+
+/// Frames (tree revisions) that shared geometry and texels stay after their last use:
+/// they do not depend on poses and cost more to make again than a pose.
+const SOURCE_FRAMES: u64 = 64;
+
+/// What an entry costs, counted against [`CACHE_BYTES`].
+trait Weighed {
+    fn weight(&self) -> usize;
+    /// Called when the entry leaves the cache, before it is weighed.
+    fn leaves(&self) {}
 }
 
+impl Weighed for Arc<CachedRaster> {
+    fn weight(&self) -> usize {
+        self.bytes()
+    }
+    fn leaves(&self) {
+        self.cached.store(false, Ordering::SeqCst);
+    }
+}
+
+/// The weight of entries leaving the cache.
+fn weigh_leaving<'a, V: Weighed + 'a>(values: impl Iterator<Item = &'a V>) -> usize {
+    values
+        .map(|v| {
+            v.leaves();
+            v.weight()
+        })
+        .sum()
+}
+
+impl Weighed for PoseEntry {
+    fn weight(&self) -> usize {
+        self.0.bytes() + ENTRY_BYTES
+    }
+}
+
+impl Weighed for LocalEntry {
+    fn weight(&self) -> usize {
+        polylines_bytes(&self.0) + ENTRY_BYTES
+    }
+}
+
+impl Weighed for TexelEntry {
+    fn weight(&self) -> usize {
+        self.0.bytes() + ENTRY_BYTES
+    }
+}
+
+impl Weighed for PairAnswer {
+    fn weight(&self) -> usize {
+        std::mem::size_of::<(PairKey, PairAnswer)>() + 16
+    }
+}
+
+/// Entries of one kind in two generations: those used since the last [`Generations::age`]
+/// (young) and those used only before it (old). A use moves an old entry to the young
+/// generation; aging drops the old one. So what was used in the current or the previous
+/// period stays, and what was not is dropped a generation at a time, never one by one.
+struct Generations<K, V> {
+    young: FastMap<K, V>,
+    old: FastMap<K, V>,
+}
+
+impl<K, V> Default for Generations<K, V> {
+    fn default() -> Self {
+        Generations {
+            young: FastMap::default(),
+            old: FastMap::default(),
+        }
+    }
+}
+
+impl<K: std::hash::Hash + Eq + Copy, V: Clone + Weighed> Generations<K, V> {
+    fn get(&mut self, key: &K) -> Option<V> {
+        if let Some(v) = self.young.get(key) {
+            return Some(v.clone());
+        }
+        let v = self.old.remove(key)?;
+        self.young.insert(*key, v.clone());
+        Some(v)
+    }
+
+    /// Keeps `value`, returning the weight of what it replaced.
+    fn insert(&mut self, key: K, value: V) -> usize {
+        let old = self.old.remove(&key);
+        let young = self.young.insert(key, value);
+        weigh_leaving(old.iter().chain(&young))
+    }
+
+    fn remove(&mut self, key: &K) -> usize {
+        let (young, old) = (self.young.remove(key), self.old.remove(key));
+        weigh_leaving(young.iter().chain(&old))
+    }
+
+    /// Makes the young generation old, returning the old one (to be dropped outside the
+    /// lock) and its weight.
+    fn age(&mut self) -> (FastMap<K, V>, usize) {
+        let dropped = std::mem::replace(&mut self.old, std::mem::take(&mut self.young));
+        let weight = weigh_leaving(dropped.values());
+        (dropped, weight)
+    }
+
+    /// Drops the old generation, returning it and its weight.
+    fn drop_old(&mut self) -> (FastMap<K, V>, usize) {
+        let dropped = std::mem::take(&mut self.old);
+        let weight = weigh_leaving(dropped.values());
+        (dropped, weight)
+    }
+
+    fn len(&self) -> usize {
+        self.young.len() + self.old.len()
+    }
+}
+
+/// A pose seen, the source keeping its address alive, and the epoch that saw it.
+type PoseEntry = (Arc<Shape>, Source, u64);
+type LocalEntry = (Arc<Polylines>, Source);
+type TexelEntry = (Arc<Texels>, Source);
+
+/// One shard of the cache.
 #[derive(Default)]
-struct CacheState {
-    rasters: FastMap<RasterKey, Arc<CachedRaster>>,
-    /// Poses seen once, with the epoch of the query that saw them: the young generation
-    /// and the old one ([`POSE_GENERATION`]), with their bytes.
-    poses: [PoseGeneration; 2],
-    local: FastMap<LocalKey, (Arc<Polylines>, Source)>,
+struct Shard {
+    rasters: Generations<RasterKey, Arc<CachedRaster>>,
+    /// Poses seen, with the epoch of the query that saw them.
+    poses: Generations<RasterKey, PoseEntry>,
+    local: Generations<LocalKey, LocalEntry>,
     /// Transformed alpha of bitmaps, by (bitmap, alpha multiplier, alpha offset).
-    texels: FastMap<(usize, u64, u64), (Arc<Texels>, Source)>,
-    /// Entries in the order they came in: the oldest go first when room is needed, a few at
-    /// a time, so that no single query pays for emptying the whole cache.
-    order: std::collections::VecDeque<Entry>,
-    bytes: usize,
+    texels: Generations<TexelKey, TexelEntry>,
+    /// Pair answers of the current frame only.
+    pairs: FastMap<PairKey, PairAnswer>,
 }
 
-/// Poses kept together, and dropped together.
+/// What a shard drops, kept until its lock is let go.
 #[derive(Default)]
-struct PoseGeneration {
-    poses: FastMap<RasterKey, (Arc<Shape>, Source, u64)>,
-    bytes: usize,
+struct Dropped {
+    rasters: Vec<FastMap<RasterKey, Arc<CachedRaster>>>,
+    poses: Vec<FastMap<RasterKey, PoseEntry>>,
+    sources: Vec<(FastMap<LocalKey, LocalEntry>, FastMap<TexelKey, TexelEntry>)>,
+    pairs: Vec<FastMap<PairKey, PairAnswer>>,
 }
 
-impl CacheState {
-    fn entries(&self) -> usize {
-        self.rasters.len() + self.local.len() + self.texels.len()
-    }
-
-    /// Forgets the pose `key` wherever it is.
-    fn forget_pose(&mut self, key: &RasterKey) {
-        for generation in &mut self.poses {
-            if let Some((shape, ..)) = generation.poses.remove(key) {
-                let freed = shape.bytes() + ENTRY_BYTES;
-                generation.bytes -= freed;
-                self.bytes -= freed;
-            }
+impl Shard {
+    /// A new frame: pose-dependent entries of the frame before the last are dropped, pair
+    /// answers of the last frame too, and shared sources every [`SOURCE_FRAMES`] frames.
+    fn new_frame(&mut self, frame: u64, out: &mut Dropped) -> usize {
+        let (r, wr) = self.rasters.age();
+        let (p, wp) = self.poses.age();
+        let pairs = std::mem::take(&mut self.pairs);
+        let wq = weigh_leaving(pairs.values());
+        out.rasters.push(r);
+        out.poses.push(p);
+        out.pairs.push(pairs);
+        let mut freed = wr + wp + wq;
+        if frame.is_multiple_of(SOURCE_FRAMES) {
+            let (l, wl) = self.local.age();
+            let (t, wt) = self.texels.age();
+            out.sources.push((l, t));
+            freed += wl + wt;
         }
+        freed
     }
 
-    /// Drops the old generation of poses and makes the young one old.
-    fn age_poses(&mut self) {
-        let [young, old] = &mut self.poses;
-        self.bytes -= old.bytes;
-        *old = std::mem::take(young);
-    }
-
-    /// Removes one entry (if it is still there), giving its bytes back.
-    fn evict(&mut self, entry: Entry) {
-        let freed = match entry {
-            Entry::Raster(k) => self.rasters.remove(&k).map(|r| r.bytes()),
-            Entry::Local(k) => self
-                .local
-                .remove(&k)
-                .map(|(p, _)| polylines_bytes(&p) + ENTRY_BYTES),
-            Entry::Texels(k) => self.texels.remove(&k).map(|(t, _)| t.bytes() + ENTRY_BYTES),
-        };
-        self.bytes = self.bytes.saturating_sub(freed.unwrap_or(0));
-    }
-
-    /// Makes room for `bytes` more, oldest entries first, and counts them; `entry` joins
-    /// the queue.
-    /// Poses go first (a generation at a time: they are the cheapest to make again), then
-    /// the other entries in the order they came. `entry` joins the queue.
-    fn make_room(&mut self, bytes: usize, entry: Option<Entry>) {
-        while self.bytes + bytes > CACHE_BYTES {
-            if !self.poses[1].poses.is_empty() || !self.poses[0].poses.is_empty() {
-                self.age_poses();
-                continue;
-            }
-            match self.order.pop_front() {
-                Some(old) => self.evict(old),
-                None => break,
-            }
-        }
-        // Slots whose entry was replaced (kept again under the same key) are not in the
-        // maps any more; a few are skipped at each call, so that the queue stays in
-        // proportion to the entries without a pass over all of it in one frame.
-        for _ in 0..4 {
-            if self.order.len() <= 2 * self.entries() + 64 {
-                break;
-            }
-            if let Some(slot) = self.order.pop_front() {
-                let live = match slot {
-                    Entry::Raster(k) => self.rasters.contains_key(&k),
-                    Entry::Local(k) => self.local.contains_key(&k),
-                    Entry::Texels(k) => self.texels.contains_key(&k),
-                };
-                if live {
-                    self.order.push_back(slot);
-                }
-            }
-        }
-        self.bytes += bytes;
-        self.order.extend(entry);
+    /// Makes room by dropping what was last used before the current frame.
+    fn drop_old(&mut self, out: &mut Dropped) -> usize {
+        let (r, wr) = self.rasters.drop_old();
+        let (p, wp) = self.poses.drop_old();
+        let (l, wl) = self.local.drop_old();
+        let (t, wt) = self.texels.drop_old();
+        out.rasters.push(r);
+        out.poses.push(p);
+        out.sources.push((l, t));
+        wr + wp + wl + wt
     }
 }
 
 /// What a stage keeps between queries. Each stage has its own; a clone of a stage starts
 /// with an empty one.
-#[derive(Default)]
+///
+/// The policy: a *frame* is everything asked while the tree is unchanged (a game moves its
+/// sprites, then asks its queries). What the current and the previous frame used stays;
+/// what neither used is dropped when the next frame starts (shared geometry and texels
+/// after [`SOURCE_FRAMES`] frames). Every byte is counted against [`CACHE_BYTES`]; past
+/// it, what the current frame has not used goes, and then nothing new is kept until the
+/// next frame. A many-object query's pair answers are kept for its frame, so that asking
+/// it again before the tree changes costs lookups only.
 pub(crate) struct RasterCache {
-    state: Mutex<CacheState>,
-    /// Counts queries; one many-object query (a frame of `collisions`) is one epoch.
+    shards: Vec<Mutex<Shard>>,
+    bytes: AtomicUsize,
+    /// The tree revision of the current frame, plus one (0: none yet).
+    revision: AtomicU64,
+    /// Frames started.
+    frame: AtomicU64,
+    /// Taken only to start a frame.
+    frame_lock: Mutex<()>,
+    /// Counts queries, for [`RasterCache::query_epoch`].
     epoch: AtomicU64,
     batches: AtomicUsize,
+    /// What the tests of the policy count: poses and rasters made, pair answers found.
+    #[cfg(test)]
+    made: [AtomicUsize; 3],
+}
+
+impl Default for RasterCache {
+    fn default() -> Self {
+        RasterCache {
+            shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
+            bytes: AtomicUsize::new(0),
+            revision: AtomicU64::new(0),
+            frame: AtomicU64::new(0),
+            frame_lock: Mutex::new(()),
+            epoch: AtomicU64::new(0),
+            batches: AtomicUsize::new(0),
+            #[cfg(test)]
+            made: Default::default(),
+        }
+    }
 }
 
 /// A running batch of queries ([`RasterCache::batch`]).
@@ -301,84 +430,179 @@ impl Clone for RasterCache {
     }
 }
 
+/// How many entries of each kind a cache holds: what the tests of its policy count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct CacheCounts {
+    pub rasters: usize,
+    pub poses: usize,
+    pub local: usize,
+    pub texels: usize,
+    pub pairs: usize,
+    pub bytes: usize,
+}
+
 impl std::fmt::Debug for RasterCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let s = self.lock();
+        let c = self.counts();
         write!(
             f,
-            "RasterCache({} rasters, {} poses, {} bytes)",
-            s.rasters.len(),
-            s.poses[0].poses.len() + s.poses[1].poses.len(),
-            s.bytes
+            "RasterCache({} rasters, {} poses, {} pairs, {} bytes)",
+            c.rasters, c.poses, c.pairs, c.bytes
         )
     }
 }
 
 fn polylines_bytes(p: &Polylines) -> usize {
     p.points.capacity() * std::mem::size_of::<glam::DVec2>()
-        + p.contours.capacity() * std::mem::size_of::<crate::geom::polygon::Contour>()
+        + p.contours.capacity() * std::mem::size_of::<crate::geom::path::Contour>()
+}
+
+fn shard_of(key: &impl std::hash::Hash) -> usize {
+    use std::hash::{BuildHasher, BuildHasherDefault};
+    let h = BuildHasherDefault::<KeyHasher>::default().hash_one(key);
+    // Middle bits: the maps inside a shard use the low ones and the top seven.
+    (h >> 40) as usize % SHARDS
 }
 
 impl RasterCache {
-    fn lock(&self) -> std::sync::MutexGuard<'_, CacheState> {
+    fn shard(&self, i: usize) -> std::sync::MutexGuard<'_, Shard> {
         // A panic while holding the lock cannot leave the maps inconsistent (every update
-        // is a single insert), so a poisoned lock is still usable.
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
+        // is a single insert or remove), so a poisoned lock is still usable.
+        self.shards[i].lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn shard_for(&self, key: &impl std::hash::Hash) -> std::sync::MutexGuard<'_, Shard> {
+        self.shard(shard_of(key))
     }
 
     /// Drops everything.
     pub fn clear(&self) {
-        *self.lock() = CacheState::default();
+        for i in 0..SHARDS {
+            let old = std::mem::take(&mut *self.shard(i));
+            drop(old);
+        }
+        self.bytes.store(0, Ordering::Relaxed);
     }
 
     /// Counts bytes allocated outside the maps (masks made on demand).
     fn count(&self, bytes: usize) {
-        self.lock().make_room(bytes, None);
+        self.bytes.fetch_add(bytes, Ordering::Relaxed);
+    }
+
+    fn release(&self, bytes: usize) {
+        // Saturating: entries are weighed again when dropped, and a mask counted while
+        // the raster was out of the cache is given back with it.
+        let _ = self
+            .bytes
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| {
+                Some(b.saturating_sub(bytes))
+            });
     }
 
     /// Bytes held now, by this count (every entry's data and overhead).
     pub fn bytes(&self) -> usize {
-        self.lock().bytes
+        self.bytes.load(Ordering::Relaxed)
+    }
+
+    /// Entries held now, of each kind.
+    pub fn counts(&self) -> CacheCounts {
+        let mut c = CacheCounts {
+            bytes: self.bytes(),
+            ..CacheCounts::default()
+        };
+        for i in 0..SHARDS {
+            let s = self.shard(i);
+            c.rasters += s.rasters.len();
+            c.poses += s.poses.len();
+            c.local += s.local.len();
+            c.texels += s.texels.len();
+            c.pairs += s.pairs.len();
+        }
+        c
+    }
+
+    /// Whether `weight` more bytes may be kept in `shard`: when the limit is reached, the
+    /// shard first drops what the current frame has not used.
+    fn room(&self, shard: &mut Shard, weight: usize, dropped: &mut Dropped) -> bool {
+        if self.bytes() + weight <= CACHE_BYTES {
+            return true;
+        }
+        let freed = shard.drop_old(dropped);
+        self.release(freed);
+        self.bytes() + weight <= CACHE_BYTES
+    }
+
+    /// Keeps `value` under `key` in the generations `pick` chooses, if there is room.
+    fn keep<K, V>(&self, key: K, value: V, pick: impl FnOnce(&mut Shard) -> &mut Generations<K, V>)
+    where
+        K: std::hash::Hash + Eq + Copy,
+        V: Clone + Weighed,
+    {
+        let weight = value.weight();
+        let mut dropped = Dropped::default();
+        let mut shard = self.shard_for(&key);
+        if self.room(&mut shard, weight, &mut dropped) {
+            self.count(weight);
+            let replaced = pick(&mut shard).insert(key, value);
+            self.release(replaced);
+        } else {
+            value.leaves();
+        }
+        drop(shard);
+        drop(dropped);
+    }
+
+    /// Starts a frame when the tree's revision is not the current frame's: the
+    /// generations age. Lock-free when the frame goes on.
+    fn frame_for(&self, revision: u64) -> u64 {
+        let tag = revision.wrapping_add(1).max(1);
+        if self.revision.load(Ordering::Acquire) == tag {
+            return self.frame.load(Ordering::Acquire);
+        }
+        let _only = self.frame_lock.lock().unwrap_or_else(|e| e.into_inner());
+        if self.revision.load(Ordering::Acquire) == tag {
+            return self.frame.load(Ordering::Acquire);
+        }
+        let frame = self.frame.fetch_add(1, Ordering::AcqRel) + 1;
+        for i in 0..SHARDS {
+            let mut dropped = Dropped::default();
+            let freed = self.shard(i).new_frame(frame, &mut dropped);
+            self.release(freed);
+            drop(dropped);
+        }
+        self.revision.store(tag, Ordering::Release);
+        frame
     }
 
     pub fn raster(&self, key: &RasterKey) -> Option<Arc<CachedRaster>> {
-        self.lock().rasters.get(key).cloned()
+        self.shard_for(key).rasters.get(key)
     }
 
     /// Keeps a whole raster, and forgets the pose it was drawn from.
     pub fn keep_raster(&self, key: RasterKey, raster: Arc<CachedRaster>) {
-        let mut state = self.lock();
-        state.forget_pose(&key);
-        state.evict(Entry::Raster(key));
-        state.make_room(raster.bytes(), Some(Entry::Raster(key)));
-        state.rasters.insert(key, raster);
+        let freed = self.shard_for(&key).poses.remove(&key);
+        self.release(freed);
+        raster.cached.store(true, Ordering::SeqCst);
+        #[cfg(test)]
+        self.made[1].fetch_add(1, Ordering::Relaxed);
+        self.keep(key, raster, |s| &mut s.rasters);
     }
 
     /// A pose seen before, and the epoch it was seen in.
     pub fn pose(&self, key: &RasterKey) -> Option<(Arc<Shape>, u64)> {
-        let state = self.lock();
-        let [young, old] = &state.poses;
-        young
-            .poses
-            .get(key)
-            .or_else(|| old.poses.get(key))
-            .map(|(s, _, e)| (s.clone(), *e))
+        self.shard_for(key).poses.get(key).map(|(s, _, e)| (s, e))
     }
 
     pub fn keep_pose(&self, key: RasterKey, shape: Arc<Shape>, source: Source, epoch: u64) {
-        let mut state = self.lock();
-        state.forget_pose(&key);
-        if state.poses[0].poses.len() >= POSE_GENERATION {
-            state.age_poses();
-        }
-        let bytes = shape.bytes() + ENTRY_BYTES;
-        state.make_room(bytes, None);
-        state.poses[0].bytes += bytes;
-        state.poses[0].poses.insert(key, (shape, source, epoch));
+        #[cfg(test)]
+        self.made[0].fetch_add(1, Ordering::Relaxed);
+        self.keep(key, (shape, source, epoch), |s| &mut s.poses);
     }
 
-    /// The epoch of a query starting now: a new one, unless a batch is running.
-    pub fn query_epoch(&self) -> u64 {
+    /// The epoch of a query starting now on a tree at `revision`: a new one, unless a
+    /// batch is running. A new revision also starts a new frame ([`RasterCache`]).
+    pub fn query_epoch(&self, revision: u64) -> u64 {
+        self.frame_for(revision);
         if self.batches.load(Ordering::Relaxed) == 0 {
             self.epoch.fetch_add(1, Ordering::Relaxed) + 1
         } else {
@@ -386,13 +610,34 @@ impl RasterCache {
         }
     }
 
-    /// Makes the queries until the guard is dropped one epoch: a pose used by several
-    /// pairs of one frame is not drawn whole for that (it is drawn whole when a later
-    /// frame uses it again).
-    pub fn batch(&self) -> Batch<'_> {
+    /// Makes the queries until the guard is dropped one epoch, on a tree at `revision`: a
+    /// pose used by several pairs of one many-object query is not drawn whole for that (it
+    /// is drawn whole when a later query uses it again).
+    pub fn batch(&self, revision: u64) -> Batch<'_> {
+        self.frame_for(revision);
         self.epoch.fetch_add(1, Ordering::Relaxed);
         self.batches.fetch_add(1, Ordering::Relaxed);
         Batch(self)
+    }
+
+    /// The answer kept for a pair in the current frame.
+    pub fn pair(&self, key: &PairKey) -> Option<PairAnswer> {
+        let found = self.shard_for(key).pairs.get(key).copied();
+        #[cfg(test)]
+        if found.is_some() {
+            self.made[2].fetch_add(1, Ordering::Relaxed);
+        }
+        found
+    }
+
+    /// Keeps a pair's answer for the current frame.
+    pub fn keep_pair(&self, key: PairKey, answer: PairAnswer) {
+        let weight = answer.weight();
+        let mut dropped = Dropped::default();
+        let mut shard = self.shard_for(&key);
+        if self.room(&mut shard, weight, &mut dropped) && shard.pairs.insert(key, answer).is_none() {
+            self.count(weight);
+        }
     }
 
     /// The local geometry under `key`, made by `make` on a miss (`None`: nothing to keep).
@@ -402,14 +647,11 @@ impl RasterCache {
         source: impl FnOnce() -> Source,
         make: impl FnOnce() -> Result<Polylines, E>,
     ) -> Result<Arc<Polylines>, E> {
-        if let Some((p, _)) = self.lock().local.get(&key) {
-            return Ok(p.clone());
+        if let Some((p, _)) = self.shard_for(&key).local.get(&key) {
+            return Ok(p);
         }
         let p = Arc::new(make()?);
-        let mut state = self.lock();
-        state.evict(Entry::Local(key));
-        state.make_room(polylines_bytes(&p) + ENTRY_BYTES, Some(Entry::Local(key)));
-        state.local.insert(key, (p.clone(), source()));
+        self.keep(key, (p.clone(), source()), |s| &mut s.local);
         Ok(p)
     }
 
@@ -420,17 +662,40 @@ impl RasterCache {
             ct.alpha_multiplier.to_bits(),
             ct.alpha_offset.to_bits(),
         );
-        if let Some((t, _)) = self.lock().texels.get(&key) {
-            return t.clone();
+        if let Some((t, _)) = self.shard_for(&key).texels.get(&key) {
+            return t;
         }
         let t = Arc::new(Texels::new(bitmap, ct));
-        let mut state = self.lock();
-        state.evict(Entry::Texels(key));
-        state.make_room(t.bytes() + ENTRY_BYTES, Some(Entry::Texels(key)));
-        state
-            .texels
-            .insert(key, (t.clone(), Source::Bitmap(bitmap.clone())));
+        self.keep(key, (t.clone(), Source::Bitmap(bitmap.clone())), |s| {
+            &mut s.texels
+        });
         t
+    }
+
+    /// Every entry weighed again, masks included: what `bytes` must equal.
+    #[cfg(test)]
+    pub(crate) fn recount(&self) -> usize {
+        let mut total = 0;
+        for i in 0..SHARDS {
+            let s = self.shard(i);
+            let sum = |w: &mut dyn Iterator<Item = usize>| w.sum::<usize>();
+            let g = &s.rasters;
+            total += sum(&mut g.young.values().chain(g.old.values()).map(Weighed::weight));
+            let g = &s.poses;
+            total += sum(&mut g.young.values().chain(g.old.values()).map(Weighed::weight));
+            let g = &s.local;
+            total += sum(&mut g.young.values().chain(g.old.values()).map(Weighed::weight));
+            let g = &s.texels;
+            total += sum(&mut g.young.values().chain(g.old.values()).map(Weighed::weight));
+            total += sum(&mut s.pairs.values().map(Weighed::weight));
+        }
+        total
+    }
+
+    /// Poses made, whole rasters made and pair answers found so far.
+    #[cfg(test)]
+    pub(crate) fn made(&self) -> [usize; 3] {
+        self.made.each_ref().map(|m| m.load(Ordering::Relaxed))
     }
 }
 
@@ -463,38 +728,57 @@ mod tests {
         })
     }
 
-    /// How many of the poses `0..n` the cache holds, checking that they are the newest.
-    fn newest_poses_kept(cache: &RasterCache, n: usize) -> usize {
-        let kept = (0..n)
-            .rev()
-            .take_while(|&i| cache.pose(&key(i)).is_some())
-            .count();
-        assert!(
-            (0..n - kept).all(|i| cache.pose(&key(i)).is_none()),
-            "an older pose outlived a newer one"
-        );
-        kept
+    #[test]
+    fn what_no_frame_used_lately_is_dropped_and_the_rest_kept() {
+        let cache = RasterCache::default();
+        let path = Arc::new(Path::rect(0.0, 0.0, 1.0, 1.0));
+        let keep = |n: usize, frame_revision: u64| {
+            cache.query_epoch(frame_revision);
+            cache.keep_pose(key(n), shape(8), Source::Path(path.clone()), 0);
+        };
+        keep(1, 10);
+        keep(2, 10);
+        keep(3, 11);
+        assert!(cache.pose(&key(1)).is_some());
+        // Frame 12: 2 was last used by frame 10 and goes; 1 and 3 were used by frame 11.
+        cache.query_epoch(12);
+        assert_eq!(cache.counts().poses, 2);
+        assert!(cache.pose(&key(2)).is_none());
+        assert!(cache.pose(&key(1)).is_some());
+        // Frame 13: 1 was used by frame 12, 3 last by frame 11.
+        cache.query_epoch(13);
+        assert!(cache.pose(&key(3)).is_none());
+        assert!(cache.pose(&key(1)).is_some());
+        // Queries of one frame do not age anything.
+        for _ in 0..5 {
+            cache.query_epoch(13);
+        }
+        assert!(cache.pose(&key(1)).is_some());
+        assert_eq!(cache.bytes(), cache.recount());
+        cache.query_epoch(14);
+        cache.query_epoch(15);
+        assert_eq!(cache.counts().poses, 0);
+        assert_eq!(cache.bytes(), 0);
     }
 
     #[test]
-    fn the_cache_stays_within_its_bytes_and_drops_the_oldest_first() {
+    fn the_cache_stays_within_its_bytes_and_counts_masks() {
         let cache = RasterCache::default();
         let path = Arc::new(Path::rect(0.0, 0.0, 1.0, 1.0));
         let one = shape(1000);
         let per_entry = one.bytes() + ENTRY_BYTES;
         let n = 3 * CACHE_BYTES / per_entry;
+        // Frame after frame of big poses: past the limit, what the current frame has not
+        // used goes, then nothing more is kept in the frame.
         for i in 0..n {
+            cache.query_epoch((i / 2000) as u64);
             cache.keep_pose(key(i), one.clone(), Source::Path(path.clone()), 0);
             assert!(cache.bytes() <= CACHE_BYTES, "{} bytes after {i}", cache.bytes());
         }
-        let kept = newest_poses_kept(&cache, n);
-        assert_eq!(cache.bytes(), kept * per_entry);
-        // At least half of what fits stays (a generation is dropped at a time).
-        assert!(
-            kept >= (CACHE_BYTES / per_entry / 2).min(POSE_GENERATION),
-            "{kept} kept"
-        );
-        // A raster made from a pose replaces it, masks counted with it.
+        assert_eq!(cache.bytes(), cache.recount());
+        assert!(cache.counts().poses >= 2000, "{:?}", cache.counts());
+        // A raster made from a pose replaces it; masks made while it is kept are counted
+        // with it, a mask made after it left is not.
         let raster = Arc::new(CachedRaster::new(
             PixelRect {
                 x0: 0,
@@ -505,37 +789,18 @@ mod tests {
             vec![255; 4096],
             4,
         ));
+        cache.query_epoch(u64::MAX - 7);
         cache.keep_raster(key(n - 1), raster.clone());
         assert!(cache.pose(&key(n - 1)).is_none());
-        let poses_left = newest_poses_kept(&cache, n - 1);
         let before = cache.bytes();
-        assert_eq!(before, poses_left * per_entry + raster.bytes());
         let _ = raster.mask(1, &cache);
         let _ = raster.mask(7, &cache);
         assert!(cache.bytes() > before);
-        let mut state = cache.lock();
-        state.evict(Entry::Raster(key(n - 1)));
-        assert_eq!(state.bytes, poses_left * per_entry);
-    }
-
-    #[test]
-    fn poses_seen_once_are_dropped_a_generation_at_a_time() {
-        let cache = RasterCache::default();
-        let path = Arc::new(Path::rect(0.0, 0.0, 1.0, 1.0));
-        let small = shape(4);
-        let per_entry = small.bytes() + ENTRY_BYTES;
-        let n = 5 * POSE_GENERATION + 17;
-        let mut most = 0;
-        for i in 0..n {
-            cache.keep_pose(key(i), small.clone(), Source::Path(path.clone()), 0);
-            let state = cache.lock();
-            let held = state.poses[0].poses.len() + state.poses[1].poses.len();
-            most = most.max(held);
-            assert_eq!(state.bytes, held * per_entry);
-        }
-        // Small poses are bounded by their number, not only by bytes: no map grows past
-        // two generations, whatever the limit in bytes would allow.
-        assert_eq!(most, 2 * POSE_GENERATION);
-        assert_eq!(newest_poses_kept(&cache, n), POSE_GENERATION + 17);
+        assert_eq!(cache.bytes(), cache.recount());
+        cache.query_epoch(u64::MAX - 6);
+        cache.query_epoch(u64::MAX - 5);
+        assert_eq!(cache.bytes(), 0);
+        let _ = raster.mask(9, &cache);
+        assert_eq!(cache.bytes(), 0);
     }
 }

@@ -90,7 +90,9 @@ pub(crate) struct CoverageRow {
 impl CoverageRow {
     /// Adds the coverage of row `row` (pixels relative to the anchor) to `acc`, whose entry
     /// `k` is column `x0 + k`, in units of [`ONE`]. `active` must hold every edge of the item
-    /// that reaches into the row (others may be there too).
+    /// that reaches into the row (others may be there too). The reference that the tests
+    /// hold [`CoverageRow::runs`] to.
+    #[cfg(test)]
     pub fn accumulate(&mut self, active: &[Edge], row: i64, rule: FillRule, x0: i64, acc: &mut [i64]) {
         self.compute(active, row, rule, x0, x0 + acc.len() as i64);
         for &(c, v) in &self.cells {

@@ -7,7 +7,7 @@
 
 use glam::{DAffine2, DVec2};
 
-use crate::geom::polygon::Polylines;
+use crate::geom::path::Polylines;
 use crate::geom::rect::PixelRect;
 
 /// Grid steps per pixel: vertices are snapped to multiples of 1/GRID px.

@@ -3,12 +3,10 @@
 
 use std::sync::Arc;
 
-use glam::DAffine2;
-
 use super::centres::{centre_runs, inside};
-use super::coverage::{CoverageRow, ONE, floor};
+use super::coverage::{CoverageRow, floor};
 use super::edges::{ActiveEdges, Edge, Edges, GRID};
-use super::sample::{Texels, centre_in_texels};
+use super::sample::{BitmapPose, TexelMap, Texels, push_run, times_coverage};
 use crate::FillRule;
 use crate::geom::rect::PixelRect;
 
@@ -17,11 +15,11 @@ use crate::geom::rect::PixelRect;
 pub(crate) enum Shape {
     /// A fill or a stroke outline: `alpha` times its coverage.
     Fill { edges: Edges, rule: FillRule, alpha: u8 },
-    /// A bitmap: `inverse` maps pixels (relative to the anchor) to texels; `quad` is its
+    /// A bitmap: `map` takes pixels (relative to the anchor) to texels; `quad` is its
     /// rectangle's outline, whose coverage anti-aliases its edges.
     Bitmap {
         texels: Arc<Texels>,
-        inverse: DAffine2,
+        map: TexelMap,
         smoothing: bool,
         quad: Edges,
     },
@@ -32,7 +30,6 @@ pub(crate) enum Shape {
 pub(crate) struct Scratch {
     coverage: CoverageRow,
     active: Vec<Edge>,
-    acc: Vec<i64>,
     wind: Vec<(i64, i32)>,
     row: Vec<u8>,
     coverage_runs: Vec<(i64, i64)>,
@@ -59,12 +56,6 @@ impl Scratch {
     pub fn add_work(&mut self, work: u64) {
         self.coverage.add_work(work)
     }
-}
-
-/// `value * coverage`, coverage in units of [`ONE`] (clamped to 0..=ONE), rounded.
-fn times_coverage(value: u8, coverage: i64) -> u8 {
-    let c = coverage.clamp(0, ONE);
-    ((i64::from(value) * c + ONE / 2) >> 32) as u8
 }
 
 impl Shape {
@@ -166,9 +157,8 @@ impl Shape {
         let Scratch {
             coverage,
             active,
-            acc,
             wind,
-            row,
+            row: _,
             coverage_runs,
             runs,
         } = scratch;
@@ -182,7 +172,7 @@ impl Shape {
             let Some(span) = span(j).filter(|s| s.0 < s.1) else {
                 continue;
             };
-            let (x0, w) = (span.0, (span.1 - span.0) as usize);
+            let x0 = span.0;
             runs.clear();
             match self {
                 Shape::Fill { rule, alpha, .. } => {
@@ -201,28 +191,20 @@ impl Shape {
                 }
                 Shape::Bitmap {
                     texels,
-                    inverse,
+                    map,
                     smoothing,
                     ..
                 } => {
+                    let pose = BitmapPose {
+                        texels,
+                        map,
+                        smoothing: *smoothing,
+                    };
                     if anti_alias {
-                        acc.clear();
-                        acc.resize(w, 0);
-                        coverage.accumulate(&walk.active, j, FillRule::NonZero, x0, acc);
-                    }
-                    row.clear();
-                    row.extend((0..w).map(|k| {
-                        let p = centre_in_texels(inverse, x0 + k as i64, j);
-                        match (anti_alias, *smoothing) {
-                            (true, _) if acc[k] <= 0 => 0,
-                            (true, false) => times_coverage(texels.clamped(p), acc[k]),
-                            (true, true) => times_coverage(texels.smoothed(p), acc[k]),
-                            (false, false) => texels.nearest(p).unwrap_or(0),
-                            (false, true) => texels.nearest(p).map_or(0, |_| texels.smoothed(p)),
-                        }
-                    }));
-                    for (k, &v) in row.iter().enumerate() {
-                        push_run(runs, x0 + k as i64, v);
+                        coverage.runs(&walk.active, j, FillRule::NonZero, span, coverage_runs);
+                        pose.row(j, span, Some(coverage_runs), runs);
+                    } else {
+                        pose.row(j, span, None, runs);
                     }
                 }
             }
@@ -268,26 +250,5 @@ impl Shape {
             }
         }
         scratch.active = walk.into_buffer();
-    }
-}
-
-/// Appends a run, or lets the last one go on when the value is the same.
-fn push_run(runs: &mut Vec<(i64, u8)>, x: i64, v: u8) {
-    if runs.last().is_none_or(|&(_, last)| last != v) {
-        runs.push((x, v));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn coverage_scales_the_value_with_rounding() {
-        assert_eq!(times_coverage(255, ONE), 255);
-        assert_eq!(times_coverage(255, ONE / 2), 128);
-        assert_eq!(times_coverage(100, ONE / 4), 25);
-        assert_eq!(times_coverage(255, -5), 0);
-        assert_eq!(times_coverage(255, ONE + 7), 255);
     }
 }

@@ -12,7 +12,8 @@
 //! - [`coverage`]: anti-aliased coverage, the exact area of the region by its fill rule in
 //!   each pixel of a row, summed in fixed point.
 //! - [`centres`]: without anti-aliasing, exact integer tests of the pixel centres.
-//! - [`sample`]: bitmaps, the texel under each pixel centre mapped back in f64.
+//! - [`sample`]: bitmaps, the texel under each pixel centre in fixed point, stepped along
+//!   rows exactly, transparent texels skipped by a per-bitmap run table.
 //! - [`item`]: an item in a pose, and its values over any rows and columns.
 //! - [`prepare`]: a query target's items, from the cache where they are: a pose seen once
 //!   keeps its edges; a pose seen again is drawn whole and keeps its bit masks, which the
@@ -39,6 +40,8 @@ mod prepare;
 mod sample;
 
 pub(crate) use budget::DrawBudget;
+#[cfg(test)]
+pub(crate) use cache::CacheCounts;
 pub(crate) use cache::RasterCache;
 pub(crate) use plane::{Rasterizer, ScanBuffers, with_scan_buffers};
 pub(crate) use prepare::{ClipShapes, Prepared, RegionPiece};

@@ -9,15 +9,17 @@ use super::budget::DrawBudget;
 use super::cache::{CachedRaster, LocalKey, MaskRef, RasterCache, RasterKey, Source};
 use super::edges::{Edges, TooFar, snap};
 use super::item::{Scratch, Shape};
+use super::sample::TexelMap;
 use crate::geom::color::{ColorTransform, round_channel};
-use crate::geom::polygon::{self, Polylines};
+use crate::geom::path::Polylines;
+use crate::geom::polygon;
 use crate::geom::rect::PixelRect;
 use crate::geom::shape::Leaf;
-use crate::geom::transform::{invert, max_scale};
+use crate::geom::transform::max_scale;
 use crate::{Error, FillRule, Graphic, Result};
 
 /// Curves and circles are flattened to within this distance, in the parent's pixels.
-pub(crate) const FLATTEN_TOLERANCE: f64 = 1.0 / 128.0;
+pub(crate) const FLATTEN_TOLERANCE: f64 = crate::geom::tolerance::RASTER;
 
 /// Largest item drawn whole and cached for poses used more than once (4 MiB of alpha).
 /// Larger items are computed in the query's window only, from their kept pose.
@@ -493,14 +495,14 @@ fn build_shape(
             }
         }
         Leaf::Bitmap(bitmap, smoothing) => {
-            let Some(inverse) = invert(rel) else {
+            let Some(map) = TexelMap::new(rel) else {
                 return Ok(None);
             };
             let (w, h) = (f64::from(bitmap.width()), f64::from(bitmap.height()));
             let quad = quad_edges([0.0, 0.0, w, h], rel, target)?;
             Shape::Bitmap {
                 texels: cache.texels(bitmap, ct),
-                inverse,
+                map,
                 smoothing,
                 quad,
             }

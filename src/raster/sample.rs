@@ -1,19 +1,40 @@
-//! Bitmap sampling: the texel under each pixel centre, found by mapping the centre back
-//! into the bitmap in f64 for every pixel on its own (semantics.md 4.5).
+//! Bitmap sampling in fixed point: the texel under each pixel centre, found by exact integer
+//! steps from one pixel to the next (semantics.md 4.5), skipping transparent texels by a
+//! table of each texel row's runs.
+//!
+//! A pose's inverse mapping is kept as three vectors in units of 2^-32 texel ([`TexelMap`]);
+//! the centre of pixel `(i, j)` maps to `origin + i col0 + j col1`, added in integers, so a
+//! pixel computed alone and a pixel reached by stepping along its row agree to the bit. A
+//! row of pixels crosses texel rows and runs of opaque texels at places found by one
+//! division each, so its cost follows the texels it reads, not the pixels it skips.
 
-use super::coverage::floor;
-use glam::{DAffine2, DVec2};
+use glam::DAffine2;
 
 use crate::Bitmap;
 use crate::geom::color::{ColorTransform, round_channel};
 
-/// A bitmap's alpha after a colour transform, one byte a texel: what sampling reads, made
-/// once per bitmap and transform and shared by every pose.
+/// Bits of a texel coordinate below the texel: the fixed point of semantics.md 4.5.
+pub(crate) const TEXEL_BITS: u32 = 32;
+const TEXEL: i128 = 1 << TEXEL_BITS;
+/// Pixels a row must stay on one texel row, on average, for the run table to be used.
+const MIN_PIECE: i128 = 8;
+/// Fixed-point values whose texel part reaches this are not kept: such an inverse needs
+/// 2^31 texels or more per pixel (the bitmap is squashed below 2^-31 of its size) and the
+/// item draws nothing (docs/semantics.md, choices where the contract is silent).
+const MAX_FIXED: f64 = 9_223_372_036_854_775_808.0; // 2^63
+
+/// A bitmap's alpha after a colour transform, one byte a texel, with each texel row's runs
+/// of alpha above 0: what sampling reads, made once per bitmap and transform and shared by
+/// every pose.
 #[derive(Debug)]
 pub(crate) struct Texels {
     pub width: u32,
     pub height: u32,
     pub alpha: Vec<u8>,
+    /// Runs `[u0, u1)` of texels with alpha above 0, row after row.
+    runs: Vec<(u32, u32)>,
+    /// Where each texel row's runs start in `runs` (one more entry than rows).
+    run_starts: Vec<u32>,
 }
 
 impl Texels {
@@ -23,63 +44,392 @@ impl Texels {
             .chunks_exact(4)
             .map(|px| round_channel(ct.apply_alpha(f64::from(px[3]))))
             .collect();
+        Texels::from_alpha(bitmap.width(), bitmap.height(), alpha)
+    }
+
+    /// Texels of a `width` x `height` bitmap (at least 1 x 1) from their alphas, row-major.
+    pub fn from_alpha(width: u32, height: u32, alpha: Vec<u8>) -> Texels {
+        let mut runs = Vec::new();
+        let mut run_starts = Vec::with_capacity(height as usize + 1);
+        for row in alpha.chunks_exact(width as usize) {
+            run_starts.push(runs.len() as u32);
+            let mut u = 0;
+            while u < row.len() {
+                if row[u] == 0 {
+                    u += 1;
+                    continue;
+                }
+                let start = u;
+                while u < row.len() && row[u] != 0 {
+                    u += 1;
+                }
+                runs.push((start as u32, u as u32));
+            }
+        }
+        run_starts.push(runs.len() as u32);
+        runs.shrink_to_fit();
         Texels {
-            width: bitmap.width(),
-            height: bitmap.height(),
+            width,
+            height,
             alpha,
+            runs,
+            run_starts,
         }
     }
 
+    /// Bytes it holds: the alphas and the run table.
     pub fn bytes(&self) -> usize {
         self.alpha.capacity()
+            + self.runs.capacity() * std::mem::size_of::<(u32, u32)>()
+            + self.run_starts.capacity() * std::mem::size_of::<u32>()
+    }
+
+    /// The runs of texels with alpha above 0 in texel row `v`.
+    fn row_runs(&self, v: usize) -> &[(u32, u32)] {
+        &self.runs[self.run_starts[v] as usize..self.run_starts[v + 1] as usize]
     }
 
     fn at(&self, u: i64, v: i64) -> u8 {
         self.alpha[v as usize * self.width as usize + u as usize]
     }
 
-    /// The texel under `p` (texel space), or `None` outside the bitmap.
-    pub fn nearest(&self, p: DVec2) -> Option<u8> {
-        let inside = p.x >= 0.0 && p.y >= 0.0 && p.x < f64::from(self.width) && p.y < f64::from(self.height);
-        inside.then(|| self.at(p.x as i64, p.y as i64))
+    /// Column `u` clamped into the bitmap.
+    fn clamp_u(&self, u: i128) -> i64 {
+        u.clamp(0, i128::from(self.width) - 1) as i64
     }
 
-    /// The texel under `p`, clamped into the bitmap (for edge pixels that anti-aliasing
-    /// keeps although their centre is outside).
-    pub fn clamped(&self, p: DVec2) -> u8 {
-        // The saturating integer floor: NaN gives 0 and far points clamp like near ones,
-        // without the library call a baseline x86-64 build makes of `f64::floor`.
-        let u = floor(p.x).clamp(0, i64::from(self.width) - 1);
-        let v = floor(p.y).clamp(0, i64::from(self.height) - 1);
-        self.at(u, v)
+    fn clamp_v(&self, v: i128) -> i64 {
+        v.clamp(0, i128::from(self.height) - 1) as i64
     }
 
-    fn clamp_texel(&self, u: f64, v: f64) -> (i64, i64) {
-        // `as` saturates (NaN gives 0), so far points clamp like near ones.
-        (
-            (u as i64).clamp(0, i64::from(self.width) - 1),
-            (v as i64).clamp(0, i64::from(self.height) - 1),
-        )
+    /// Whether the fixed-point point `(u, v)` is inside the bitmap.
+    #[cfg(test)]
+    pub fn contains(&self, (u, v): (i128, i128)) -> bool {
+        u >= 0
+            && v >= 0
+            && u < i128::from(self.width) << TEXEL_BITS
+            && v < i128::from(self.height) << TEXEL_BITS
     }
 
-    /// The bilinear interpolation at `p` of the clamped texels' alphas, texel centres at
-    /// integer + 1/2, rounded.
-    pub fn smoothed(&self, p: DVec2) -> u8 {
-        let q = p - DVec2::splat(0.5);
-        let (fu, fv) = (q.x.floor(), q.y.floor());
-        let (tu, tv) = (q.x - fu, q.y - fv);
-        let (u0, v0) = self.clamp_texel(fu, fv);
-        let (u1, v1) = self.clamp_texel(fu + 1.0, fv + 1.0);
-        let t = |u, v| f64::from(self.at(u, v));
-        let top = t(u0, v0) * (1.0 - tu) + t(u1, v0) * tu;
-        let bottom = t(u0, v1) * (1.0 - tu) + t(u1, v1) * tu;
-        round_channel(top * (1.0 - tv) + bottom * tv)
+    /// The texel under the fixed-point point `(u, v)`, clamped into the bitmap.
+    #[cfg(test)]
+    pub fn clamped(&self, (u, v): (i128, i128)) -> u8 {
+        self.at(self.clamp_u(u >> TEXEL_BITS), self.clamp_v(v >> TEXEL_BITS))
+    }
+
+    /// The bilinear interpolation at the fixed-point point `(u, v)` of the clamped texels'
+    /// alphas, texel centres at integer + 1/2: weights from the fixed-point fractions of
+    /// `u - 1/2` and `v - 1/2`, summed exactly in units of 2^-64 and rounded once (half up).
+    pub fn smoothed(&self, (u, v): (i128, i128)) -> u8 {
+        let (qu, qv) = (u - TEXEL / 2, v - TEXEL / 2);
+        let (fu, fv) = (qu >> TEXEL_BITS, qv >> TEXEL_BITS);
+        let (tu, tv) = ((qu & (TEXEL - 1)) as u128, (qv & (TEXEL - 1)) as u128);
+        let (u0, u1) = (self.clamp_u(fu), self.clamp_u(fu + 1));
+        let (v0, v1) = (self.clamp_v(fv), self.clamp_v(fv + 1));
+        let t = |u, v| u128::from(self.at(u, v));
+        let one = TEXEL as u128;
+        let top = t(u0, v0) * (one - tu) + t(u1, v0) * tu;
+        let bottom = t(u0, v1) * (one - tu) + t(u1, v1) * tu;
+        let sum = top * (one - tv) + bottom * tv;
+        ((sum + (1 << 63)) >> 64) as u8
     }
 }
 
-/// Where the centre of pixel `(i, j)` (relative to the anchor) falls in texel space.
-pub(crate) fn centre_in_texels(inverse: &DAffine2, i: i64, j: i64) -> DVec2 {
-    inverse.transform_point2(DVec2::new(i as f64 + 0.5, j as f64 + 0.5))
+/// A bitmap pose's inverse mapping in fixed point (semantics.md 4.5): pixel `(i, j)`,
+/// relative to the item's anchor, has its centre at `origin + i col0 + j col1` in texels,
+/// in units of 2^-32 texel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TexelMap {
+    pub origin: (i64, i64),
+    pub col0: (i64, i64),
+    pub col1: (i64, i64),
+}
+
+/// `v` texels in units of 2^-32, rounded to nearest, ties away from zero; `None` when out
+/// of range (or not a number).
+fn to_fixed(v: f64) -> Option<i64> {
+    let f = (v * TEXEL as f64).round();
+    (f.abs() < MAX_FIXED).then_some(f as i64)
+}
+
+impl TexelMap {
+    /// The mapping of a bitmap whose matrix relative to its anchor is `rel` (its
+    /// translation is the fractional part `f` of the item's, each in [0, 1)). `None` when
+    /// the linear part cannot be inverted or its inverse reaches 2^31 texels per pixel.
+    ///
+    /// In f64, as the contract spells out: `inverse(L) = adjugate(L) x (1 / det L)` with
+    /// `det L = a d - b c`; `origin = inverse(L) x (0.5 - fx, 0.5 - fy)`; each then rounded
+    /// to 2^-32 texel.
+    pub fn new(rel: &DAffine2) -> Option<TexelMap> {
+        let [a, b, c, d, tx, ty] = rel.to_cols_array();
+        let det = a * d - b * c;
+        if det == 0.0 || !det.is_finite() {
+            return None;
+        }
+        let r = 1.0 / det;
+        // Columns of inverse(L) = [[d, -c], [-b, a]] / det.
+        let (c0, c1) = ((d * r, -b * r), (-c * r, a * r));
+        let (px, py) = (0.5 - tx, 0.5 - ty);
+        let origin = (c0.0 * px + c1.0 * py, c0.1 * px + c1.1 * py);
+        Some(TexelMap {
+            origin: (to_fixed(origin.0)?, to_fixed(origin.1)?),
+            col0: (to_fixed(c0.0)?, to_fixed(c0.1)?),
+            col1: (to_fixed(c1.0)?, to_fixed(c1.1)?),
+        })
+    }
+
+    /// Where the centre of pixel `(i, j)` (relative to the anchor) falls, in 2^-32 texel.
+    pub fn at(&self, i: i64, j: i64) -> (i128, i128) {
+        let (i, j) = (i128::from(i), i128::from(j));
+        (
+            i128::from(self.origin.0) + i * i128::from(self.col0.0) + j * i128::from(self.col1.0),
+            i128::from(self.origin.1) + i * i128::from(self.col0.1) + j * i128::from(self.col1.1),
+        )
+    }
+}
+
+/// The steps `k` in `0..n` where `lo <= s + k d < hi` (either bound may be absent), as a
+/// range `(first, end)`, empty when `first >= end`.
+fn steps_within(s: i128, d: i128, lo: Option<i128>, hi: Option<i128>, n: i64) -> (i64, i64) {
+    // In i64 where everything fits (nearly always): an i128 division is a library call.
+    const FITS: i128 = 1 << 62;
+    let fits = |v: Option<i128>| v.is_none_or(|v| v.abs() < FITS);
+    if s.abs() < FITS && d.abs() < FITS && fits(lo) && fits(hi) {
+        let (s, d) = (s as i64, d as i64);
+        let (lo, hi) = (lo.map(|v| v as i64), hi.map(|v| v as i64));
+        return steps_within_by(s, d, lo, hi, n, i64::div_euclid);
+    }
+    let (first, end) = steps_within_by(s, d, lo, hi, i128::from(n), i128::div_euclid);
+    (first as i64, end as i64)
+}
+
+/// [`steps_within`] in the integer type `T`, with its floor division `floor_div` (for a
+/// positive divisor).
+fn steps_within_by<T>(s: T, d: T, lo: Option<T>, hi: Option<T>, n: T, floor_div: fn(T, T) -> T) -> (T, T)
+where
+    T: Copy
+        + Ord
+        + From<i8>
+        + std::ops::Sub<Output = T>
+        + std::ops::Add<Output = T>
+        + std::ops::Neg<Output = T>,
+{
+    let (zero, one) = (T::from(0), T::from(1));
+    let ceil_div = |a: T, b: T| -floor_div(-a, b);
+    let (mut first, mut end) = (zero, n);
+    if d == zero {
+        let inside = lo.is_none_or(|lo| s >= lo) && hi.is_none_or(|hi| s < hi);
+        return if inside { (zero, n) } else { (zero, zero) };
+    }
+    if d > zero {
+        if let Some(lo) = lo {
+            first = first.max(ceil_div(lo - s, d));
+        }
+        if let Some(hi) = hi {
+            end = end.min(ceil_div(hi - s, d));
+        }
+    } else {
+        if let Some(lo) = lo {
+            end = end.min(floor_div(s - lo, -d) + one);
+        }
+        if let Some(hi) = hi {
+            first = first.max(floor_div(s - hi, -d) + one);
+        }
+    }
+    (first.clamp(zero, n), end.clamp(zero, n))
+}
+
+/// Appends a run, or lets the last one go on when the value is the same.
+pub(crate) fn push_run(runs: &mut Vec<(i64, u8)>, x: i64, v: u8) {
+    if runs.last().is_none_or(|&(_, last)| last != v) {
+        runs.push((x, v));
+    }
+}
+
+/// `value * coverage`, coverage in units of 2^32 (clamped to 0..=2^32), rounded.
+pub(crate) fn times_coverage(value: u8, coverage: i64) -> u8 {
+    const ONE: i64 = 1 << 32;
+    let c = coverage.clamp(0, ONE);
+    ((i64::from(value) * c + ONE / 2) >> 32) as u8
+}
+
+/// A bitmap in one pose: what a row of its values is computed from.
+#[derive(Clone, Copy)]
+pub(crate) struct BitmapPose<'a> {
+    pub texels: &'a Texels,
+    pub map: &'a TexelMap,
+    pub smoothing: bool,
+}
+
+/// Pixels of one row whose texels are read while stepping, with how a texel becomes a
+/// value there.
+#[derive(Clone, Copy)]
+enum Reading {
+    /// The centre rule: the texel where the centre is inside the bitmap, else 0.
+    Inside,
+    /// Anti-aliased: the clamped texel times the quad's coverage `c` (2^32 a pixel).
+    Clamped(i64),
+}
+
+impl BitmapPose<'_> {
+    /// Appends to `runs` the values of row `j` (relative to the anchor) over columns
+    /// `x0..x1`, as `(first column, value)` runs (see [`push_run`]). `coverage` is, with
+    /// anti-aliasing, the coverage runs of the bitmap's quad over those columns
+    /// (`(first column, coverage)`, the last lasting until `x1`); without it, `None`.
+    pub fn row(
+        &self,
+        j: i64,
+        (x0, x1): (i64, i64),
+        coverage: Option<&[(i64, i64)]>,
+        runs: &mut Vec<(i64, u8)>,
+    ) {
+        match coverage {
+            Some(coverage) => {
+                for (k, &(xa, c)) in coverage.iter().enumerate() {
+                    let xb = coverage.get(k + 1).map_or(x1, |r| r.0).min(x1);
+                    if xa >= xb {
+                        continue;
+                    }
+                    match c > 0 {
+                        true => self.segment(j, xa, xb, Reading::Clamped(c), runs),
+                        false => push_run(runs, xa, 0),
+                    }
+                }
+            }
+            None => {
+                // The pixels whose centre is inside the bitmap: one interval of the row.
+                let (w, h) = (i128::from(self.texels.width), i128::from(self.texels.height));
+                let (u, v) = self.map.at(x0, j);
+                let (du, dv) = (i128::from(self.map.col0.0), i128::from(self.map.col0.1));
+                let n = x1 - x0;
+                let across = steps_within(u, du, Some(0), Some(w << TEXEL_BITS), n);
+                let down = steps_within(v, dv, Some(0), Some(h << TEXEL_BITS), n);
+                let (a, b) = (across.0.max(down.0), across.1.min(down.1));
+                if a >= b {
+                    push_run(runs, x0, 0);
+                    return;
+                }
+                if a > 0 {
+                    push_run(runs, x0, 0);
+                }
+                self.segment(j, x0 + a, x0 + b, Reading::Inside, runs);
+                if x0 + b < x1 {
+                    push_run(runs, x0 + b, 0);
+                }
+            }
+        }
+    }
+
+    /// The values of columns `xa..xb` of row `j`, every centre there read as `reading`
+    /// says (with [`Reading::Inside`], all inside the bitmap).
+    fn segment(&self, j: i64, xa: i64, xb: i64, reading: Reading, runs: &mut Vec<(i64, u8)>) {
+        let value = |texel: u8| match reading {
+            Reading::Inside => texel,
+            Reading::Clamped(c) => times_coverage(texel, c),
+        };
+        let t = self.texels;
+        let (du, dv) = (i128::from(self.map.col0.0), i128::from(self.map.col0.1));
+        let (mut u, mut v) = self.map.at(xa, j);
+        if self.smoothing {
+            for x in xa..xb {
+                let s = t.smoothed((u, v));
+                push_run(runs, x, value(s));
+                u += du;
+                v += dv;
+            }
+            return;
+        }
+        // The run table pays where a row of pixels stays on a texel row for several pixels
+        // and crosses each texel in more than one: elsewhere a division costs more than the
+        // pixels it would skip, and the row is stepped pixel by pixel.
+        if dv.abs() * MIN_PIECE >= TEXEL || du.abs() * 2 >= TEXEL {
+            self.step_pixels(xa, xb, (u, v), (du, dv), value, runs);
+            return;
+        }
+        let (w, h) = (i64::from(t.width), i64::from(t.height));
+        let mut x = xa;
+        while x < xb {
+            // The pixels from `x` on that read texel row `tv` (clamped: the first and last
+            // rows stand for everything above and below).
+            let tv = t.clamp_v(v >> TEXEL_BITS);
+            let lo = (tv > 0).then(|| i128::from(tv) << TEXEL_BITS);
+            let hi = (tv < h - 1).then(|| i128::from(tv + 1) << TEXEL_BITS);
+            let row_end = x + steps_within(v, dv, lo, hi, xb - x).1.max(1);
+            let n = row_end - x;
+            // Its runs of opaque texels, in the order the row meets them.
+            let row = t.row_runs(tv as usize);
+            let mut at = 0;
+            let mut each = |r0: u32, r1: u32| {
+                let lo = (r0 > 0).then(|| i128::from(r0) << TEXEL_BITS);
+                let hi = (i64::from(r1) < w).then(|| i128::from(r1) << TEXEL_BITS);
+                let (a, b) = steps_within(u, du, lo, hi, n);
+                if a >= b {
+                    return;
+                }
+                if a > at {
+                    push_run(runs, x + at, value(0));
+                }
+                let base = tv as usize * w as usize;
+                let mut uu = u + i128::from(a) * du;
+                for k in a..b {
+                    let tu = t.clamp_u(uu >> TEXEL_BITS);
+                    push_run(runs, x + k, value(t.alpha[base + tu as usize]));
+                    uu += du;
+                }
+                at = b;
+            };
+            if du >= 0 {
+                row.iter().for_each(|&(r0, r1)| each(r0, r1));
+            } else {
+                row.iter().rev().for_each(|&(r0, r1)| each(r0, r1));
+            }
+            if at < n {
+                push_run(runs, x + at, value(0));
+            }
+            u += i128::from(n) * du;
+            v += i128::from(n) * dv;
+            x = row_end;
+        }
+    }
+
+    /// The values of columns `xa..xb` of a row whose first centre is at `(u, v)`, stepped
+    /// by `(du, dv)` and read pixel by pixel (clamped; the caller keeps centres inside
+    /// where that matters).
+    fn step_pixels(
+        &self,
+        xa: i64,
+        xb: i64,
+        (u, v): (i128, i128),
+        (du, dv): (i128, i128),
+        value: impl Fn(u8) -> u8,
+        runs: &mut Vec<(i64, u8)>,
+    ) {
+        let t = self.texels;
+        let n = i128::from(xb - xa);
+        let (ue, ve) = (u + n * du, v + n * dv);
+        const FITS: i128 = 1 << 62;
+        if [u, v, ue, ve].iter().all(|c| c.abs() < FITS) {
+            // In i64: every centre of the row lies between its ends.
+            let (w1, h1) = (i64::from(t.width) - 1, i64::from(t.height) - 1);
+            let (mut u, mut v, du, dv) = (u as i64, v as i64, du as i64, dv as i64);
+            let w = t.width as usize;
+            for x in xa..xb {
+                let tu = (u >> TEXEL_BITS).clamp(0, w1) as usize;
+                let tv = (v >> TEXEL_BITS).clamp(0, h1) as usize;
+                push_run(runs, x, value(t.alpha[tv * w + tu]));
+                u += du;
+                v += dv;
+            }
+            return;
+        }
+        let (mut u, mut v) = (u, v);
+        for x in xa..xb {
+            let texel = t.at(t.clamp_u(u >> TEXEL_BITS), t.clamp_v(v >> TEXEL_BITS));
+            push_run(runs, x, value(texel));
+            u += du;
+            v += dv;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -87,28 +437,185 @@ mod tests {
     use super::*;
 
     fn texels() -> Texels {
-        Texels {
-            width: 2,
-            height: 2,
-            alpha: vec![0, 100, 200, 255],
-        }
+        Texels::from_alpha(2, 2, vec![0, 100, 200, 255])
+    }
+
+    fn fixed(u: f64, v: f64) -> (i128, i128) {
+        ((u * TEXEL as f64) as i128, (v * TEXEL as f64) as i128)
     }
 
     #[test]
-    fn nearest_reads_the_texel_and_nothing_outside() {
+    fn reading_clamps_and_tests_the_texel() {
         let t = texels();
-        assert_eq!(t.nearest(DVec2::new(1.5, 0.2)), Some(100));
-        assert_eq!(t.nearest(DVec2::new(2.0, 0.2)), None);
-        assert_eq!(t.nearest(DVec2::new(-0.01, 1.0)), None);
-        assert_eq!(t.clamped(DVec2::new(-3.0, 9.0)), 200);
+        assert!(t.contains(fixed(1.5, 0.2)));
+        assert!(!t.contains(fixed(2.0, 0.2)));
+        assert!(!t.contains((-1, 1 << 32)));
+        assert_eq!(t.clamped(fixed(1.5, 0.2)), 100);
+        assert_eq!(t.clamped(fixed(-3.0, 9.0)), 200);
     }
 
     #[test]
     fn smoothing_interpolates_between_texel_centres() {
         let t = texels();
-        assert_eq!(t.smoothed(DVec2::new(0.5, 0.5)), 0);
-        assert_eq!(t.smoothed(DVec2::new(1.0, 0.5)), 50);
-        assert_eq!(t.smoothed(DVec2::new(1.0, 1.0)), 139); // (0 + 100 + 200 + 255) / 4 = 138.75
-        assert_eq!(t.smoothed(DVec2::new(-5.0, 1.5)), 200);
+        assert_eq!(t.smoothed(fixed(0.5, 0.5)), 0);
+        assert_eq!(t.smoothed(fixed(1.0, 0.5)), 50);
+        assert_eq!(t.smoothed(fixed(1.0, 1.0)), 139); // (0 + 100 + 200 + 255) / 4 = 138.75
+        assert_eq!(t.smoothed(fixed(-5.0, 1.5)), 200);
+    }
+
+    #[test]
+    fn coverage_scales_the_value_with_rounding() {
+        const ONE: i64 = 1 << 32;
+        assert_eq!(times_coverage(255, ONE), 255);
+        assert_eq!(times_coverage(255, ONE / 2), 128);
+        assert_eq!(times_coverage(100, ONE / 4), 25);
+        assert_eq!(times_coverage(255, -5), 0);
+        assert_eq!(times_coverage(255, ONE + 7), 255);
+    }
+
+    #[test]
+    fn the_run_table_holds_each_rows_opaque_texels() {
+        let t = Texels::from_alpha(5, 2, vec![0, 3, 9, 0, 1, 7, 7, 7, 7, 7]);
+        assert_eq!(t.row_runs(0), &[(1, 3), (4, 5)]);
+        assert_eq!(t.row_runs(1), &[(0, 5)]);
+        assert_eq!(t.bytes(), 10 + 3 * 8 + 3 * 4);
+    }
+
+    #[test]
+    fn the_mapping_rounds_to_the_fixed_point_and_steps_exactly() {
+        // Scale 2, translation (0.25, 0.75): inverse 1/2, origin (0.125, -0.125) texel.
+        let m = DAffine2::from_cols_array(&[2.0, 0.0, 0.0, 2.0, 0.25, 0.75]);
+        let map = TexelMap::new(&m).unwrap();
+        assert_eq!(map.col0, (1 << 31, 0));
+        assert_eq!(map.col1, (0, 1 << 31));
+        assert_eq!(map.origin, (1 << 29, -(1 << 29)));
+        assert_eq!(map.at(3, -2), ((3 << 31) + (1 << 29), -(2 << 31) - (1 << 29)));
+        // A third of a texel is not a multiple of 2^-32: rounded to nearest.
+        let third = TexelMap::new(&DAffine2::from_cols_array(&[3.0, 0.0, 0.0, 3.0, 0.5, 0.5])).unwrap();
+        assert_eq!(third.col0.0, 1_431_655_765);
+        assert_eq!(third.origin, (0, 0));
+        // Squashed beyond 2^31 texels a pixel: nothing drawn.
+        assert!(TexelMap::new(&DAffine2::from_cols_array(&[1e-10, 0.0, 0.0, 1.0, 0.0, 0.0])).is_none());
+        assert!(TexelMap::new(&DAffine2::from_cols_array(&[1.0, 2.0, 2.0, 4.0, 0.0, 0.0])).is_none());
+    }
+
+    /// One pixel's value computed alone: its centre mapped on its own, no stepping, no
+    /// run table.
+    fn alone(pose: &BitmapPose<'_>, i: i64, j: i64, coverage: Option<i64>) -> u8 {
+        let p = pose.map.at(i, j);
+        let t = pose.texels;
+        let texel = |p| {
+            if pose.smoothing {
+                t.smoothed(p)
+            } else {
+                t.clamped(p)
+            }
+        };
+        match coverage {
+            Some(c) if c > 0 => times_coverage(texel(p), c),
+            Some(_) => 0,
+            None if t.contains(p) => texel(p),
+            None => 0,
+        }
+    }
+
+    fn values(runs: &[(i64, u8)], (x0, x1): (i64, i64)) -> Vec<u8> {
+        let mut out = Vec::new();
+        for (k, &(x, v)) in runs.iter().enumerate() {
+            let end = runs.get(k + 1).map_or(x1, |r| r.0);
+            assert!(x >= x0 && end <= x1 && x < end, "run {x}..{end} in {x0}..{x1}");
+            out.extend(std::iter::repeat_n(v, (end - x) as usize));
+        }
+        out
+    }
+
+    #[test]
+    fn stepping_a_row_gives_every_pixel_computed_alone() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut unit = move || (next() >> 11) as f64 / (1u64 << 53) as f64;
+        let mut checked = 0;
+        for case in 0..4000 {
+            let (w, h) = (1 + (unit() * 9.0) as u32, 1 + (unit() * 9.0) as u32);
+            let alpha = (0..w * h)
+                .map(|_| match (unit() * 4.0) as u32 {
+                    0 | 1 => 0,
+                    2 => 255,
+                    _ => (unit() * 256.0) as u8,
+                })
+                .collect();
+            let texels = Texels::from_alpha(w, h, alpha);
+            let angle = match case % 4 {
+                0 => (unit() - 0.5) * 1e-6,
+                1 => std::f64::consts::FRAC_PI_2 + (unit() - 0.5) * 1e-6,
+                2 => std::f64::consts::FRAC_PI_4 + (unit() - 0.5) * 1e-6,
+                _ => unit() * std::f64::consts::TAU,
+            };
+            let scale = 10f64.powf(unit() * 4.0 - 2.0);
+            let (s, c) = angle.sin_cos();
+            let rel =
+                DAffine2::from_cols_array(&[scale * c, scale * s, -scale * s, scale * c, unit(), unit()]);
+            let Some(map) = TexelMap::new(&rel) else { continue };
+            let pose = BitmapPose {
+                texels: &texels,
+                map: &map,
+                smoothing: case % 3 == 0,
+            };
+            let reach = (f64::from(w.max(h)) * scale * 1.5) as i64 + 3;
+            let j = (unit() * (2 * reach) as f64) as i64 - reach;
+            let x0 = (unit() * (2 * reach) as f64) as i64 - reach;
+            let x1 = x0 + 1 + (unit() * (2 * reach) as f64) as i64;
+            // Coverage runs as the quad would give them: zero, partial and whole pixels.
+            let cover = [0, 1 << 31, 1 << 32, 7, -3];
+            let mut coverage = vec![(x0, cover[case % 5])];
+            let mut x = x0;
+            while x < x1 {
+                x += 1 + (unit() * 6.0) as i64;
+                if x < x1 {
+                    coverage.push((x, cover[(unit() * 5.0) as usize]));
+                }
+            }
+            for cov in [None, Some(&coverage)] {
+                let mut runs = Vec::new();
+                pose.row(j, (x0, x1), cov.map(|c| c.as_slice()), &mut runs);
+                let got = values(&runs, (x0, x1));
+                for (k, &v) in got.iter().enumerate() {
+                    let i = x0 + k as i64;
+                    let c = cov.map(|c| c.iter().rev().find(|r| r.0 <= i).unwrap().1);
+                    assert_eq!(v, alone(&pose, i, j, c), "case {case}: pixel ({i}, {j}), {rel:?}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 200_000, "{checked} pixels");
+    }
+
+    #[test]
+    fn steps_within_finds_the_exact_interval() {
+        for s in -20i128..20 {
+            for d in -7i128..=7 {
+                for (lo, hi) in [
+                    (Some(-3), Some(5)),
+                    (None, Some(2)),
+                    (Some(4), None),
+                    (None, None),
+                ] {
+                    let want: Vec<i64> = (0..9)
+                        .filter(|&k| {
+                            let x = s + i128::from(k) * d;
+                            lo.is_none_or(|lo| x >= lo) && hi.is_none_or(|hi| x < hi)
+                        })
+                        .collect();
+                    let (a, b) = steps_within(s, d, lo, hi, 9);
+                    let got: Vec<i64> = (a..b).collect();
+                    assert_eq!(got, want, "s {s} d {d} lo {lo:?} hi {hi:?}");
+                }
+            }
+        }
     }
 }

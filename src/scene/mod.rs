@@ -16,6 +16,7 @@
 
 mod json;
 mod load;
+mod motion;
 mod places;
 mod run;
 mod save;
@@ -28,6 +29,7 @@ use std::collections::HashMap;
 use crate::{Method, NodeId, RectMethod, Stage};
 
 pub use load::SceneLimits;
+pub use motion::{MotionFields, MotionQuery, ScenePose};
 
 /// A display tree loaded from a scene file, with its named objects and its queries.
 ///
@@ -76,7 +78,7 @@ pub enum Query {
         tolerance: u8,
         /// Coverage-weighted edges (default) or pixel-centre sampling.
         anti_alias: bool,
-        /// How the pixels are compared ([`Stage::collision_with`]); default exact.
+        /// How the pixels are compared ([`Stage::collision_by`]); default exact.
         method: RectMethod,
     },
     /// Flash's `getBounds` of `object` in `space` ([`Stage::bounds`]).
@@ -180,7 +182,7 @@ pub enum Query {
         /// The object asked about.
         object: String,
     },
-    /// Every colliding pair among `objects` ([`Stage::collisions`]).
+    /// Every colliding pair among `objects` ([`Stage::contacts_among`]).
     Collisions {
         /// The common parent whose space (and pixel grid) the answers are in.
         parent: String,
@@ -193,6 +195,8 @@ pub enum Query {
         /// Also print each contact's centroid, normal and first pixel (default false).
         details: bool,
     },
+    /// `sweep`, `sweeps_with` or `separation` (semantics.md section 8).
+    Motion(MotionQuery),
 }
 
 impl Query {
@@ -213,6 +217,7 @@ impl Query {
             Query::LocalToGlobal { .. } => "local_to_global",
             Query::GlobalToLocal { .. } => "global_to_local",
             Query::ScrollRect { .. } => "scroll_rect",
+            Query::Motion(m) => m.kind(),
         }
     }
 }

@@ -60,7 +60,7 @@ impl Scene {
         format!("{{\"error\": {}}}", json_string(&msg))
     }
 
-    fn lookup(&self, kind: &str, field: &str, name: &str) -> Result<NodeId> {
+    pub(super) fn lookup(&self, kind: &str, field: &str, name: &str) -> Result<NodeId> {
         self.node(name).ok_or_else(|| Error::Scene {
             file: self.file.clone(),
             location: format!("{kind}.{field}"),
@@ -134,7 +134,7 @@ impl<'s> Run<'s> {
                     .precise(*precise)
                     .tolerance(*tolerance)
                     .anti_alias(*anti_alias);
-                let c = stage.collision_with(a, b, parent, &opts, *method)?;
+                let c = stage.collision_by(a, b, parent, &opts, *method)?;
                 let mut line = format!("{{\"collision_rect\": {}", rect_json(c.rect));
                 if let Some(n) = c.overlap_pixels {
                     let _ = write!(line, ", \"overlap_pixels\": {n}");
@@ -224,6 +224,7 @@ impl<'s> Run<'s> {
                 let r = stage.scroll_rect(o)?;
                 Ok(format!("{{\"scroll_rect\": {}}}", rect_json(r)))
             }
+            Query::Motion(m) => scene.run_motion(m),
         }
     }
 
@@ -266,7 +267,7 @@ impl<'s> Run<'s> {
             .tolerance(tolerance)
             .anti_alias(anti_alias)
             .details(details);
-        let contacts = stage.collisions(parent, &ids, &opts)?;
+        let contacts = stage.contacts_among(&ids, parent, &opts)?;
         let label = |id: NodeId| match stage.name(id) {
             Ok(Some(n)) => json_string(n),
             _ => json_string(&stage.describe(id)),

@@ -7,17 +7,16 @@
 use glam::{DAffine2, DVec2};
 
 use crate::geom::color::ColorTransform;
-use crate::geom::polygon::{self, Polylines};
+use crate::geom::path::Polylines;
+use crate::geom::polygon;
 use crate::geom::shape::Leaf;
+use crate::geom::tolerance;
 use crate::geom::transform::invert;
 use crate::raster::RegionPiece;
-use crate::tree::stage::NodeId;
+use crate::tree::links::Link;
+use crate::tree::node::NodeId;
 use crate::tree::walk::{Clip, Clips, Visit, Walk, each_clip};
-use crate::{Error, Graphic, Rect, Result, Stage};
-
-/// Flattening tolerance of point tests against mask regions, in root pixels (as
-/// `hit_test_point`'s).
-const REGION_TOLERANCE: f64 = 1.0 / 1024.0;
+use crate::{Error, FillRule, Graphic, Rect, Result, Stage};
 
 /// A scroll rectangle's edges rounded to whole pixels, halves to even (Flash), sizes below
 /// zero made zero. `None` when a value is not finite.
@@ -39,6 +38,7 @@ fn common(a: &Rect, b: &Rect) -> Option<Rect> {
     )
 }
 
+/// Masks and scroll rectangles: setting them and testing points against what they show.
 impl Stage {
     /// The node whose region masks `node`, if any.
     ///
@@ -112,14 +112,7 @@ impl Stage {
                 return Err(refuse("the node is a mask itself"));
             }
         }
-        if let Some(old) = self.node(node)?.mask {
-            self.node_mut(old)?.masking.retain(|&x| x != node);
-        }
-        self.node_mut(node)?.mask = mask;
-        if let Some(m) = mask {
-            self.node_mut(m)?.masking.push(node);
-        }
-        Ok(())
+        self.set_link(Link::Mask, node, mask)
     }
 
     /// Moving `id` under `new_parent` must not put a mask inside what it masks or around
@@ -290,13 +283,14 @@ impl Stage {
             }
             hit = match leaf {
                 RegionPiece::Fill(Graphic::Stroke(_)) => false,
-                RegionPiece::Fill(Graphic::Fill(f)) => {
+                RegionPiece::Fill(g @ Graphic::Fill(_)) => {
                     polys.clear();
-                    if !f.path().flatten_within(m, REGION_TOLERANCE, &mut polys, budget) {
-                        return Err(polygon::over_budget("a mask's fill", name));
+                    match g.outline(m, tolerance::POINT_TEST, budget, &mut polys) {
+                        Ok(rule) => polygon::contains(&polys, p, rule),
+                        Err(_) => return Err(polygon::over_budget("a mask's fill", name)),
                     }
-                    polygon::contains(&polys, p, f.rule())
                 }
+                // A window is tested exactly, not as a polygon.
                 RegionPiece::Rect(r) => window_contains(&r, m, p),
             };
             Ok(())
@@ -327,6 +321,27 @@ pub(crate) fn window_contains(rect: &Rect, matrix: &DAffine2, p: DVec2) -> bool 
         let q = inv.transform_point2(p);
         q.x >= rect.left() && q.x < rect.right() && q.y >= rect.top() && q.y < rect.bottom()
     })
+}
+
+impl RegionPiece<'_> {
+    /// The piece as contours appended to `out` in the space `m` maps to, and the fill rule
+    /// to read them by: a fill flattened to within `tolerance`, a rectangle's four corners;
+    /// `None` for a stroke, which is no part of a region. A fill whose geometry would pass
+    /// the vertex budget adds nothing, for the drawing callers (the queries report it;
+    /// point tests ask [`Graphic::outline`] to learn of it).
+    pub(crate) fn outline(&self, m: &DAffine2, tolerance: f64, out: &mut Polylines) -> Option<FillRule> {
+        match self {
+            RegionPiece::Fill(g @ Graphic::Fill(_)) => {
+                let budget = polygon::MAX_OUTLINE_VERTICES as usize;
+                Some(g.outline(m, tolerance, budget, out).unwrap_or(g.fill_rule()))
+            }
+            RegionPiece::Fill(Graphic::Stroke(_)) => None,
+            RegionPiece::Rect(r) => {
+                out.push_contour(r.corners().map(|c| m.transform_point2(c)), true);
+                Some(FillRule::NonZero)
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -4,8 +4,10 @@
 
 use std::ops::{Bound, RangeBounds};
 
+use crate::tree::links::Link;
 use crate::{Error, NodeId, Result, Stage};
 
+/// A container's children: adding at an index, moving, swapping, removing.
 impl Stage {
     /// Moves `id` to be the last child of `new_parent` (on top of its siblings), keeping its
     /// own matrix, so it moves on screen if the two parents' spaces differ.
@@ -212,5 +214,26 @@ impl Stage {
                 n => format!("0..={}", n - 1),
             },
         }
+    }
+
+    /// Removes a node and its whole subtree; their ids become stale.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Root`] for the root, [`Error::StaleNode`] for a removed node. Nothing changes
+    /// on error.
+    pub fn remove(&mut self, id: NodeId) -> Result<()> {
+        if id == self.root() {
+            return Err(Error::Root);
+        }
+        let parent = self.node(id)?.parent;
+        if let Some(p) = parent {
+            self.node_mut(p)?.children.retain(|c| *c != id);
+        }
+        for (n, node) in self.free_subtree(id) {
+            self.unlink_removed(Link::Mask, n, node.mask, node.masking);
+            self.unlink_removed(Link::HitArea, n, node.hit_area, node.hit_area_of);
+        }
+        Ok(())
     }
 }

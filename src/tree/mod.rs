@@ -1,12 +1,27 @@
 //! The display tree: nodes in an arena, their properties and content, and the walks over it.
 //!
-//! - [`stage`]: the arena of nodes with generational ids, each node's properties, content
-//!   and spaces.
+//! - [`stage`]: the arena of nodes with generational ids: adding, finding, freeing.
+//! - [`node`]: a node, its id and what it draws.
+//! - [`properties`]: a node's own properties (matrix, Flash-style properties, visibility,
+//!   tolerance, alpha, colour transform).
+//! - [`content`]: what nodes draw; [`frames`]: animated nodes.
+//! - [`spaces`]: matrices and colour transforms between nodes, points between spaces.
 //! - [`display_list`]: a container's children edited as Flash's `DisplayObjectContainer` does.
 //! - [`clip`]: masks and scroll rectangles on the tree, and what they leave visible.
+//! - [`derived`]: a value made from the whole tree by a layer above (the pick index), kept
+//!   until the tree changes.
+//! - [`links`]: the two-way links (mask and masked, hit area and owner), kept by one pair
+//!   of functions.
 //! - [`walk`]: a target's subtree in paint order, each leaf with its matrix and its clips.
 
 pub(crate) mod clip;
+pub(crate) mod content;
+pub(crate) mod derived;
 pub(crate) mod display_list;
+pub(crate) mod frames;
+pub(crate) mod links;
+pub(crate) mod node;
+pub(crate) mod properties;
+pub(crate) mod spaces;
 pub(crate) mod stage;
 pub(crate) mod walk;

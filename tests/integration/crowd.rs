@@ -85,7 +85,7 @@ fn group_queries_match_every_pair() {
                 stage.set_x(s, stage.x(s).unwrap() + dx).unwrap();
                 stage.set_y(s, stage.y(s).unwrap() + dy).unwrap();
             }
-            let contacts = stage.collisions(world, &sprites, &opts).unwrap();
+            let contacts = stage.contacts_among(&sprites, world, &opts).unwrap();
             let mut want = Vec::new();
             for i in 0..sprites.len() {
                 for j in i + 1..sprites.len() {
@@ -105,7 +105,7 @@ fn group_queries_match_every_pair() {
             // One against the list gives the same pairs as the group for that sprite.
             let me = sprites[3];
             let mine: Vec<_> = stage
-                .collisions_with(world, me, &sprites, &opts)
+                .contacts_against(me, &sprites, world, &opts)
                 .unwrap()
                 .iter()
                 .map(|c| (c.b, c.rect))
@@ -134,7 +134,9 @@ fn details_describe_the_overlap() {
     let mut rng = Rng(7);
     let (stage, world, sprites) = crowd(&mut rng, 60);
     let opts = CollisionOptions::default();
-    let contacts = stage.collisions(world, &sprites, &opts.details(true)).unwrap();
+    let contacts = stage
+        .contacts_among(&sprites, world, &opts.details(true))
+        .unwrap();
     assert!(!contacts.is_empty());
     for c in &contacts {
         let d = c.details.as_ref().unwrap();
@@ -189,10 +191,14 @@ fn the_normal_points_from_a_into_b() {
     let right = square(&mut stage, 17.0, 1.0);
     let below = square(&mut stage, 2.0, 16.0);
     let opts = CollisionOptions::default();
-    let to_right = stage.collisions(root, &[a, right], &opts.details(true)).unwrap();
+    let to_right = stage
+        .contacts_among(&[a, right], root, &opts.details(true))
+        .unwrap();
     let n = to_right[0].normal().expect("details");
     assert!(n.x > 0.9, "{n:?}");
-    let to_below = stage.collisions(root, &[a, below], &opts.details(true)).unwrap();
+    let to_below = stage
+        .contacts_among(&[a, below], root, &opts.details(true))
+        .unwrap();
     let n = to_below[0].normal().expect("details");
     assert!(n.y > 0.9, "{n:?}");
 }
@@ -224,7 +230,7 @@ fn animated_sprites_collide_with_the_frame_shown() {
         )
         .unwrap();
     let opts = CollisionOptions::default();
-    let hits = |stage: &Stage| stage.collisions(root, &[anim, wall], &opts).unwrap().len();
+    let hits = |stage: &Stage| stage.contacts_among(&[anim, wall], root, &opts).unwrap().len();
     assert_eq!(hits(&stage), 0);
     stage.set_frame(anim, 1).unwrap();
     assert_eq!(hits(&stage), 1);
@@ -320,12 +326,12 @@ fn a_hundred_thousand_objects_in_a_column_a_row_and_a_diagonal() {
         ("diagonal", Box::new(|k: usize| (5.0 * k as f64, 5.0 * k as f64))),
     ] {
         let (stage, world, objects) = lined_up(n, at);
-        let contacts = stage.collisions(world, &objects, &opts).unwrap();
+        let contacts = stage.contacts_among(&objects, world, &opts).unwrap();
         assert!(contacts.is_empty(), "{layout}: {} contacts", contacts.len());
     }
     // Neighbours overlapping by one pixel in a column: exactly the n - 1 neighbour pairs.
     let (stage, world, objects) = lined_up(n, |k| (0.0, 3.0 * k as f64));
-    let contacts = stage.collisions(world, &objects, &opts).unwrap();
+    let contacts = stage.contacts_among(&objects, world, &opts).unwrap();
     assert_eq!(contacts.len(), n - 1);
     for (k, c) in contacts.iter().enumerate() {
         assert_eq!((c.a, c.b), (objects[k], objects[k + 1]));
@@ -355,7 +361,7 @@ fn too_many_close_pairs_are_refused_before_any_is_tested() {
         })
         .collect();
     let err = stage
-        .collisions(world, &objects, &CollisionOptions::default())
+        .contacts_among(&objects, world, &CollisionOptions::default())
         .unwrap_err();
     match &err {
         pixelhit::Error::WorkBudget { budget, work, .. } => {
@@ -367,9 +373,9 @@ fn too_many_close_pairs_are_refused_before_any_is_tested() {
     assert!(err.to_string().contains("9000 objects"), "{err}");
     // Within the budget, the same kind of crowd is answered: 1,000 rings, 499,500 pairs.
     let contacts = stage
-        .collisions(
-            world,
+        .contacts_among(
             &objects[..1000],
+            world,
             &CollisionOptions::default().precise(false),
         )
         .unwrap();
@@ -395,9 +401,9 @@ fn details_of_a_huge_overlap_are_held_to_the_dense_budget() {
         .collect();
     let opts = CollisionOptions::default();
     assert!(matches!(
-        stage.collisions(world, &objects, &opts.details(true)),
+        stage.contacts_among(&objects, world, &opts.details(true)),
         Err(pixelhit::Error::PixelBudget { .. })
     ));
-    let contacts = stage.collisions(world, &objects, &opts).unwrap();
+    let contacts = stage.contacts_among(&objects, world, &opts).unwrap();
     assert_eq!(contacts[0].overlap_pixels, Some(10_000 * 10_000));
 }

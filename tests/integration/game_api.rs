@@ -407,7 +407,7 @@ fn collisions_between_is_every_cross_pair_that_collision_finds() {
             let opts = CollisionOptions::default()
                 .skip_hidden(skip_hidden)
                 .anti_alias(f % 2 == 0);
-            let got = stage.collisions_between(field.world, &ga, &gb, &opts).unwrap();
+            let got = stage.contacts_between(&ga, &gb, field.world, &opts).unwrap();
             // The reference: every pair (a from ga, b from gb), each unordered pair once,
             // asked of `collision` directly.
             let mut want = Vec::new();
@@ -454,9 +454,9 @@ fn hidden_sprites_are_skipped_only_when_asked() {
         let stage = &field.stage;
         let all = CollisionOptions::default();
         let shown_only = all.skip_hidden(true);
-        let every = stage.collisions(field.world, &field.sprites, &all).unwrap();
+        let every = stage.contacts_among(&field.sprites, field.world, &all).unwrap();
         let shown = stage
-            .collisions(field.world, &field.sprites, &shown_only)
+            .contacts_among(&field.sprites, field.world, &shown_only)
             .unwrap();
         // Skipping hidden sprites is exactly dropping the contacts that involve one.
         let want: Vec<_> = every
@@ -466,10 +466,10 @@ fn hidden_sprites_are_skipped_only_when_asked() {
             .collect();
         hidden_hits += every.len() - want.len();
         assert_eq!(shown, want, "frame {f}");
-        // The same through collisions_with and collision.
+        // The same through contacts_against and collision.
         for &s in &field.sprites[..10] {
             let with = stage
-                .collisions_with(field.world, s, &field.sprites, &shown_only)
+                .contacts_against(s, &field.sprites, field.world, &shown_only)
                 .unwrap();
             let want_with: Vec<_> = shown
                 .iter()
@@ -527,12 +527,12 @@ fn the_parallel_switch_and_a_callers_pool_give_the_same_answer() {
         field.frame(f);
         let stage = &field.stage;
         let opts = CollisionOptions::default().details(true);
-        let parallel = stage.collisions(field.world, &field.sprites, &opts).unwrap();
+        let parallel = stage.contacts_among(&field.sprites, field.world, &opts).unwrap();
         let serial = stage
-            .collisions(field.world, &field.sprites, &opts.parallel(false))
+            .contacts_among(&field.sprites, field.world, &opts.parallel(false))
             .unwrap();
         let pooled = pool
-            .install(|| stage.collisions(field.world, &field.sprites, &opts))
+            .install(|| stage.contacts_among(&field.sprites, field.world, &opts))
             .unwrap();
         assert_eq!(parallel, serial, "frame {f}");
         assert_eq!(parallel, pooled, "frame {f}");
@@ -602,10 +602,10 @@ fn a_node_tolerance_overrides_the_querys_for_that_target_only() {
         for aa in [true, false] {
             let opts = opts.anti_alias(aa);
             for m in methods {
-                let c = stage.collision_with(a, b, root, &opts, m).unwrap();
+                let c = stage.collision_by(a, b, root, &opts, m).unwrap();
                 assert_eq!(c.overlap_pixels, Some(want), "case {case} {m:?} aa {aa}");
                 assert_eq!(c.rect.is_some(), want > 0);
-                let swapped = stage.collision_with(b, a, root, &opts, m).unwrap();
+                let swapped = stage.collision_by(b, a, root, &opts, m).unwrap();
                 assert_eq!(swapped, c, "case {case} {m:?}: the override follows the node");
             }
             for m in [
@@ -619,7 +619,7 @@ fn a_node_tolerance_overrides_the_querys_for_that_target_only() {
                     "case {case} {m}"
                 );
             }
-            let contacts = stage.collisions(root, &[a, b], &opts.details(true)).unwrap();
+            let contacts = stage.contacts_among(&[a, b], root, &opts.details(true)).unwrap();
             assert_eq!(contacts.len(), usize::from(want > 0));
         }
     }
@@ -685,7 +685,7 @@ fn the_tracker_follows_a_moving_field() {
         let opts = CollisionOptions::default().skip_hidden(true);
         let contacts = field
             .stage
-            .collisions(field.world, &field.sprites, &opts)
+            .contacts_among(&field.sprites, field.world, &opts)
             .unwrap();
         let now: HashSet<(NodeId, NodeId)> = contacts.iter().map(|c| (c.a.min(c.b), c.a.max(c.b))).collect();
         for e in tracker.update(&contacts) {
@@ -716,11 +716,11 @@ fn contact_accessors_read_the_details() {
     let a = fill(&mut stage, root, Path::rect(0.0, 0.0, 10.0, 10.0), 1.0);
     let b = fill(&mut stage, root, Path::rect(8.0, 0.0, 10.0, 10.0), 1.0);
     let plain = stage
-        .collisions(root, &[a, b], &CollisionOptions::default())
+        .contacts_among(&[a, b], root, &CollisionOptions::default())
         .unwrap();
     assert_eq!((plain[0].normal(), plain[0].centroid()), (None, None));
     let detailed = stage
-        .collisions(root, &[a, b], &CollisionOptions::default().details(true))
+        .contacts_among(&[a, b], root, &CollisionOptions::default().details(true))
         .unwrap();
     let c = &detailed[0];
     assert_eq!(c.centroid(), Some(DVec2::new(9.0, 5.0)));

@@ -269,13 +269,13 @@ fn every_method_sees_the_mask() {
     ];
     for m in methods {
         assert!(
-            s.collision_with(a, b, root, &opts, m).unwrap().rect.is_some(),
+            s.collision_by(a, b, root, &opts, m).unwrap().rect.is_some(),
             "{m}"
         );
     }
     s.set_mask(a, Some(mask)).unwrap();
     for m in methods {
-        let c = s.collision_with(a, b, root, &opts, m).unwrap();
+        let c = s.collision_by(a, b, root, &opts, m).unwrap();
         assert_eq!(c.rect, None, "{m}");
     }
     for m in [
@@ -304,10 +304,10 @@ fn every_method_sees_the_mask() {
     s.remove(mask).unwrap();
     let mask = rect_node(&mut s, root, 0.0, 0.0, 30.0, 40.0);
     s.set_mask(a, Some(mask)).unwrap();
-    let want = s.collision_with(a, b, root, &opts, RectMethod::Exact).unwrap();
+    let want = s.collision_by(a, b, root, &opts, RectMethod::Exact).unwrap();
     assert_eq!(want.rect.unwrap().to_xywh(), [20.0, 20.0, 10.0, 20.0]);
     for m in methods {
-        assert_eq!(s.collision_with(a, b, root, &opts, m).unwrap(), want, "{m}");
+        assert_eq!(s.collision_by(a, b, root, &opts, m).unwrap(), want, "{m}");
     }
     for m in ["flash", "bitmask", "summed_area", "radial"] {
         let method: Method = m.parse().unwrap();

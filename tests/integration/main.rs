@@ -6,6 +6,7 @@
 
 mod common;
 
+mod bitmap_sampling;
 mod cli;
 mod crowd;
 mod exactness;
@@ -16,6 +17,7 @@ mod hostile;
 mod interactivity;
 mod interop;
 mod methods;
+mod motion;
 mod properties;
 mod raster_check;
 mod semantics;

@@ -392,7 +392,7 @@ fn corpus_exact_methods_agree_with_the_default_on_every_case() {
             RectMethod::LinearScan,
             RectMethod::SummedArea,
         ] {
-            let got = c.stage.collision_with(c.a, c.b, c.parent, &c.opts, m).unwrap();
+            let got = c.stage.collision_by(c.a, c.b, c.parent, &c.opts, m).unwrap();
             assert_eq!(&got, e, "case {i}, {m}");
         }
         for m in [
@@ -641,10 +641,10 @@ fn rectangles_of_the_exact_methods_match_the_default() {
         RectMethod::LinearScan,
         RectMethod::SummedArea,
     ] {
-        assert_eq!(stage.collision_with(a, b, root, &opts, m).unwrap(), want, "{m}");
+        assert_eq!(stage.collision_by(a, b, root, &opts, m).unwrap(), want, "{m}");
     }
     let flash = stage
-        .collision_with(a, b, root, &opts, RectMethod::FlashPipeline { compat: false })
+        .collision_by(a, b, root, &opts, RectMethod::FlashPipeline { compat: false })
         .unwrap();
     assert_eq!((flash.rect, flash.overlap_pixels), (want.rect, None));
 }
@@ -805,7 +805,7 @@ fn square_bitmap(w: u32, h: u32, holes: &[(u32, u32)]) -> Bitmap {
 /// The Flash pipeline's rectangle.
 fn flash_rect(stage: &Stage, a: NodeId, b: NodeId, opts: &CollisionOptions, compat: bool) -> Option<Rect> {
     stage
-        .collision_with(a, b, stage.root(), opts, RectMethod::FlashPipeline { compat })
+        .collision_by(a, b, stage.root(), opts, RectMethod::FlashPipeline { compat })
         .unwrap()
         .rect
 }
@@ -834,7 +834,7 @@ fn flash_agrees_with_the_default_on_aligned_bitmaps() {
         let opts = CollisionOptions::default().tolerance(rng.int(0, 255) as u8);
         let want = stage.collision(a, b, root, &opts).unwrap();
         let got = stage
-            .collision_with(a, b, root, &opts, RectMethod::FlashPipeline { compat: false })
+            .collision_by(a, b, root, &opts, RectMethod::FlashPipeline { compat: false })
             .unwrap();
         assert_eq!(got.rect, want.rect);
     }

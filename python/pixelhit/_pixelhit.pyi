@@ -21,19 +21,30 @@ DEFAULT_MAX_PIXELS: int
 MAX_CLOSE_PAIRS: int
 
 __all__ = [
+    "ArgumentError",
     "Bitmap",
+    "BudgetError",
+    "BusyError",
     "Collision",
     "Contact",
+    "ContactEvent",
+    "ContactTracker",
     "DEFAULT_MAX_PIXELS",
+    "DataError",
     "Graphic",
     "MAX_CLOSE_PAIRS",
     "Node",
+    "NodeError",
     "OverlapMask",
     "Path",
     "PixelhitError",
     "Stage",
+    "SvgLoad",
     "__version__",
 ]
+
+# A rectangle going in: `(x, y, width, height)`, a `pygame.Rect` or a `pygame.FRect`.
+_RectLike = Any
 
 # `(x, y, width, height)`.
 _Rect = Tuple[float, float, float, float]
@@ -46,13 +57,32 @@ _PathArg = Union[str, "Path"]
 _FillRule = Literal["nonzero", "evenodd"]
 
 class PixelhitError(ValueError):
-    """A call that pixelhit refuses: a removed node, a node outside the query's parent, bad
-    path data (with its byte offset), a value out of range, an image that cannot be
-    decoded, a query over its budget... The message is the Rust crate's `Error` as it
-    prints; `kind` names its variant (`"StaleNode"`, `"PathData"`, ...), or is
-    `"Argument"` for arguments refused before they reach the crate."""
+    """A call that pixelhit refuses. Every refusal raises a subclass: `NodeError`,
+    `ArgumentError`, `DataError`, `BudgetError` or `BusyError`. The message is the Rust
+    crate's `Error` as it prints; `kind` names its variant (`"StaleNode"`, `"PathData"`,
+    ...), `"Argument"` for arguments refused before they reach the crate, `"Busy"` for a
+    stage in use by another thread."""
 
     kind: str
+
+class NodeError(PixelhitError):
+    """A node refused: removed, of another stage, outside the query's parent, a cycle, the
+    root where it cannot go, a child index out of range, a bitmap where a container goes..."""
+
+class ArgumentError(PixelhitError):
+    """A value refused: out of range (however large), not finite, a singular matrix, a
+    buffer of the wrong shape, dtype or length, a name that means nothing."""
+
+class DataError(PixelhitError):
+    """Data that cannot be read: SVG path data (with its byte offset), an image (or one
+    over the size limits), a file, a scene or an SVG document."""
+
+class BudgetError(PixelhitError):
+    """A query or a file over its budget of pixels, work or geometry."""
+
+class BusyError(PixelhitError):
+    """The stage is in use by another thread (a change while a query runs): nothing was
+    done."""
 
 @final
 class Path:
@@ -142,18 +172,21 @@ class Bitmap:
         given as any bytes-like object (`bytes`, `bytearray`, `memoryview`, a `uint8`
         array)."""
     @staticmethod
-    def from_array(array: Any) -> Bitmap:
-        """A bitmap from an array of shape `(height, width, 4)` and dtype `uint8` (RGBA, as
-        numpy and PIL lay images out), through the buffer protocol: one copy, no loop in
-        Python. Non-contiguous arrays (slices) are copied in C order."""
+    def from_array(array: Any, order: Literal["hw", "wh"] = "hw") -> Bitmap:
+        """A bitmap from a `uint8` array through the buffer protocol (one copy, no loop in
+        Python; slices and negative strides are copied right). `order="hw"` (the default):
+        `(height, width, channels)` as numpy, PIL and `pygame.image.tobytes` lay images
+        out; `order="wh"`: `(width, height, channels)` as `pygame.surfarray` does.
+        `channels` is 4 (RGBA, straight alpha) or 3 (RGB, opaque). The shape is checked
+        against the image limits before anything is copied."""
     @staticmethod
     def from_surface(surface: Any) -> Bitmap:
-        """A bitmap from a pygame `Surface`, with the pixels `pygame.mask.from_surface`
-        sees as there: copied in one call to `pygame.image.tobytes(surface, "RGBA")` for a
-        surface with per-pixel alpha (`SRCALPHA`), or `tobytes(surface, "RGB")` made opaque
-        for one without; with a colour key (`set_colorkey`), pixels of that colour are
-        transparent. A surface-wide `set_alpha` is not applied (nor does pygame's mask
-        apply it). Needs pygame installed."""
+        """A bitmap from a pygame `Surface` (pygame or pygame-ce) whose pixels are solid
+        exactly where `pygame.mask.from_surface(surface, threshold)` sets a bit, for every
+        threshold below 255, in every format: per-pixel alpha kept (fewer-than-8-bit alpha
+        scaled as SDL does); no per-pixel alpha: opaque (surface alpha is ignored, as by
+        pygame's masks); with a colour key, the pixels pygame's own mask leaves out are
+        transparent and the others opaque. Needs pygame installed."""
     @property
     def width(self) -> int:
         """Width in texels."""
@@ -167,6 +200,10 @@ class Bitmap:
         """The straight RGBA bytes, rows from the top (`4 * width * height` of them)."""
     def to_png_bytes(self) -> bytes:
         """The image encoded as PNG."""
+    def save_png(self, path: Union[str, PathLike[str]]) -> None:
+        """Writes the image to a PNG file."""
+    def to_surface(self) -> Any:
+        """The image as a pygame Surface with per-pixel alpha. Needs pygame."""
     def pixel(self, x: int, y: int) -> Optional[Tuple[int, int, int, int]]:
         """The texel `(r, g, b, a)` at `(x, y)`, or `None` outside the image."""
     def __eq__(self, other: object, /) -> bool: ...
@@ -191,6 +228,10 @@ class Node:
     @property
     def alive(self) -> bool:
         """Whether the node still lives (it and its ancestors were not removed)."""
+    data: Any
+    """Any Python object the game attaches to the node (its Sprite, say), or `None`. Kept
+    by the stage, so every `Node` object of this node sees it; dropped when the node is
+    removed; `del node.data` drops it."""
     @property
     def name(self) -> Optional[str]:
         """The node's name, or `None` until one is set. Names need not be unique;
@@ -236,9 +277,13 @@ class Node:
         """The children in paint order (index 0 at the back); empty for a bitmap."""
     mask: Optional[Node]
     """The node whose fills clip this node and its subtree, or `None`."""
-    scroll_rect: Optional[_Rect]
-    """The scroll window `(x, y, width, height)` of the node's content space (edges rounded
-    to whole pixels when set), or `None`."""
+    @property
+    def scroll_rect(self) -> Optional[_Rect]:
+        """The scroll window `(x, y, width, height)` of the node's content space (edges
+        rounded to whole pixels when set), or `None`. Set it to a 4-sequence, a
+        `pygame.Rect`, a `pygame.FRect` or `None`."""
+    @scroll_rect.setter
+    def scroll_rect(self, value: Optional[_RectLike]) -> None: ...
     interactive: bool
     """Whether the node is a target of clicks itself (a Flash Sprite; containers by
     default) rather than content of its parent (a Shape or Bitmap)."""
@@ -342,6 +387,13 @@ class OverlapMask:
         """How many pixels overlap."""
     def contains(self, x: int, y: int) -> bool:
         """Whether pixel `(x, y)` of the parent's grid is in the overlap."""
+    def to_mask(self) -> Any:
+        """The mask as a `pygame.mask.Mask` of `width` x `height` (bit `(i, j)` is pixel
+        `(x + i, y + j)` of the parent's grid). Needs pygame."""
+    def to_surface(self, setcolor: Any = None, unsetcolor: Any = None) -> Any:
+        """The mask as a pygame Surface with per-pixel alpha, `setcolor` (default opaque
+        white) where the pixels overlap and `unsetcolor` (default transparent) elsewhere, as
+        `Mask.to_surface` colours them. Blit it at `(x, y)`. Needs pygame."""
     def tobytes(self) -> bytes:
         """The mask as `width * height` bytes, rows from the top: 1 where the pixels
         overlap, 0 elsewhere."""
@@ -433,6 +485,29 @@ class Stage:
         stroked instead, and with `fill=True, stroke=WIDTH` filled and then stroked."""
     def set_graphics(self, node: Node, graphics: Iterable[Graphic]) -> None:
         """Replaces a container's graphics."""
+    def set_transforms(self, nodes: Iterable[Node], poses: Any) -> None:
+        """Poses many nodes in one call: `poses` is an `(N, 3)` array of `(x, y, rotation)`
+        or an `(N, 5)` array of `(x, y, rotation, scale_x, scale_y)` rows (a float64 numpy
+        array, or any sequence of rows), one per node. All or nothing."""
+    def load_svg(self, parent: Node, path: Union[str, PathLike[str]]) -> SvgLoad:
+        """Reads an SVG file and adds it under `parent`."""
+    def load_svg_string(self, parent: Node, text: str) -> SvgLoad:
+        """`load_svg` from the text of an SVG document."""
+    def debug_image(
+        self,
+        queries: Optional[Iterable[Tuple[Node, Node, Node]]] = None,
+        *,
+        tolerance: int = 255,
+        area: Optional[_RectLike] = None,
+        zoom: Optional[int] = None,
+        legend: bool = True,
+        notes: Optional[Sequence[str]] = None,
+        max_queries: Optional[int] = None,
+        highlight: Optional[Node] = None,
+    ) -> Bitmap:
+        """A picture of the stage and of each query `(a, b, parent)`: pixels solid in both
+        (magenta), both targets' bounds (blue, green), the answer (red), a legend. Returns a
+        `Bitmap` (`save_png`, `to_surface`)."""
     def remove(self, node: Node) -> None:
         """Removes `node` and its whole subtree; their `Node` objects raise from then
         on."""
@@ -553,3 +628,47 @@ class Stage:
         """`bounds` cut by every mask and scroll window that clips `node`."""
     def matrix_to(self, node: Node, ancestor: Optional[Node] = None) -> _Matrix:
         """The matrix mapping `node`'s space into `ancestor`'s (the root's when `None`)."""
+
+@final
+class SvgLoad:
+    """What `Stage.load_svg` built."""
+
+    @property
+    def root(self) -> Node:
+        """The container holding the SVG's content (its local space is the SVG's canvas)."""
+    @property
+    def ids(self) -> dict[str, Node]:
+        """The node made for each SVG `id`."""
+    @property
+    def warnings(self) -> list[str]:
+        """What was not loaded as the file shows it."""
+    def node(self, id: str) -> Optional[Node]:
+        """The node made for the element with this `id`, or `None`."""
+
+@final
+class ContactEvent:
+    """One change (or continuation) of a pair's contact."""
+
+    @property
+    def phase(self) -> Literal["began", "continued", "ended"]: ...
+    @property
+    def a(self) -> Node: ...
+    @property
+    def b(self) -> Node: ...
+    @property
+    def contact(self) -> Optional[Contact]:
+        """This frame's contact of the pair; `None` for `ended`."""
+    @property
+    def frames(self) -> int:
+        """Frames the pair has touched in a row (for `ended`: the run that ended)."""
+
+class ContactTracker:
+    """Follows contacts from frame to frame: `events = tracker.update(contacts)`."""
+
+    def __new__(cls) -> ContactTracker: ...
+    def update(self, contacts: Iterable[Contact]) -> list[ContactEvent]:
+        """`began` and `continued` in the order of `contacts`, then `ended`."""
+    def is_touching(self, a: Node, b: Node) -> bool: ...
+    def frames_touching(self, a: Node, b: Node) -> int: ...
+    def __len__(self) -> int: ...
+    def clear(self) -> None: ...

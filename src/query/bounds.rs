@@ -1,0 +1,181 @@
+//! Bounds (semantics.md section 3): Flash's `getBounds` and `getRect`, and the exact box of
+//! an object's geometry.
+
+use glam::DAffine2;
+
+use crate::geom::shape::Leaf;
+use crate::tree::walk::{Visit, Walk};
+use crate::{ColorTransform, Error, Graphic, NodeId, Rect, Result, Stage};
+
+/// Which box of each leaf [`Stage::local_box`] collects.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum BoxKind {
+    WithStrokes,
+    WithoutStrokes,
+}
+
+/// Bounds of objects in any space.
+impl Stage {
+    /// Flash's `getBounds`: the box of `obj` and its descendants in `space`'s coordinates,
+    /// strokes included, or `None` when `obj` draws nothing. `space` may be any node.
+    ///
+    /// Like Flash, this is a loose box: each node's own graphics box is mapped into `obj`'s
+    /// space by its 4 corners, and the union is mapped into `space` by its 4 corners again.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`], [`Error::NonFinite`] when a matrix overflows,
+    /// [`Error::Singular`] when `space` is not an ancestor of `obj` and cannot be inverted.
+    ///
+    /// ```
+    /// use pixelhit::{FillRule, Graphic, Path, Stage};
+    /// let mut stage = Stage::new();
+    /// let box_ = stage.add_container(stage.root())?;
+    /// stage.add_graphic(box_, Graphic::fill(Path::rect(0.0, 0.0, 10.0, 10.0), FillRule::NonZero, 1.0)?)?;
+    /// stage.set_rotation(box_, 45.0)?;
+    /// let b = stage.bounds(box_, stage.root())?.unwrap();
+    /// assert!((b.width() - 2f64.sqrt() * 10.0).abs() < 1e-9);
+    /// # Ok::<(), pixelhit::Error>(())
+    /// ```
+    pub fn bounds(&self, obj: NodeId, space: NodeId) -> Result<Option<Rect>> {
+        self.flash_box(obj, space, BoxKind::WithStrokes)
+    }
+
+    /// Flash's `getRect`: like [`Stage::bounds`] but strokes count by their centreline only.
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::bounds`].
+    pub fn rect(&self, obj: NodeId, space: NodeId) -> Result<Option<Rect>> {
+        self.flash_box(obj, space, BoxKind::WithoutStrokes)
+    }
+
+    fn flash_box(&self, obj: NodeId, space: NodeId, kind: BoxKind) -> Result<Option<Rect>> {
+        Ok(self.flash_box_and_matrix(obj, space, kind)?.map(|(b, _)| b))
+    }
+
+    /// [`Stage::flash_box`] and, when there is a box, the matrix from `obj` to `space`.
+    fn flash_box_and_matrix(
+        &self,
+        obj: NodeId,
+        space: NodeId,
+        kind: BoxKind,
+    ) -> Result<Option<(Rect, DAffine2)>> {
+        let Some(local) = self.local_box(obj, kind)? else {
+            return Ok(None);
+        };
+        let m = self.matrix_between(obj, space)?;
+        let mapped = local.transform(m).ok_or_else(|| Error::NonFinite {
+            what: format!("bounds of {} in {}", self.describe(obj), self.describe(space)),
+        })?;
+        Ok(Some((mapped, m)))
+    }
+
+    /// The box [`Stage::bounds`] maps into other spaces: the union, in `obj`'s space, of its
+    /// nodes' own graphics boxes (strokes included). Motion queries map it by the poses
+    /// they test.
+    pub(crate) fn own_box(&self, obj: NodeId) -> Result<Option<Rect>> {
+        self.local_box(obj, BoxKind::WithStrokes)
+    }
+
+    /// The union, in `obj`'s space, of each node's own graphics box mapped by its corners.
+    fn local_box(&self, obj: NodeId, kind: BoxKind) -> Result<Option<Rect>> {
+        // A node's leaves come one after another, so its own box is the run of equal ids;
+        // each run is mapped into obj's space when the next one starts, and at the end.
+        let mut acc: Option<Rect> = None;
+        let mut run: Option<(NodeId, Rect, DAffine2)> = None;
+        let add = |acc: &mut Option<Rect>, (id, r, m): (NodeId, Rect, DAffine2)| -> Result<()> {
+            // obj's own graphics need no mapping (the identity maps every finite box to itself).
+            let mapped = match m == DAffine2::IDENTITY {
+                true => r,
+                false => r.transform(m).ok_or_else(|| Error::NonFinite {
+                    what: format!("bounds of {}", self.describe(id)),
+                })?,
+            };
+            *acc = Some(acc.map_or(mapped, |a| a.union(&mapped)));
+            Ok(())
+        };
+        self.walk_leaves(
+            obj,
+            obj,
+            DAffine2::IDENTITY,
+            ColorTransform::IDENTITY,
+            Walk::Boxes,
+            |id, visit, m, _, _| {
+                let r = match (visit, kind) {
+                    // A scrolled node's window stands for its content (semantics.md 6).
+                    (Visit::Window(w), _) => Some(w),
+                    (Visit::Leaf(leaf), BoxKind::WithStrokes) => leaf.flash_box(),
+                    (Visit::Leaf(leaf), BoxKind::WithoutStrokes) => leaf.centreline_box(),
+                };
+                let Some(r) = r else { return Ok(()) };
+                match &mut run {
+                    Some((last, lr, _)) if *last == id => *lr = lr.union(&r),
+                    _ => {
+                        if let Some(done) = run.replace((id, r, *m)) {
+                            add(&mut acc, done)?;
+                        }
+                    }
+                }
+                Ok(())
+            },
+        )?;
+        if let Some(done) = run {
+            add(&mut acc, done)?;
+        }
+        Ok(acc)
+    }
+
+    /// The exact box of `obj`'s geometry in `space`: every leaf mapped straight into `space`
+    /// (curve extrema, stroke ends and joins included). Never larger than [`Stage::bounds`].
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::bounds`].
+    pub fn tight_bounds(&self, obj: NodeId, space: NodeId) -> Result<Option<Rect>> {
+        let base = self.matrix_between(obj, space)?;
+        let mut acc: Option<Rect> = None;
+        let walk = Walk::Boxes;
+        self.walk_leaves(
+            obj,
+            obj,
+            base,
+            ColorTransform::IDENTITY,
+            walk,
+            |_, visit, m, _, _| {
+                let r = match visit {
+                    Visit::Window(w) => w.transform(m),
+                    Visit::Leaf(Leaf::Graphic(Graphic::Fill(f))) => f.path().bounds(m),
+                    Visit::Leaf(Leaf::Graphic(Graphic::Stroke(s))) => {
+                        let r = s.width() / 2.0;
+                        let (a, b) = (m.matrix2.x_axis.x, m.matrix2.x_axis.y);
+                        let (c, d) = (m.matrix2.y_axis.x, m.matrix2.y_axis.y);
+                        let (ex, ey) = (r * a.hypot(c), r * b.hypot(d));
+                        s.path().bounds(m).and_then(|bx| {
+                            Rect::from_ltrb(bx.left() - ex, bx.top() - ey, bx.right() + ex, bx.bottom() + ey)
+                        })
+                    }
+                    Visit::Leaf(Leaf::Bitmap(bm, _)) => {
+                        Rect::from_ltrb(0.0, 0.0, f64::from(bm.width()), f64::from(bm.height()))
+                            .and_then(|r| r.transform(m))
+                    }
+                };
+                if let Some(r) = r {
+                    acc = Some(acc.map_or(r, |a| a.union(&r)));
+                }
+                Ok(())
+            },
+        )?;
+        // A union can be wider than an f64 holds, which no box may be.
+        acc.map(|r| {
+            Rect::from_ltrb(r.left(), r.top(), r.right(), r.bottom()).ok_or_else(|| Error::NonFinite {
+                what: format!(
+                    "tight bounds of {} in {}",
+                    self.describe(obj),
+                    self.describe(space)
+                ),
+            })
+        })
+        .transpose()
+    }
+}

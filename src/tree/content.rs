@@ -1,0 +1,72 @@
+//! What a node draws: a container's graphics, a bitmap node's bitmap.
+
+use crate::tree::node::Content;
+use crate::{Bitmap, Error, Graphic, NodeId, Result, Stage};
+
+/// What nodes draw, read and replaced.
+impl Stage {
+    /// The container's graphics, or the graphics of the frame an animated node shows (empty
+    /// for a bitmap).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`].
+    pub fn graphics(&self, id: NodeId) -> Result<&[Graphic]> {
+        Ok(self.node(id)?.content.shown().0)
+    }
+
+    /// Appends a fill or stroke to a container's graphics.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotContainer`] for a bitmap; [`Error::StaleNode`].
+    pub fn add_graphic(&mut self, id: NodeId, g: Graphic) -> Result<()> {
+        self.check_container(id)?;
+        if let Content::Container(gs) = &mut self.node_mut(id)?.content {
+            gs.push(g);
+        }
+        Ok(())
+    }
+
+    /// Replaces a container's graphics.
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::add_graphic`].
+    pub fn set_graphics(&mut self, id: NodeId, graphics: Vec<Graphic>) -> Result<()> {
+        self.check_container(id)?;
+        if let Content::Container(gs) = &mut self.node_mut(id)?.content {
+            *gs = graphics;
+        }
+        Ok(())
+    }
+
+    /// The bitmap and its smoothing flag, for a bitmap node or an animated node showing a
+    /// bitmap frame.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StaleNode`].
+    pub fn bitmap(&self, id: NodeId) -> Result<Option<(&Bitmap, bool)>> {
+        Ok(self.node(id)?.content.shown().1)
+    }
+
+    /// Replaces a bitmap node's image and smoothing flag.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotBitmap`] for a container; [`Error::StaleNode`].
+    pub fn set_bitmap(&mut self, id: NodeId, bitmap: Bitmap, smoothing: bool) -> Result<()> {
+        let desc = self.describe(id);
+        let node = self.node_mut(id)?;
+        match node.content {
+            Content::Bitmap { .. } => {
+                node.content = Content::Bitmap { bitmap, smoothing };
+                Ok(())
+            }
+            Content::Container(_) | Content::Frames { .. } => Err(Error::NotBitmap { node: desc }),
+        }
+    }
+
+    // ----- spaces -----
+}
