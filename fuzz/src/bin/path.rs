@@ -1,5 +1,5 @@
-//! Fuzz target: `pixelhit_fuzz::path` (see the crate's documentation).
+//! Fuzz target: `pixelhit_fuzz::path` (see the crate's documentation), run by libFuzzer.
 
-fn main() {
-    afl::fuzz!(|data: &[u8]| pixelhit_fuzz::path(data));
-}
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| pixelhit_fuzz::path(data));

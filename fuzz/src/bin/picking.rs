@@ -1,0 +1,5 @@
+//! Fuzz target: `pixelhit_fuzz::picking` (see the crate's documentation), run by libFuzzer.
+
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| pixelhit_fuzz::picking(data));
