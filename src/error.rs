@@ -153,6 +153,23 @@ pub enum Error {
         /// The budget.
         budget: u64,
     },
+    /// A node whose matrix has skew was asked to move in a motion query (semantics.md 8:
+    /// only x, y, rotation and the scales are interpolated).
+    Skew {
+        /// The node.
+        node: String,
+    },
+    /// A motion query would test more poses than its budget
+    /// ([`MotionOptions::max_tests`](crate::MotionOptions::max_tests)) allows: a huge
+    /// motion of a huge target at a small `max_step`.
+    MotionBudget {
+        /// The query, e.g. `the sweep of "bullet" against "wall"`.
+        what: String,
+        /// Poses it would test.
+        tests: u128,
+        /// The budget.
+        budget: u64,
+    },
     /// A precise query would have to rasterize more pixels than its budget allows.
     PixelBudget {
         /// Pixels the query would rasterize.
@@ -214,6 +231,14 @@ impl fmt::Display for Error {
             Error::WorkBudget { what, work, budget } => write!(
                 f,
                 "{what} would take more work than the budget of {budget} edge pieces (stopped at {work}): its edges cross each other too often"
+            ),
+            Error::Skew { node } => write!(
+                f,
+                "{node} has skew: its matrix is not x, y, rotation and scales, which is all a motion can move"
+            ),
+            Error::MotionBudget { what, tests, budget } => write!(
+                f,
+                "{what} would test {tests} poses, over the budget of {budget}: raise max_step or max_tests, or split the motion"
             ),
             Error::PixelBudget { pixels, budget } => write!(
                 f,

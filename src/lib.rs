@@ -175,6 +175,7 @@ mod debug;
 mod error;
 mod geom;
 mod methods;
+mod motion;
 mod query;
 mod raster;
 mod scene;
@@ -197,11 +198,16 @@ pub use glam::{DAffine2, DVec2};
 pub use image::RgbaImage;
 pub use methods::radial::{RadialOptions, RadialProfile};
 pub use methods::{Method, ParseMethodError, Probe, RectMethod};
+pub use motion::{
+    DEFAULT_MAX_STEP, DEFAULT_MAX_TESTS, MIN_MAX_STEP, MOTION_RESOLUTION, MotionOptions, Pose, Sweep,
+    SweepHit,
+};
 pub use query::alpha_plane::AlphaPlane;
-pub use query::collision::{Collision, CollisionOptions, DEFAULT_MAX_PIXELS, DENSE_BYTES};
+pub use query::collision::{Collision, CollisionOptions, DEFAULT_MAX_PIXELS};
 pub use query::crowd::{Contact, ContactDetails, MAX_CLOSE_PAIRS, OverlapMask};
 pub use query::pick::PickOptions;
+pub use query::pipeline::DENSE_BYTES;
 pub use query::point::BitmapHit;
 pub use query::tracker::{ContactEvent, ContactPhase, ContactTracker};
-pub use scene::{Query, Scene, SceneLimits};
+pub use scene::{MotionFields, MotionQuery, Query, Scene, SceneLimits, ScenePose};
 pub use tree::stage::{Frame, NodeId, Stage};

@@ -176,3 +176,24 @@ pub(crate) enum Leaf<'a> {
     Graphic(&'a Graphic),
     Bitmap(&'a Bitmap, bool),
 }
+
+impl Leaf<'_> {
+    /// The leaf's own box in its space, as Flash's `getBounds` counts it: a path's box,
+    /// grown by half the width for a stroke; a bitmap's rectangle. `None` when it has none.
+    pub fn flash_box(&self) -> Option<Rect> {
+        match self {
+            Leaf::Graphic(Graphic::Stroke(s)) => {
+                self.centreline_box().and_then(|b| b.outset(s.width() / 2.0))
+            }
+            _ => self.centreline_box(),
+        }
+    }
+
+    /// The leaf's own box as Flash's `getRect` counts it: strokes by their centreline.
+    pub fn centreline_box(&self) -> Option<Rect> {
+        match self {
+            Leaf::Graphic(g) => g.path_box(),
+            Leaf::Bitmap(bm, _) => Rect::from_ltrb(0.0, 0.0, f64::from(bm.width()), f64::from(bm.height())),
+        }
+    }
+}

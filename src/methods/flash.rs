@@ -82,7 +82,7 @@ pub(crate) fn pipeline(
         budget: opts.max_pixels,
     };
     // A black RGBA window, a layer and a mask: 9 bytes a pixel.
-    crate::query::collision::dense_budget((w * h) as u128, 9, opts)?;
+    crate::query::pipeline::dense_budget((w * h) as u128, 9, opts)?;
     let (Ok(wi), Ok(hi)) = (u32::try_from(w as u64), u32::try_from(h as u64)) else {
         return Err(budget_error());
     };

@@ -6,11 +6,12 @@
 //! a [`Method`] of [`Stage::collides`], measured against the default exact method (see the
 //! README's methods table and `tests/integration/methods.rs`, which enforce the exactness claims).
 //!
-//! All methods that look at pixels share the default method's first step
-//! (`collision_setup`: the targets must be inside the parent, their Flash bounds must
-//! overlap, the pixel window is clipped to what both can touch), so that they differ only in
-//! what they do with the two alpha planes. The radial test and the Flash pipeline have their
-//! own first steps, in `radial.rs` and `flash.rs`.
+//! All methods that look at pixels go through the collision pipeline (`query/pipeline.rs`):
+//! its setup checks that the targets are inside the parent and that their Flash bounds
+//! overlap, and clips the pixel window to what both can touch, so that the methods differ
+//! only in what they do with the two alpha planes. The radial test measures each object
+//! alone through the same pipeline (`radial.rs`); the Flash pipeline has its own first step,
+//! Flash's (`flash.rs`).
 
 pub(crate) mod flash;
 pub(crate) mod radial;
@@ -21,7 +22,7 @@ use std::str::FromStr;
 
 use crate::geom::rect::PixelRect;
 use crate::methods::radial::{RadialOptions, RadialProfile};
-use crate::query::collision::{Planes, Setup};
+use crate::query::pipeline::{PairRequest, Planes, Setup};
 use crate::raster::bitmask::{BitMask, Overlap};
 use crate::{Collision, CollisionOptions, Error, NodeId, Result, Stage};
 
@@ -440,7 +441,7 @@ impl Stage {
                     RectMethod::Bitmask => BITMASK_BYTES,
                     _ => PLANE_BYTES,
                 };
-                let Some(planes) = self.overlap_planes(a, b, parent, opts, bytes)? else {
+                let Some(planes) = self.method_planes(a, b, parent, opts, bytes)? else {
                     return Ok(whole(None, 0));
                 };
                 let t = opts.threshold();
@@ -454,6 +455,22 @@ impl Stage {
                 };
                 Ok(whole(rect, count))
             }
+        }
+    }
+
+    /// Both targets' planes for a method that works on whole planes, through the collision
+    /// pipeline; `None` when no pixel can overlap. Precise queries only.
+    fn method_planes(
+        &self,
+        a: NodeId,
+        b: NodeId,
+        parent: NodeId,
+        opts: &CollisionOptions,
+        bytes_per_pixel: u64,
+    ) -> Result<Option<Planes>> {
+        match self.setup_pair(&PairRequest::new(a, b, parent, opts))? {
+            Setup::Pair(pair) => pair.solid_planes(self, opts, bytes_per_pixel).map(Some),
+            Setup::Empty | Setup::Loose(_) => Ok(None),
         }
     }
 
@@ -471,7 +488,7 @@ impl Stage {
             visited: 0,
         };
         if !opts.precise {
-            return Ok(match self.collision_setup(a, b, parent, opts)? {
+            return Ok(match self.setup_pair(&PairRequest::new(a, b, parent, opts))? {
                 Setup::Empty => no,
                 _ => Probe {
                     hit: true,
@@ -481,17 +498,14 @@ impl Stage {
         }
         match method {
             Method::Exact => {
-                // The probe's count needs the window, which the default query keeps to
-                // itself; working it out twice is fine for a measurement.
-                let visited = if count_exact {
-                    match self.collision_setup(a, b, parent, opts)? {
-                        Setup::Precise { window, .. } => window.width() * window.height(),
-                        _ => 0,
+                let (hit, visited) = match self.setup_pair(&PairRequest::new(a, b, parent, opts))? {
+                    Setup::Pair(pair) => {
+                        let hit = pair.collision(self, opts)?.rect.is_some();
+                        let w = pair.window;
+                        (hit, if count_exact { w.width() * w.height() } else { 0 })
                     }
-                } else {
-                    0
+                    _ => (false, 0),
                 };
-                let hit = self.collision(a, b, parent, opts)?.rect.is_some();
                 Ok(Probe { hit, visited })
             }
             Method::FlashPipeline { compat } => {
@@ -503,7 +517,7 @@ impl Stage {
             }
             Method::Radial(options) => {
                 // The profiles are the objects' own; the query's visibility rule is applied
-                // here, as collision_setup applies it for the other methods.
+                // here, as the pipeline's setup applies it for the other methods.
                 if self.skipped_as_hidden(a, b, opts)? {
                     for t in [a, b] {
                         self.matrix_to(t, parent)?;
@@ -532,7 +546,7 @@ impl Stage {
                     Method::Bitmask => BITMASK_BYTES,
                     _ => PLANE_BYTES,
                 };
-                let Some(planes) = self.overlap_planes(a, b, parent, opts, bytes)? else {
+                let Some(planes) = self.method_planes(a, b, parent, opts, bytes)? else {
                     return Ok(no);
                 };
                 let t = opts.threshold();

@@ -11,11 +11,10 @@ use std::f64::consts::TAU;
 use glam::{DAffine2, DMat2, DVec2};
 
 use crate::geom::interop::IntoAffine;
-
-use crate::geom::shape::Leaf;
-use crate::raster::RegionPiece;
-use crate::tree::walk::{Clip, Visit, Walk, each_clip};
-use crate::{CollisionOptions, FillRule, Graphic, NodeId, Path, Result, Stage};
+use crate::geom::rect::PixelRect;
+use crate::query::pipeline::{Pose, Target, dense_budget, threshold};
+use crate::raster::DrawBudget;
+use crate::{CollisionOptions, Error, NodeId, Result, Stage};
 
 /// Options of [`Method::Radial`](crate::Method::Radial), fixed when a profile is built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -254,83 +253,13 @@ pub(crate) fn build(
     } else {
         1.0
     };
-    // The object's leaves copied flat under a fresh root, in paint order, with the matrix
-    // scaled by k and the colour transforms relative to `parent`: drawn there, they give
-    // the object's own raster with exactly the exact method's pixel rule.
-    let mut tmp = Stage::new();
-    let holder = tmp.add_container(tmp.root())?;
-    // The object's own tolerance decides which of its pixels are solid, as in every method.
-    tmp.set_tolerance(holder, stage.tolerance(obj)?)?;
-    let base = DAffine2::from_scale(DVec2::splat(k));
-    let base_color = stage.color_transform_to(obj, parent)?;
-    // The object's own mask and scroll window clip it (those of its ancestors are not
-    // looked at: the profile is the object's own, in its own space).
-    let mut own = Vec::new();
-    if let Some(rect) = stage.scroll_rect(obj)? {
-        own.push(Clip::Window { rect, matrix: base });
-    }
-    if let Some(mask) = stage.mask(obj)? {
-        own.push(Clip::Mask(mask));
-    }
-    let walk = Walk::Draw;
-    stage.walk_leaves(obj, obj, base, base_color, walk, |_, visit, m, ct, clips| {
-        let Visit::Leaf(leaf) = visit else { return Ok(()) };
-        // A clipped leaf goes inside containers masked by copies of its clips' regions.
-        let mut inside = holder;
-        let all: Vec<Clip> = each_clip(clips).chain(&own).copied().collect();
-        for clip in all.iter().rev() {
-            let wrap = tmp.add_container(inside)?;
-            let mask = tmp.add_container(tmp.root())?;
-            match *clip {
-                Clip::Window { rect, matrix } => {
-                    let path = Path::rect(rect.left(), rect.top(), rect.width(), rect.height());
-                    tmp.add_graphic(mask, Graphic::fill(path, FillRule::NonZero, 1.0)?)?;
-                    tmp.set_matrix(mask, matrix)?;
-                }
-                Clip::Mask(m) => stage.for_each_region_leaf(m, obj, base, |piece, pm| {
-                    let n = tmp.add_container(mask)?;
-                    let g = match piece {
-                        RegionPiece::Fill(g) => g.clone(),
-                        RegionPiece::Rect(r) => {
-                            let path = Path::rect(r.left(), r.top(), r.width(), r.height());
-                            Graphic::fill(path, FillRule::NonZero, 1.0)?
-                        }
-                    };
-                    tmp.add_graphic(n, g)?;
-                    tmp.set_matrix(n, *pm)
-                })?,
-            }
-            tmp.set_mask(wrap, Some(mask))?;
-            inside = wrap;
-        }
-        let node = match leaf {
-            Leaf::Graphic(g) => {
-                let n = tmp.add_container(inside)?;
-                tmp.add_graphic(n, g.clone())?;
-                n
-            }
-            Leaf::Bitmap(bitmap, smoothing) => tmp.add_bitmap(inside, bitmap.clone(), smoothing)?,
-        };
-        tmp.set_matrix(node, *m)?;
-        tmp.set_color_transform(node, *ct)
-    })?;
-    let root = tmp.root();
-    // The planes come in pairs; the second target is a plain rectangle over the first one's
-    // box, which costs next to nothing to draw (drawing the object twice would not).
-    let Some(bounds) = tmp.bounds(holder, root)?.and_then(|r| r.outset(2.0)) else {
+    let Some(raster) = solid_raster(stage, obj, parent, opts, k)? else {
         return Ok(None);
     };
-    let cover = tmp.add_container(root)?;
-    let rect = Path::rect(bounds.left(), bounds.top(), bounds.width(), bounds.height());
-    tmp.add_graphic(cover, Graphic::fill(rect, FillRule::NonZero, 1.0)?)?;
-    // Two planes of a byte and, at worst (every pixel on the rim), 16 bytes of rim a pixel.
-    let Some(planes) = tmp.overlap_planes(holder, cover, root, opts, 18)? else {
-        return Ok(None);
-    };
-    let t = opts.threshold();
-    let (w, h) = (planes.window.width() as usize, planes.window.height() as usize);
-    let (x0, y0) = (planes.window.x0 as f64, planes.window.y0 as f64);
-    let is_solid = |x: usize, y: usize| planes.a[y * w + x] >= t;
+    let SolidRaster { window, solid } = &raster;
+    let (w, h) = (window.width() as usize, window.height() as usize);
+    let (x0, y0) = (window.x0 as f64, window.y0 as f64);
+    let is_solid = |x: usize, y: usize| solid[y * w + x];
     // The solid pixel holding `p` (parent space), if any.
     let solid_at = |p: DVec2| {
         let (x, y) = ((p.x - x0).floor(), (p.y - y0).floor());
@@ -410,6 +339,67 @@ pub(crate) fn build(
     }))
 }
 
+/// Which pixels of an object are solid, over a window of the raster its profile is measured
+/// on, row-major.
+struct SolidRaster {
+    window: PixelRect,
+    solid: Vec<bool>,
+}
+
+/// `obj` drawn through the collision pipeline in its own space scaled by `k`, clipped by its
+/// own mask and scroll window (not its ancestors': the profile is the object's own), with
+/// its colour transforms as seen from `parent` and its own tolerance: exactly the exact
+/// method's pixel rule.
+fn solid_raster(
+    stage: &Stage,
+    obj: NodeId,
+    parent: NodeId,
+    opts: &CollisionOptions,
+    k: f64,
+) -> Result<Option<SolidRaster>> {
+    let target = Target {
+        node: obj,
+        pose: Pose::Own {
+            pre: DAffine2::from_scale(DVec2::splat(k)),
+        },
+    };
+    let Some(bounds) = stage.target_box(&target, parent)? else {
+        return Ok(None);
+    };
+    // The window is that of a pair query against a rectangle 2 pixels larger than the
+    // object's box (how profiles were measured before the pipeline had single targets).
+    if bounds.outset(2.0).is_none() {
+        return Ok(None);
+    }
+    let name = || format!("the pixels of {} for its radial profile", stage.describe(obj));
+    let window = stage.pixel_window(&bounds, name)?;
+    let mut budget = DrawBudget::new(opts.max_pixels);
+    let epoch = stage.cache.query_epoch();
+    let prepared = stage.prepare_target(&target, parent, opts.anti_alias, epoch, &mut budget)?;
+    let Some(extent) = prepared.extent() else {
+        return Ok(None);
+    };
+    let window = window.intersect(&extent);
+    if window.is_empty() {
+        return Ok(None);
+    }
+    if window.area() > u128::from(opts.max_pixels) {
+        return Err(Error::PixelBudget {
+            pixels: window.area(),
+            budget: opts.max_pixels,
+        });
+    }
+    let t = threshold(stage.target_tolerance(obj, opts)?);
+    // A plane of a byte and, at worst (every pixel on the rim), 16 bytes of rim a pixel;
+    // one more byte for the plane of the rectangle the window was once compared with.
+    dense_budget(window.area(), 18, opts)?;
+    let [plane] = stage.draw_planes([&prepared], window, name)?;
+    Ok(Some(SolidRaster {
+        window,
+        solid: plane.iter().map(|&v| v >= t).collect(),
+    }))
+}
+
 /// For each of `n` directions from `c`, the largest distance at which a ray leaves one of
 /// the unit squares whose top-left corners are `solid`.
 fn profile(solid: &[DVec2], c: DVec2, n: usize) -> Vec<f64> {
@@ -474,6 +464,276 @@ fn exit_distance(c: DVec2, d: DVec2, p: DVec2, q: DVec2) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::query::pipeline::{PairRequest, Setup};
+    use crate::raster::RegionPiece;
+    use crate::tree::walk::{Clip, Visit, Walk, each_clip};
+    use crate::{Bitmap, ColorTransform, FillRule, Graphic, Path, geom::shape::Leaf};
+
+    /// How profiles were measured before the pipeline had single targets: the object's
+    /// leaves copied flat under a fresh stage, with its clips as masks, compared against a
+    /// rectangle over them. The solid pixels, in the parent's grid, row by row.
+    fn reference_solid(
+        stage: &Stage,
+        obj: NodeId,
+        parent: NodeId,
+        opts: &CollisionOptions,
+        k: f64,
+    ) -> Result<Option<Vec<(i64, i64)>>> {
+        // The object's leaves copied flat under a fresh root, in paint order, with the matrix
+        // scaled by k and the colour transforms relative to `parent`: drawn there, they give
+        // the object's own raster with exactly the exact method's pixel rule.
+        let mut tmp = Stage::new();
+        let holder = tmp.add_container(tmp.root())?;
+        // The object's own tolerance decides which of its pixels are solid, as in every method.
+        tmp.set_tolerance(holder, stage.tolerance(obj)?)?;
+        let base = DAffine2::from_scale(DVec2::splat(k));
+        let base_color = stage.color_transform_to(obj, parent)?;
+        // The object's own mask and scroll window clip it (those of its ancestors are not
+        // looked at: the profile is the object's own, in its own space).
+        let mut own = Vec::new();
+        if let Some(rect) = stage.scroll_rect(obj)? {
+            own.push(Clip::Window { rect, matrix: base });
+        }
+        if let Some(mask) = stage.mask(obj)? {
+            own.push(Clip::Mask(mask));
+        }
+        let walk = Walk::Draw;
+        stage.walk_leaves(obj, obj, base, base_color, walk, |_, visit, m, ct, clips| {
+            let Visit::Leaf(leaf) = visit else { return Ok(()) };
+            // A clipped leaf goes inside containers masked by copies of its clips' regions.
+            let mut inside = holder;
+            let all: Vec<Clip> = each_clip(clips).chain(&own).copied().collect();
+            for clip in all.iter().rev() {
+                let wrap = tmp.add_container(inside)?;
+                let mask = tmp.add_container(tmp.root())?;
+                match *clip {
+                    Clip::Window { rect, matrix } => {
+                        let path = Path::rect(rect.left(), rect.top(), rect.width(), rect.height());
+                        tmp.add_graphic(mask, Graphic::fill(path, FillRule::NonZero, 1.0)?)?;
+                        tmp.set_matrix(mask, matrix)?;
+                    }
+                    Clip::Mask(m) => stage.for_each_region_leaf(m, obj, base, |piece, pm| {
+                        let n = tmp.add_container(mask)?;
+                        let g = match piece {
+                            RegionPiece::Fill(g) => g.clone(),
+                            RegionPiece::Rect(r) => {
+                                let path = Path::rect(r.left(), r.top(), r.width(), r.height());
+                                Graphic::fill(path, FillRule::NonZero, 1.0)?
+                            }
+                        };
+                        tmp.add_graphic(n, g)?;
+                        tmp.set_matrix(n, *pm)
+                    })?,
+                }
+                tmp.set_mask(wrap, Some(mask))?;
+                inside = wrap;
+            }
+            let node = match leaf {
+                Leaf::Graphic(g) => {
+                    let n = tmp.add_container(inside)?;
+                    tmp.add_graphic(n, g.clone())?;
+                    n
+                }
+                Leaf::Bitmap(bitmap, smoothing) => tmp.add_bitmap(inside, bitmap.clone(), smoothing)?,
+            };
+            tmp.set_matrix(node, *m)?;
+            tmp.set_color_transform(node, *ct)
+        })?;
+        let root = tmp.root();
+        // The planes come in pairs; the second target is a plain rectangle over the first one's
+        // box, which costs next to nothing to draw (drawing the object twice would not).
+        let Some(bounds) = tmp.bounds(holder, root)?.and_then(|r| r.outset(2.0)) else {
+            return Ok(None);
+        };
+        let cover = tmp.add_container(root)?;
+        let rect = Path::rect(bounds.left(), bounds.top(), bounds.width(), bounds.height());
+        tmp.add_graphic(cover, Graphic::fill(rect, FillRule::NonZero, 1.0)?)?;
+        // Two planes of a byte and, at worst (every pixel on the rim), 16 bytes of rim a pixel.
+        let Setup::Pair(pair) = tmp.setup_pair(&PairRequest::new(holder, cover, root, opts))? else {
+            return Ok(None);
+        };
+        let planes = pair.solid_planes(&tmp, opts, 18)?;
+        let t = opts.threshold();
+        let w = planes.window.width() as usize;
+        Ok(Some(
+            planes
+                .a
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| **v >= t)
+                .map(|(i, _)| {
+                    (
+                        planes.window.x0 + (i % w) as i64,
+                        planes.window.y0 + (i / w) as i64,
+                    )
+                })
+                .collect(),
+        ))
+    }
+
+    /// A small random generator, so that the cases are the same on every run.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            self.0 >> 33
+        }
+        fn unit(&mut self) -> f64 {
+            self.next() as f64 / (1u64 << 31) as f64
+        }
+        fn range(&mut self, lo: f64, hi: f64) -> f64 {
+            lo + (hi - lo) * self.unit()
+        }
+        fn chance(&mut self, p: f64) -> bool {
+            self.unit() < p
+        }
+    }
+
+    fn random_content(rng: &mut Rng, stage: &mut Stage, node: NodeId) -> Result<()> {
+        match rng.next() % 5 {
+            0 => {
+                let (w, h) = (1 + rng.next() % 12, 1 + rng.next() % 12);
+                let rgba = (0..w * h * 4).map(|_| (rng.next() % 256) as u8).collect();
+                let bm = Bitmap::from_rgba8(w as u32, h as u32, rgba)?;
+                stage.add_bitmap(node, bm, rng.chance(0.5))?;
+            }
+            1 => {
+                let p = Path::circle(rng.range(-5.0, 5.0), rng.range(-5.0, 5.0), rng.range(0.5, 9.0));
+                stage.add_graphic(
+                    node,
+                    Graphic::stroke(p, rng.range(0.3, 4.0), rng.range(0.2, 1.0))?,
+                )?;
+            }
+            2 => {
+                let pts: Vec<[f64; 2]> = (0..3 + rng.next() % 4)
+                    .map(|_| [rng.range(-10.0, 10.0), rng.range(-10.0, 10.0)])
+                    .collect();
+                let rule = if rng.chance(0.5) {
+                    FillRule::EvenOdd
+                } else {
+                    FillRule::NonZero
+                };
+                stage.add_graphic(
+                    node,
+                    Graphic::fill(Path::polygon(&pts), rule, rng.range(0.2, 1.0))?,
+                )?;
+            }
+            _ => {
+                let p = Path::rect(
+                    rng.range(-8.0, 2.0),
+                    rng.range(-8.0, 2.0),
+                    rng.range(0.3, 12.0),
+                    rng.range(0.3, 12.0),
+                );
+                stage.add_graphic(node, Graphic::fill(p, FillRule::NonZero, rng.range(0.2, 1.0))?)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn random_pose(rng: &mut Rng, stage: &mut Stage, node: NodeId) -> Result<()> {
+        stage.set_transform(
+            node,
+            rng.range(-6.0, 6.0),
+            rng.range(-6.0, 6.0),
+            rng.range(-180.0, 180.0),
+            rng.range(0.3, 2.5),
+            rng.range(0.3, 2.5),
+        )
+    }
+
+    #[test]
+    fn profiles_are_measured_on_the_pixels_of_the_former_copied_stage() {
+        let mut rng = Rng(20);
+        let mut compared = 0;
+        let mut clipped = 0;
+        for case in 0..400 {
+            let mut stage = Stage::new();
+            let root = stage.root();
+            let parent = stage.add_container(root).unwrap();
+            random_pose(&mut rng, &mut stage, parent).unwrap();
+            let obj = stage.add_container(parent).unwrap();
+            random_pose(&mut rng, &mut stage, obj).unwrap();
+            let mut nodes = vec![obj];
+            for _ in 0..1 + rng.next() % 5 {
+                let at = nodes[(rng.next() as usize) % nodes.len()];
+                let n = stage.add_container(at).unwrap();
+                random_pose(&mut rng, &mut stage, n).unwrap();
+                random_content(&mut rng, &mut stage, n).unwrap();
+                if rng.chance(0.2) {
+                    stage.set_alpha(n, rng.range(0.1, 1.0)).unwrap();
+                }
+                if rng.chance(0.1) {
+                    stage.set_visible(n, false).unwrap();
+                }
+                nodes.push(n);
+            }
+            if rng.chance(0.3) {
+                random_content(&mut rng, &mut stage, obj).unwrap();
+            }
+            // Scroll windows (fractional edges) and masks, on the object and inside it.
+            for &n in &nodes {
+                if rng.chance(0.2) {
+                    let r = [
+                        rng.range(-9.0, 3.0),
+                        rng.range(-9.0, 3.0),
+                        rng.range(0.5, 14.0),
+                        rng.range(0.5, 14.0),
+                    ];
+                    stage.set_scroll_rect(n, Some(r)).unwrap();
+                }
+                if rng.chance(0.2) {
+                    let mask = stage
+                        .add_container(if rng.chance(0.5) { root } else { parent })
+                        .unwrap();
+                    random_pose(&mut rng, &mut stage, mask).unwrap();
+                    random_content(&mut rng, &mut stage, mask).unwrap();
+                    if rng.chance(0.3) {
+                        random_content(&mut rng, &mut stage, mask).unwrap();
+                    }
+                    stage.set_mask(n, Some(mask)).unwrap();
+                }
+            }
+            if rng.chance(0.2) {
+                let c = ColorTransform::new(
+                    [1.0, 1.0, 1.0, rng.range(0.1, 2.0)],
+                    [0.0, 0.0, 0.0, rng.range(-60.0, 60.0)],
+                );
+                stage.set_color_transform(parent, c).unwrap();
+            }
+            if rng.chance(0.3) {
+                stage.set_tolerance(obj, Some((rng.next() % 256) as u8)).unwrap();
+            }
+            let opts = CollisionOptions::default()
+                .tolerance((rng.next() % 256) as u8)
+                .anti_alias(rng.chance(0.8));
+            let k = [1.0, 2.0, 3.7, 8.0][(rng.next() % 4) as usize];
+            let want = reference_solid(&stage, obj, parent, &opts, k).unwrap();
+            let got = solid_raster(&stage, obj, parent, &opts, k).unwrap().map(|r| {
+                let w = r.window.width() as usize;
+                r.solid
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| **s)
+                    .map(|(i, _)| (r.window.x0 + (i % w) as i64, r.window.y0 + (i / w) as i64))
+                    .collect::<Vec<_>>()
+            });
+            // An empty raster and no raster give the same (empty) profile.
+            let norm = |v: Option<Vec<(i64, i64)>>| v.filter(|v| !v.is_empty());
+            if stage.mask(obj).unwrap().is_some() || stage.scroll_rect(obj).unwrap().is_some() {
+                clipped += 1;
+            }
+            compared += usize::from(norm(want.clone()).is_some());
+            assert_eq!(norm(got), norm(want), "case {case}");
+        }
+        // The cases are not all empty, and the object's own clips are exercised.
+        assert!(compared > 200 && clipped > 50, "{compared} {clipped}");
+    }
 
     #[test]
     fn stretches_are_singular_values() {

@@ -2,7 +2,8 @@
 //! looking at, testing, or effects of your own.
 
 use crate::geom::rect::PixelRect;
-use crate::raster::{DrawBudget, Rasterizer};
+use crate::query::pipeline::Target;
+use crate::raster::DrawBudget;
 use crate::{CollisionOptions, Error, NodeId, Rect, Result, Stage};
 
 /// The alpha of one target over a rectangle of whole pixels of a parent's grid, as
@@ -99,11 +100,9 @@ impl Stage {
         }
         let mut budget = DrawBudget::new(opts.max_pixels);
         let epoch = self.cache.query_epoch();
-        let target = self.prepare(obj, parent, opts.anti_alias, epoch, &mut budget)?;
-        let mut alpha = vec![0u8; window.area() as usize];
-        let mut raster = Rasterizer::new();
-        raster.plane(&target, window, &mut alpha);
-        raster.check(|| format!("the pixels of {}", self.describe(obj)))?;
+        let target = self.prepare_target(&Target::new(obj), parent, opts.anti_alias, epoch, &mut budget)?;
+        let name = || format!("the pixels of {}", self.describe(obj));
+        let [alpha] = self.draw_planes([&target], window, name)?;
         Ok(AlphaPlane {
             x: window.x0,
             y: window.y0,

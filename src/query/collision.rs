@@ -3,16 +3,10 @@
 
 use glam::{DAffine2, DVec2};
 
-use crate::raster::bitmask::Overlap;
-use std::sync::Arc;
-
-use crate::geom::rect::PixelRect;
 use crate::geom::shape::Leaf;
+use crate::query::pipeline::{PairRequest, Setup, threshold};
 use crate::query::point::{BitmapHit, PointTest};
-use crate::raster::{
-    ClipShapes, DrawBudget, Prepared, Rasterizer, RegionPiece, ScanBuffers, with_scan_buffers,
-};
-use crate::tree::walk::{Clip, ClipLink, Clips, Visit, Walk, each_clip};
+use crate::tree::walk::{Visit, Walk};
 use crate::{ColorTransform, Error, Graphic, NodeId, Rect, Result, Stage};
 
 /// Options of a collision query; `CollisionOptions::default()` is a precise query at
@@ -49,11 +43,6 @@ pub struct CollisionOptions {
     /// `pool.install(|| stage.collisions(..))` keeps them on a pool of yours; `false` tests
     /// them one after another on the calling thread. The answer is the same either way.
     pub parallel: bool,
-}
-
-/// The lowest alpha that counts as solid at `tolerance`.
-pub(crate) fn threshold(tolerance: u8) -> u8 {
-    (255 - tolerance).max(1)
 }
 
 /// The default pixel budget of a precise query: 2^28 pixels (16384 x 16384).
@@ -132,43 +121,6 @@ pub struct Collision {
     pub overlap_pixels: Option<u64>,
 }
 
-/// What a collision query needs, worked out by [`Stage::collision_setup`].
-// Boxing the large variant would cost an allocation per query; the value lives on the stack
-// for the length of one query only.
-#[allow(clippy::large_enum_variant)]
-pub(crate) enum Setup {
-    /// No pixel can overlap.
-    Empty,
-    /// Not precise: the intersection of the bounds is the answer.
-    Loose(Rect),
-    /// Precise: the pixel window to compare in, both targets ready to rasterize, and the
-    /// lowest alpha that is solid in each (the query's, or a target's own tolerance).
-    Precise {
-        window: PixelRect,
-        a: Prepared,
-        b: Prepared,
-        thresholds: Thresholds,
-    },
-}
-
-/// The lowest alpha that counts as solid in target a and in target b.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Thresholds {
-    pub a: u8,
-    pub b: u8,
-}
-
-/// Two targets' alpha planes over one pixel window.
-#[allow(dead_code)]
-pub(crate) struct Planes {
-    /// The pixels of the planes, in the parent's grid.
-    pub window: PixelRect,
-    /// Target a's alpha, row-major.
-    pub a: Vec<u8>,
-    /// Target b's alpha, row-major.
-    pub b: Vec<u8>,
-}
-
 /// Which box of each leaf [`Stage::local_box`] collects.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum BoxKind {
@@ -232,6 +184,13 @@ impl Stage {
         Ok(Some((mapped, m)))
     }
 
+    /// The box [`Stage::bounds`] maps into other spaces: the union, in `obj`'s space, of its
+    /// nodes' own graphics boxes (strokes included). Motion queries map it by the poses
+    /// they test.
+    pub(crate) fn own_box(&self, obj: NodeId) -> Result<Option<Rect>> {
+        self.local_box(obj, BoxKind::WithStrokes)
+    }
+
     /// The union, in `obj`'s space, of each node's own graphics box mapped by its corners.
     fn local_box(&self, obj: NodeId, kind: BoxKind) -> Result<Option<Rect>> {
         // A node's leaves come one after another, so its own box is the run of equal ids;
@@ -256,21 +215,11 @@ impl Stage {
             ColorTransform::IDENTITY,
             Walk::Boxes,
             |id, visit, m, _, _| {
-                let r = match visit {
+                let r = match (visit, kind) {
                     // A scrolled node's window stands for its content (semantics.md 6).
-                    Visit::Window(w) => Some(w),
-                    Visit::Leaf(Leaf::Graphic(g)) => {
-                        let b = g.path_box();
-                        match (g, kind) {
-                            (Graphic::Stroke(s), BoxKind::WithStrokes) => {
-                                b.and_then(|b| b.outset(s.width() / 2.0))
-                            }
-                            _ => b,
-                        }
-                    }
-                    Visit::Leaf(Leaf::Bitmap(bm, _)) => {
-                        Rect::from_ltrb(0.0, 0.0, f64::from(bm.width()), f64::from(bm.height()))
-                    }
+                    (Visit::Window(w), _) => Some(w),
+                    (Visit::Leaf(leaf), BoxKind::WithStrokes) => leaf.flash_box(),
+                    (Visit::Leaf(leaf), BoxKind::WithoutStrokes) => leaf.centreline_box(),
                 };
                 let Some(r) = r else { return Ok(()) };
                 match &mut run {
@@ -394,281 +343,17 @@ impl Stage {
         parent: NodeId,
         opts: &CollisionOptions,
     ) -> Result<Collision> {
-        let (window, pa, pb, t) = match self.collision_setup(a, b, parent, opts)? {
-            Setup::Empty => {
-                return Ok(Collision {
-                    rect: None,
-                    overlap_pixels: opts.precise.then_some(0),
-                });
-            }
-            Setup::Loose(r) => {
-                return Ok(Collision {
-                    rect: Some(r),
-                    overlap_pixels: None,
-                });
-            }
-            Setup::Precise {
-                window,
-                a,
-                b,
-                thresholds,
-            } => (window, a, b, thresholds),
-        };
-        // Two targets that are one cached raster each (a sprite, a bitmap, a shape) compare
-        // their cached bit masks a word at a time; anything else is composited plane by plane.
-        let masks = match opts.fast_paths {
-            true => (pa.single_mask(t.a, &self.cache), pb.single_mask(t.b, &self.cache)),
-            false => (None, None),
-        };
-        let overlap = match masks {
-            (Some((ma, at_a)), Some((mb, at_b))) => ma.overlap_moved(at_a, &mb, at_b, window),
-            _ => scan_prepared(window, &pa, &pb, t, opts, |_, _| {}, || self.pair_name(a, b))?,
-        };
-        Ok(Collision {
-            rect: overlap.rect.and_then(PixelRect::to_rect),
-            overlap_pixels: Some(overlap.count),
-        })
-    }
-
-    /// Checks a collision query and works out what it needs: nothing (no overlap possible),
-    /// the bounds' intersection (not precise), or the pixel window and both targets ready to
-    /// rasterize.
-    pub(crate) fn collision_setup(
-        &self,
-        a: NodeId,
-        b: NodeId,
-        parent: NodeId,
-        opts: &CollisionOptions,
-    ) -> Result<Setup> {
-        for t in [a, b] {
-            if !self.is_ancestor(parent, t)? {
-                return Err(Error::NotDescendant {
-                    node: self.describe(t),
-                    ancestor: self.describe(parent),
-                });
-            }
+        match self.setup_pair(&PairRequest::new(a, b, parent, opts))? {
+            Setup::Empty => Ok(Collision {
+                rect: None,
+                overlap_pixels: opts.precise.then_some(0),
+            }),
+            Setup::Loose(r) => Ok(Collision {
+                rect: Some(r),
+                overlap_pixels: None,
+            }),
+            Setup::Pair(pair) => pair.collision(self, opts),
         }
-        if self.skipped_as_hidden(a, b, opts)? {
-            return Ok(Setup::Empty);
-        }
-        let bounds_a = self.flash_box_and_matrix(a, parent, BoxKind::WithStrokes)?;
-        let bounds_b = self.flash_box_and_matrix(b, parent, BoxKind::WithStrokes)?;
-        let (Some((ba, _)), Some((bb, _))) = (bounds_a, bounds_b) else {
-            return Ok(Setup::Empty);
-        };
-        let Some(r) = ba.intersect(&bb) else {
-            return Ok(Setup::Empty);
-        };
-        if !opts.precise {
-            return Ok(Setup::Loose(r));
-        }
-        // Past 2^52 an f64 no longer holds every whole pixel: a window there would be cut
-        // short and miss pixels, so it is refused instead (issue 12).
-        const EXACT_PIXELS: f64 = 4_503_599_627_370_496.0;
-        let far = [r.left(), r.top(), r.right(), r.bottom()]
-            .into_iter()
-            .fold(0.0f64, |m, v| m.max(v.abs()));
-        if far >= EXACT_PIXELS {
-            return Err(Error::OutOfRange {
-                what: format!(
-                    "where {} and {} overlap in {}, in pixels",
-                    self.describe(a),
-                    self.describe(b),
-                    self.describe(parent)
-                ),
-                value: far,
-                range: "-2^52..2^52, where an f64 holds every whole pixel",
-            });
-        }
-        let window = PixelRect::covering(&r);
-        let mut budget = DrawBudget::new(opts.max_pixels);
-        let epoch = self.cache.query_epoch();
-        let pa = self.prepare(a, parent, opts.anti_alias, epoch, &mut budget)?;
-        let pb = self.prepare(b, parent, opts.anti_alias, epoch, &mut budget)?;
-        let (Some(ea), Some(eb)) = (pa.extent(), pb.extent()) else {
-            return Ok(Setup::Empty);
-        };
-        // Outside the pixels each target can touch its plane is empty, and every pixel's
-        // value is independent of the window, so the window can shrink to them.
-        let window = window.intersect(&ea).intersect(&eb);
-        if window.is_empty() {
-            return Ok(Setup::Empty);
-        }
-        if window.area() > u128::from(opts.max_pixels) {
-            return Err(Error::PixelBudget {
-                pixels: window.area(),
-                budget: opts.max_pixels,
-            });
-        }
-        let thresholds = Thresholds {
-            a: threshold(self.target_tolerance(a, opts)?),
-            b: threshold(self.target_tolerance(b, opts)?),
-        };
-        Ok(Setup::Precise {
-            window,
-            a: pa,
-            b: pb,
-            thresholds,
-        })
-    }
-
-    /// The tolerance `target`'s pixels are judged by: its own ([`Stage::set_tolerance`]),
-    /// else the query's. Every method asks here, so that the rule is written once.
-    pub(crate) fn target_tolerance(&self, target: NodeId, opts: &CollisionOptions) -> Result<u8> {
-        Ok(self.node(target)?.tolerance.unwrap_or(opts.tolerance))
-    }
-
-    /// Whether `opts.skip_hidden` leaves the pair out: one of them is not shown. Every
-    /// method asks here before it looks at pixels.
-    pub(crate) fn skipped_as_hidden(&self, a: NodeId, b: NodeId, opts: &CollisionOptions) -> Result<bool> {
-        Ok(opts.skip_hidden && !(self.is_shown(a)? && self.is_shown(b)?))
-    }
-
-    /// How errors name a query of `a` against `b`.
-    pub(crate) fn pair_name(&self, a: NodeId, b: NodeId) -> String {
-        format!("the pixels of {} against {}", self.describe(a), self.describe(b))
-    }
-
-    /// `target`'s visible leaves relative to `parent` (the caller has checked that `parent`
-    /// is an ancestor, and `base` is `target`'s matrix to it), ready to rasterize.
-    pub(crate) fn prepare(
-        &self,
-        target: NodeId,
-        parent: NodeId,
-        anti_alias: bool,
-        epoch: u64,
-        budget: &mut DrawBudget,
-    ) -> Result<Prepared> {
-        let base_color = self.color_transform_to(target, parent)?;
-        let mut prepared = Prepared::new(anti_alias, epoch);
-        let name = || self.describe(target);
-        // The leaves under one clip share its list, so its shapes are made once per query.
-        let mut made: Vec<(Arc<ClipLink>, Arc<ClipShapes>)> = Vec::new();
-        let walk = Walk::Draw;
-        let id = DAffine2::IDENTITY;
-        self.walk_leaves(target, parent, id, base_color, walk, |id, visit, m, ct, clips| {
-            let Visit::Leaf(leaf) = visit else { return Ok(()) };
-            let clip = match clips {
-                None => None,
-                Some(link) => match made.iter().find(|(l, _)| Arc::ptr_eq(l, link)) {
-                    Some((_, shapes)) => Some(shapes.clone()),
-                    None => {
-                        let regions = self.clip_regions(clips, parent)?;
-                        let shapes = Prepared::clip_shapes(&self.cache, &regions, budget, &name)?;
-                        made.push((link.clone(), shapes.clone()));
-                        Some(shapes)
-                    }
-                },
-            };
-            // Multipliers that overflow down the tree make NaN, which would round to an
-            // opaque alpha: refused, naming the node (issue 12).
-            if !ct.is_finite() {
-                return Err(Error::NonFinite {
-                    what: format!(
-                        "colour transform of {} relative to the query's space",
-                        self.describe(id)
-                    ),
-                });
-            }
-            prepared.add(&self.cache, leaf, m, ct, clip.as_ref(), budget, &name)
-        })?;
-        Ok(prepared)
-    }
-
-    /// The regions of every clip of a list, each as its pieces with their matrices to
-    /// `parent`.
-    fn clip_regions(&self, clips: &Clips, parent: NodeId) -> Result<Vec<Vec<(RegionPiece<'_>, DAffine2)>>> {
-        let mut regions = Vec::new();
-        for clip in each_clip(clips) {
-            regions.push(match *clip {
-                Clip::Window { rect, matrix } => vec![(RegionPiece::Rect(rect), matrix)],
-                Clip::Mask(mask) => {
-                    let mut pieces = Vec::new();
-                    self.for_each_region_leaf(mask, parent, DAffine2::IDENTITY, |piece, m| {
-                        pieces.push((piece, *m));
-                        Ok(())
-                    })?;
-                    pieces
-                }
-            });
-        }
-        Ok(regions)
-    }
-
-    /// Both targets' whole alpha planes over the query's pixel window (row-major), for the
-    /// methods that scan two images; `None` when no pixel can overlap. Not for precise =
-    /// false (gives `None`). Memory grows with the window, which `opts.max_pixels` bounds.
-    #[allow(dead_code)]
-    /// Both targets' alpha planes over the window, for the methods that work on whole
-    /// planes. They hold `bytes_per_pixel` bytes per window pixel in all (the planes and what
-    /// the method builds from them), which must fit in [`DENSE_BYTES`].
-    ///
-    /// # Errors
-    ///
-    /// As [`Stage::collision`]; [`Error::PixelBudget`] when the window has more pixels than
-    /// `DENSE_BYTES / bytes_per_pixel` (or `opts.max_pixels`).
-    pub(crate) fn overlap_planes(
-        &self,
-        a: NodeId,
-        b: NodeId,
-        parent: NodeId,
-        opts: &CollisionOptions,
-        bytes_per_pixel: u64,
-    ) -> Result<Option<Planes>> {
-        let (a_id, b_id) = (a, b);
-        let Setup::Precise {
-            window,
-            a,
-            b,
-            thresholds,
-        } = self.collision_setup(a, b, parent, opts)?
-        else {
-            return Ok(None);
-        };
-        dense_budget(window.area(), bytes_per_pixel, opts)?;
-        let n = (window.width() * window.height()) as usize;
-        let mut raster = Rasterizer::new();
-        let (mut plane_a, mut plane_b) = (vec![0u8; n], vec![0u8; n]);
-        raster.plane(&a, window, &mut plane_a);
-        raster.plane(&b, window, &mut plane_b);
-        raster.check(|| self.pair_name(a_id, b_id))?;
-        // The methods compare both planes with the query's threshold: a target with a
-        // tolerance of its own has its plane made solid or empty by its own threshold first.
-        let query = opts.threshold();
-        if thresholds != (Thresholds { a: query, b: query }) {
-            for (plane, t) in [(&mut plane_a, thresholds.a), (&mut plane_b, thresholds.b)] {
-                plane.iter_mut().for_each(|v| *v = if *v >= t { 255 } else { 0 });
-            }
-        }
-        Ok(Some(Planes {
-            window,
-            a: plane_a,
-            b: plane_b,
-        }))
-    }
-
-    /// Calls `on_pixel(x, y)` for every pixel solid in both targets, row by row within each
-    /// chunk. For a query that is not precise, returns the bounds' intersection instead.
-    pub(crate) fn scan_overlap(
-        &self,
-        a: NodeId,
-        b: NodeId,
-        parent: NodeId,
-        opts: &CollisionOptions,
-        on_pixel: impl FnMut(i64, i64),
-    ) -> Result<Option<Rect>> {
-        let (window, pa, pb, t) = match self.collision_setup(a, b, parent, opts)? {
-            Setup::Empty => return Ok(None),
-            Setup::Loose(r) => return Ok(Some(r)),
-            Setup::Precise {
-                window,
-                a,
-                b,
-                thresholds,
-            } => (window, a, b, thresholds),
-        };
-        scan_prepared(window, &pa, &pb, t, opts, on_pixel, || self.pair_name(a, b))?;
-        Ok(None)
     }
 
     /// Whether the point `(x, y)` of the root's space hits `obj`.
@@ -731,117 +416,4 @@ impl Stage {
             _ => false,
         })
     }
-}
-
-/// Most bytes a method that works on whole planes of the window (every [`crate::Method`]
-/// but `Exact`, which computes rows as it goes) may hold for them: 256 MiB.
-pub const DENSE_BYTES: u64 = 1 << 28;
-
-/// [`Error::PixelBudget`] when `pixels` at `bytes_per_pixel` would take more than
-/// [`DENSE_BYTES`], or are more than `opts.max_pixels`.
-pub(crate) fn dense_budget(pixels: u128, bytes_per_pixel: u64, opts: &CollisionOptions) -> Result<()> {
-    let budget = (DENSE_BYTES / bytes_per_pixel.max(1)).min(opts.max_pixels);
-    if pixels > u128::from(budget) {
-        return Err(Error::PixelBudget { pixels, budget });
-    }
-    Ok(())
-}
-
-/// Pixels of dense planes computed at once when a target is not a single fill.
-const BAND_PIXELS: u64 = 1 << 16;
-
-/// The pixels of `window` solid in both targets, counted and bounded; `on_pixel(x, y)` is
-/// called for each of them, row by row. The window is taken in bands of rows; a band where
-/// the first target has no solid pixel is skipped before the second is computed. Each row
-/// is a list of solid intervals per target (runs for a single fill, so that the work grows
-/// with the edges rather than the area), and the two lists are intersected.
-fn scan_prepared(
-    window: PixelRect,
-    pa: &Prepared,
-    pb: &Prepared,
-    t: Thresholds,
-    opts: &CollisionOptions,
-    on_pixel: impl FnMut(i64, i64),
-    name: impl Fn() -> String,
-) -> Result<Overlap> {
-    with_scan_buffers(|buffers| scan_with(window, (pa, pb), t, opts, on_pixel, name, buffers))
-}
-
-fn scan_with(
-    window: PixelRect,
-    (pa, pb): (&Prepared, &Prepared),
-    t: Thresholds,
-    opts: &CollisionOptions,
-    mut on_pixel: impl FnMut(i64, i64),
-    name: impl Fn() -> String,
-    buffers: &mut ScanBuffers,
-) -> Result<Overlap> {
-    let ScanBuffers {
-        raster,
-        a: sa,
-        b: sb,
-        hull: hull_b,
-        plane,
-    } = buffers;
-    // The plain path (no fast paths): both targets composited into dense planes, pixel by
-    // pixel, which the differential tests hold the runs and the hints to.
-    let plain = !opts.fast_paths;
-    let band_rows = if !plain && Rasterizer::has_runs(pa) && Rasterizer::has_runs(pb) {
-        window.height()
-    } else {
-        (BAND_PIXELS / window.width().max(1)).max(1)
-    } as i64;
-    let mut o = Overlap::default();
-    let mut count = 0u64;
-    let mut y0 = window.y0;
-    while y0 < window.y1 {
-        let band = PixelRect {
-            y0,
-            y1: (y0 + band_rows).min(window.y1),
-            ..window
-        };
-        y0 = band.y1;
-        // Where b can have pixels at all, when that is cheap to know, bounds a's columns.
-        let hint = (!plain && raster.hulls(pb, band, hull_b)).then_some(&*hull_b);
-        raster.solid_rows(pa, band, t.a, plain, plane, sa, hint);
-        raster.check(&name)?;
-        if sa.is_empty() {
-            continue;
-        }
-        let hint = (!plain).then_some(&*sa);
-        raster.solid_rows(pb, band, t.b, plain, plane, sb, hint);
-        raster.check(&name)?;
-        for (k, y) in (band.y0..band.y1).enumerate() {
-            let (ra, rb) = (sa.row(k), sb.row(k));
-            let (mut i, mut j) = (0, 0);
-            while i < ra.len() && j < rb.len() {
-                let (x0, x1) = (ra[i].0.max(rb[j].0), ra[i].1.min(rb[j].1));
-                if x0 < x1 {
-                    count += (x1 - x0) as u64;
-                    let r = PixelRect {
-                        x0,
-                        y0: y,
-                        x1,
-                        y1: y + 1,
-                    };
-                    o.rect = Some(o.rect.map_or(r, |h| PixelRect {
-                        x0: h.x0.min(r.x0),
-                        y0: h.y0.min(r.y0),
-                        x1: h.x1.max(r.x1),
-                        y1: h.y1.max(r.y1),
-                    }));
-                    for x in x0..x1 {
-                        on_pixel(x, y);
-                    }
-                }
-                if ra[i].1 < rb[j].1 {
-                    i += 1;
-                } else {
-                    j += 1;
-                }
-            }
-        }
-    }
-    o.count = count;
-    Ok(o)
 }

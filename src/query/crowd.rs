@@ -22,8 +22,7 @@ use glam::DVec2;
 
 use crate::geom::rect::PixelRect;
 use crate::query::broad_phase::{FIRST, SECOND, overlapping_pairs, overlapping_pairs_between};
-use crate::query::collision::Setup;
-use crate::raster::Rasterizer;
+use crate::query::pipeline::{PairRequest, Planes, PreparedPair, Setup, dense_budget};
 use crate::{CollisionOptions, Error, NodeId, Rect, Result, Stage};
 
 /// One colliding pair.
@@ -364,17 +363,26 @@ impl Stage {
     ) -> Result<Vec<Contact>> {
         let one = |&(i, j): &(usize, usize)| -> Result<Option<Contact>> {
             let (a, b) = (objects[i], objects[j]);
-            let c = self.collision(a, b, parent, opts)?;
-            let Some(rect) = c.rect else { return Ok(None) };
-            let details = match opts.details && opts.precise {
-                true => self.contact_details(a, b, parent, opts, rect)?,
-                false => None,
-            };
+            // One setup per pair: the contact's details reuse the prepared targets.
+            let (rect, overlap_pixels, details) =
+                match self.setup_pair(&PairRequest::new(a, b, parent, opts))? {
+                    Setup::Empty => return Ok(None),
+                    Setup::Loose(rect) => (rect, None, None),
+                    Setup::Pair(pair) => {
+                        let c = pair.collision(self, opts)?;
+                        let Some(rect) = c.rect else { return Ok(None) };
+                        let details = match opts.details {
+                            true => self.contact_details(&pair, a, parent, opts, rect)?,
+                            false => None,
+                        };
+                        (rect, c.overlap_pixels, details)
+                    }
+                };
             Ok(Some(Contact {
                 a,
                 b,
                 rect,
-                overlap_pixels: c.overlap_pixels,
+                overlap_pixels,
                 details,
             }))
         };
@@ -388,24 +396,17 @@ impl Stage {
         pairs.iter().filter_map(|p| one(p).transpose()).collect()
     }
 
-    /// The details of a contact whose overlap is `rect` (whole pixels).
-    fn contact_details(
+    /// The details of a contact whose overlap is `rect` (whole pixels), `a` being the
+    /// pair's first target.
+    pub(crate) fn contact_details(
         &self,
+        pair: &PreparedPair,
         a: NodeId,
-        b: NodeId,
         parent: NodeId,
         opts: &CollisionOptions,
         rect: Rect,
     ) -> Result<Option<ContactDetails>> {
-        let Setup::Precise {
-            a: pa,
-            b: pb,
-            thresholds: t,
-            ..
-        } = self.collision_setup(a, b, parent, opts)?
-        else {
-            return Ok(None);
-        };
+        let t = pair.thresholds;
         let overlap = PixelRect::covering(&rect);
         let grow = ((overlap.width().max(overlap.height()) as i64 + 3) / 4).max(2);
         let region = PixelRect {
@@ -416,13 +417,12 @@ impl Stage {
         };
         // Two planes of a byte and the overlap's bits: held to the dense methods' budget
         // (details of a 10,000 px overlap took 2.5 GB before).
-        crate::query::collision::dense_budget(region.area(), 3, opts)?;
-        let n = (region.width() * region.height()) as usize;
-        let (mut plane_a, mut plane_b) = (vec![0u8; n], vec![0u8; n]);
-        let mut raster = Rasterizer::new();
-        raster.plane(&pa, region, &mut plane_a);
-        raster.plane(&pb, region, &mut plane_b);
-        raster.check(|| self.pair_name(a, b))?;
+        dense_budget(region.area(), 3, opts)?;
+        let Planes {
+            a: plane_a,
+            b: plane_b,
+            ..
+        } = pair.planes(self, region)?;
         let w = region.width() as usize;
         let words_per_row = (overlap.width() as usize).div_ceil(64);
         let mut bits = vec![0u64; words_per_row * overlap.height() as usize];

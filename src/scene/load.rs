@@ -6,6 +6,8 @@ use std::path::Path as FsPath;
 
 use glam::DAffine2;
 
+mod motion;
+
 use super::json::{Json, parse_json};
 use super::places::Places;
 use super::text::{fmt_num, json_string};
@@ -163,7 +165,8 @@ const PROPERTIES: [(&str, Setter); 5] = [
 ];
 
 const QUERY_KINDS: &str = "collision_rect, bounds, tight_bounds, hit_test_point, hit_test_object, collides, \
-     collisions, pick, objects_under_point, rect, visible_bounds, local_to_global, global_to_local, scroll_rect";
+     collisions, pick, objects_under_point, rect, visible_bounds, local_to_global, global_to_local, scroll_rect, \
+     sweep, sweeps_with, separation";
 
 type Fields = [(String, Json)];
 
@@ -869,6 +872,10 @@ impl Loader<'_> {
         let flag = |f: &Fields, key: &str, default: bool| -> Result<bool> {
             get(f, key).map_or(Ok(default), |v| self.boolean(v, &join(path, key)))
         };
+        // The motion queries are read in load/motion.rs.
+        if let Some(q) = self.motion_query(kind, body, path)? {
+            return Ok(Query::Motion(q));
+        }
         let allowed: &[&str] = match kind.as_str() {
             "collision_rect" => &["a", "b", "parent", "precise", "tolerance", "anti_alias", "method"],
             "collides" => &["a", "b", "parent", "tolerance", "method"],

@@ -16,6 +16,7 @@
 
 mod json;
 mod load;
+mod motion;
 mod places;
 mod run;
 mod save;
@@ -28,6 +29,7 @@ use std::collections::HashMap;
 use crate::{Method, NodeId, RectMethod, Stage};
 
 pub use load::SceneLimits;
+pub use motion::{MotionFields, MotionQuery, ScenePose};
 
 /// A display tree loaded from a scene file, with its named objects and its queries.
 ///
@@ -193,6 +195,8 @@ pub enum Query {
         /// Also print each contact's centroid, normal and first pixel (default false).
         details: bool,
     },
+    /// `sweep`, `sweeps_with` or `separation` (semantics.md section 8).
+    Motion(MotionQuery),
 }
 
 impl Query {
@@ -213,6 +217,7 @@ impl Query {
             Query::LocalToGlobal { .. } => "local_to_global",
             Query::GlobalToLocal { .. } => "global_to_local",
             Query::ScrollRect { .. } => "scroll_rect",
+            Query::Motion(m) => m.kind(),
         }
     }
 }

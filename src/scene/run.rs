@@ -60,7 +60,7 @@ impl Scene {
         format!("{{\"error\": {}}}", json_string(&msg))
     }
 
-    fn lookup(&self, kind: &str, field: &str, name: &str) -> Result<NodeId> {
+    pub(super) fn lookup(&self, kind: &str, field: &str, name: &str) -> Result<NodeId> {
         self.node(name).ok_or_else(|| Error::Scene {
             file: self.file.clone(),
             location: format!("{kind}.{field}"),
@@ -224,6 +224,7 @@ impl<'s> Run<'s> {
                 let r = stage.scroll_rect(o)?;
                 Ok(format!("{{\"scroll_rect\": {}}}", rect_json(r)))
             }
+            Query::Motion(m) => scene.run_motion(m),
         }
     }
 

@@ -182,6 +182,7 @@ fn query_json(q: &Query) -> String {
             fmt_num(*y)
         ),
         Query::ScrollRect { object } => format!("\"object\": {}", s(object)),
+        Query::Motion(m) => m.body_json(),
     };
     format!("{{\"{}\": {{{body}}}}}", q.kind())
 }

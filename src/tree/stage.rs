@@ -81,7 +81,7 @@ pub(crate) struct Node {
     pub parent: Option<NodeId>,
     pub children: Vec<NodeId>,
     pub matrix: DAffine2,
-    props: Props,
+    pub(crate) props: Props,
     pub visible: bool,
     pub color: ColorTransform,
     pub content: Content,

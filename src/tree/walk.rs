@@ -87,9 +87,8 @@ impl Stage {
         pre: DAffine2,
         base_color: ColorTransform,
         walk: Walk,
-        mut f: impl FnMut(NodeId, Visit<'s>, &DAffine2, &ColorTransform, &Clips) -> Result<()>,
+        f: impl FnMut(NodeId, Visit<'s>, &DAffine2, &ColorTransform, &Clips) -> Result<()>,
     ) -> Result<()> {
-        let base = pre * self.matrix_to(target, space)?;
         let clips = match walk {
             Walk::Draw => match self.clips_above(target, space, &pre)? {
                 Some(clips) => clips,
@@ -97,6 +96,35 @@ impl Stage {
             },
             Walk::Boxes | Walk::Region => None,
         };
+        self.walk_from(target, space, pre, base_color, walk, clips, f)
+    }
+
+    /// [`Stage::walk_leaves`] in [`Walk::Draw`] with the clips over `target` given by the
+    /// caller instead of those above it (a target drawn in a pose of its own).
+    pub(crate) fn walk_leaves_clipped<'s>(
+        &'s self,
+        target: NodeId,
+        space: NodeId,
+        pre: DAffine2,
+        base_color: ColorTransform,
+        clips: Clips,
+        f: impl FnMut(NodeId, Visit<'s>, &DAffine2, &ColorTransform, &Clips) -> Result<()>,
+    ) -> Result<()> {
+        self.walk_from(target, space, pre, base_color, Walk::Draw, clips, f)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn walk_from<'s>(
+        &'s self,
+        target: NodeId,
+        space: NodeId,
+        pre: DAffine2,
+        base_color: ColorTransform,
+        walk: Walk,
+        clips: Clips,
+        mut f: impl FnMut(NodeId, Visit<'s>, &DAffine2, &ColorTransform, &Clips) -> Result<()>,
+    ) -> Result<()> {
+        let base = pre * self.matrix_to(target, space)?;
         // The stack only allocates once a node has children, so a query on a leaf sprite
         // allocates nothing here.
         let mut stack = Vec::new();
@@ -142,9 +170,35 @@ impl Stage {
         Ok(())
     }
 
+    /// The clips of `target` itself, in its own space after `pre` (scroll window inside,
+    /// mask outside), whether or not it is a mask.
+    pub(crate) fn own_clips(&self, target: NodeId, pre: &DAffine2) -> Result<Clips> {
+        let node = self.node(target)?;
+        let mut clips = None;
+        if let Some(mask) = node.mask {
+            clips = with(clips, Clip::Mask(mask));
+        }
+        if let Some(rect) = node.scroll {
+            clips = with(clips, Clip::Window { rect, matrix: *pre });
+        }
+        Ok(clips)
+    }
+
     /// The clips of `target` itself and of its ancestors below `space`, or `None` when one of
     /// them is a mask (its content is never drawn).
     pub(crate) fn clips_above(&self, target: NodeId, space: NodeId, pre: &DAffine2) -> Result<Option<Clips>> {
+        self.clips_above_posed(target, space, None, pre)
+    }
+
+    /// [`Stage::clips_above`] with `posed`, when given, standing in for `target`'s matrix to
+    /// `space` (a motion's pose, `src/motion/`): its own scroll window moves with it.
+    pub(crate) fn clips_above_posed(
+        &self,
+        target: NodeId,
+        space: NodeId,
+        posed: Option<DAffine2>,
+        pre: &DAffine2,
+    ) -> Result<Option<Clips>> {
         let mut found = Vec::new();
         let mut cur = target;
         while cur != space {
@@ -153,9 +207,13 @@ impl Stage {
                 return Ok(None);
             }
             if let Some(rect) = node.scroll {
+                let to_space = match posed {
+                    Some(m) if cur == target => m,
+                    _ => self.matrix_to(cur, space)?,
+                };
                 found.push(Clip::Window {
                     rect,
-                    matrix: *pre * self.matrix_to(cur, space)?,
+                    matrix: *pre * to_space,
                 });
             }
             if let Some(mask) = node.mask {

@@ -16,6 +16,7 @@ mod hostile;
 mod interactivity;
 mod interop;
 mod methods;
+mod motion;
 mod properties;
 mod raster_check;
 mod semantics;

@@ -1,0 +1,161 @@
+//! Unit tests of the motion module: a motion's matrices against the tree's own, and its
+//! speed bound against the distances its corners really move.
+
+use glam::{DAffine2, DVec2};
+
+use super::pose::Motion;
+use super::{MotionOptions, Pose};
+use crate::{Error, FillRule, Graphic, NodeId, Path, Stage};
+
+/// SplitMix64, for reproducible random cases.
+struct Rng(u64);
+
+impl Rng {
+    fn unit(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+    }
+    fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * self.unit()
+    }
+}
+
+/// A target two levels below the root under transformed (one skewed, one scrolled)
+/// containers, and a random motion of it.
+fn case(seed: u64) -> (Stage, NodeId, Pose) {
+    let mut rng = Rng(seed);
+    let mut s = Stage::new();
+    let outer = s.add_container(s.root()).unwrap();
+    let m = DAffine2::from_cols_array(&[
+        rng.range(0.5, 2.0),
+        rng.range(-0.5, 0.5),
+        rng.range(-0.5, 0.5),
+        rng.range(0.5, 2.0),
+        rng.range(-100.0, 100.0),
+        rng.range(-100.0, 100.0),
+    ]);
+    s.set_matrix(outer, m).unwrap();
+    let inner = s.add_container(outer).unwrap();
+    s.set_transform(inner, 3.0, -4.0, rng.range(0.0, 360.0), rng.range(0.5, 2.0), 1.0)
+        .unwrap();
+    let target = s.add_container(inner).unwrap();
+    let r = Path::rect(
+        rng.range(-20.0, 0.0),
+        rng.range(-20.0, 0.0),
+        rng.range(1.0, 30.0),
+        5.0,
+    );
+    s.add_graphic(target, Graphic::fill(r, FillRule::NonZero, 1.0).unwrap())
+        .unwrap();
+    if rng.unit() < 0.3 {
+        s.set_scroll_rect(target, Some([2.0, 1.0, 50.0, 50.0])).unwrap();
+    }
+    let to = Pose::new(
+        rng.range(-50.0, 50.0),
+        rng.range(-50.0, 50.0),
+        rng.range(-400.0, 400.0),
+        rng.range(-2.0, 2.0),
+        rng.range(0.2, 2.0),
+    );
+    s.set_transform(target, to.x, to.y, to.rotation, to.scale_x, to.scale_y)
+        .unwrap();
+    let from = Pose::new(
+        to.x + rng.range(-30.0, 30.0),
+        to.y + rng.range(-30.0, 30.0),
+        to.rotation + rng.range(-200.0, 200.0),
+        to.scale_x + rng.range(-1.0, 1.0),
+        to.scale_y + rng.range(-1.0, 1.0),
+    );
+    (s, target, from)
+}
+
+#[test]
+fn poses_are_the_matrices_the_setters_make() {
+    for seed in 0..300 {
+        let (s, target, from) = case(seed);
+        let root = s.root();
+        let motion = Motion::new(&s, target, root, from, "from").unwrap();
+        // The end is the node's own pose, bit for bit.
+        assert_eq!(
+            motion.matrix_at(1.0),
+            s.matrix_to(target, root).unwrap(),
+            "seed {seed}"
+        );
+        assert_eq!(
+            motion.bounds_at(1.0),
+            s.bounds(target, root).unwrap(),
+            "seed {seed}"
+        );
+        // Any time in between is the node set to the interpolated pose.
+        let t = (seed as f64 * 0.618).fract();
+        let p = from.lerp(&s.pose(target).unwrap(), t);
+        let mut posed = s.clone();
+        posed
+            .set_transform(target, p.x, p.y, p.rotation, p.scale_x, p.scale_y)
+            .unwrap();
+        assert_eq!(
+            motion.matrix_at(t),
+            posed.matrix_to(target, root).unwrap(),
+            "seed {seed}"
+        );
+        assert_eq!(
+            motion.bounds_at(t),
+            posed.bounds(target, root).unwrap(),
+            "seed {seed}"
+        );
+    }
+}
+
+#[test]
+fn no_corner_moves_faster_than_the_speed_bound() {
+    let mut tightest = 0.0f64;
+    for seed in 0..300 {
+        let (s, target, from) = case(1000 + seed);
+        let root = s.root();
+        let motion = Motion::new(&s, target, root, from, "from").unwrap();
+        let local = s.bounds(target, target).unwrap().unwrap();
+        let n = 400;
+        for k in 0..n {
+            let (t0, t1) = (k as f64 / n as f64, (k + 1) as f64 / n as f64);
+            let (m0, m1) = (motion.matrix_at(t0), motion.matrix_at(t1));
+            let moved = local
+                .corners()
+                .iter()
+                .map(|&c| (m1.transform_point2(c) - m0.transform_point2(c)).length())
+                .fold(0.0, f64::max);
+            let allowed = motion.speed * (t1 - t0);
+            assert!(moved <= allowed, "seed {seed}: {moved} > {allowed} at {t0}");
+            tightest = tightest.max(moved / allowed);
+        }
+    }
+    // The bound is not loose for nothing: some interval comes close to it.
+    assert!(tightest > 0.5, "{tightest}");
+}
+
+#[test]
+fn lerp_gives_both_ends_exactly() {
+    let a = Pose::new(0.1, -7.3, 350.0, 0.3, -1.7);
+    let b = Pose::new(1e7 + 0.3, 2.9, 370.0, 1.1, 2.3);
+    assert_eq!(a.lerp(&b, 0.0), a);
+    assert_eq!(a.lerp(&b, 1.0), b);
+    assert_eq!(a.lerp(&b, 0.5).rotation, 360.0);
+    assert_eq!(
+        Pose::at(2.0, 3.0).matrix(),
+        DAffine2::from_translation(DVec2::new(2.0, 3.0))
+    );
+}
+
+#[test]
+fn max_step_is_checked() {
+    assert!(MotionOptions::default().check().is_ok());
+    assert!(MotionOptions::default().max_step(1.0 / 64.0).check().is_ok());
+    for bad in [1.0 / 64.0 - 1e-12, 0.0, f64::NAN, f64::INFINITY, -1.0] {
+        assert!(matches!(
+            MotionOptions::default().max_step(bad).check(),
+            Err(Error::OutOfRange { .. })
+        ));
+    }
+}

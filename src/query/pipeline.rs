@@ -1,0 +1,621 @@
+//! The collision pipeline: a request is set up once (checks, bounds, pixel window, both
+//! targets prepared) into a [`Setup`], and a [`PreparedPair`] is compared by its own calls.
+//!
+//! Every query that compares two targets' pixels comes through here: [`Stage::collision`]
+//! and its relatives, the many-object queries with their contact details, the classic
+//! methods that work on whole planes, the debug pictures' overlap, and, one target at a
+//! time, [`Stage::alpha_plane`] and the radial profiles. What a target is (a node, in its
+//! pose in the parent's space or in its own space) is a [`Target`], so that a query with a
+//! pose of its own adds a [`Pose`] and nothing else changes. The Flash method
+//! (`methods/flash.rs`) is the one that does not: it reproduces Flash's own recipe, bounds
+//! and blend modes included, with tiny-skia.
+//!
+//! The steps:
+//!
+//! 1. [`Stage::setup_pair`]: both targets inside the parent, not skipped as hidden, their
+//!    Flash bounds overlapping; not precise, that intersection is the answer
+//!    ([`Setup::Loose`]); precise, the window of whole pixels both can touch, both targets'
+//!    items prepared for it ([`Stage::prepare_target`]) and the alpha each needs to be solid
+//!    ([`Setup::Pair`]).
+//! 2. The compare, a call of the [`PreparedPair`]: [`PreparedPair::collision`] (cached bit
+//!    masks a word at a time when both targets are one cached raster, the row scan
+//!    otherwise), [`PreparedPair::scan`] (every shared pixel), [`PreparedPair::planes`] and
+//!    [`PreparedPair::solid_planes`] (both planes over a region, for the methods and the
+//!    contact details).
+//!
+//! Planes are drawn in one place, [`Stage::draw_planes`].
+
+use std::sync::Arc;
+
+use glam::DAffine2;
+
+use crate::geom::rect::PixelRect;
+use crate::raster::bitmask::Overlap;
+use crate::raster::{
+    ClipShapes, DrawBudget, Prepared, Rasterizer, RegionPiece, ScanBuffers, with_scan_buffers,
+};
+use crate::tree::walk::{Clip, ClipLink, Clips, Visit, each_clip};
+use crate::{Collision, CollisionOptions, Error, NodeId, Rect, Result, Stage};
+
+/// The lowest alpha that counts as solid at `tolerance`.
+pub(crate) fn threshold(tolerance: u8) -> u8 {
+    (255 - tolerance).max(1)
+}
+
+/// Most bytes a method that works on whole planes of the window (every [`crate::Method`]
+/// but `Exact`, which computes rows as it goes) may hold for them: 256 MiB.
+pub const DENSE_BYTES: u64 = 1 << 28;
+
+/// [`Error::PixelBudget`] when `pixels` at `bytes_per_pixel` would take more than
+/// [`DENSE_BYTES`], or are more than `opts.max_pixels`.
+pub(crate) fn dense_budget(pixels: u128, bytes_per_pixel: u64, opts: &CollisionOptions) -> Result<()> {
+    let budget = (DENSE_BYTES / bytes_per_pixel.max(1)).min(opts.max_pixels);
+    if pixels > u128::from(budget) {
+        return Err(Error::PixelBudget { pixels, budget });
+    }
+    Ok(())
+}
+
+/// Where a target's leaves are placed for a query.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Pose {
+    /// As the tree places it: its matrix to the query's parent, clipped by its own masks and
+    /// scroll window and those of its ancestors below the parent.
+    InParent,
+    /// In its own space after `pre` (the radial profiles measure objects there), clipped by
+    /// its own mask and scroll window only; colours still as seen from the parent.
+    Own {
+        /// The matrix applied after the target's own space.
+        pre: DAffine2,
+    },
+    /// As the tree places it, but with `to_parent` as its matrix to the query's parent: a
+    /// pose a motion query tests (`src/motion/`). Its subtree (masks inside it and its own
+    /// scroll window included) moves with it; the masks and windows of its ancestors, and
+    /// its own mask, stay where the tree has them.
+    Moved {
+        /// The target's matrix to the query's parent in this pose.
+        to_parent: DAffine2,
+    },
+}
+
+/// One target of a query: a node and its pose.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Target {
+    /// The node whose subtree is drawn.
+    pub node: NodeId,
+    /// Where its leaves go.
+    pub pose: Pose,
+}
+
+impl Target {
+    /// `node` as the tree places it.
+    pub fn new(node: NodeId) -> Target {
+        Target {
+            node,
+            pose: Pose::InParent,
+        }
+    }
+}
+
+/// A pair query: two targets, the parent whose pixel grid they are compared in, and the
+/// options.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PairRequest<'o> {
+    pub a: Target,
+    pub b: Target,
+    pub parent: NodeId,
+    pub opts: &'o CollisionOptions,
+}
+
+impl<'o> PairRequest<'o> {
+    /// `a` against `b`, both as the tree places them.
+    pub fn new(a: NodeId, b: NodeId, parent: NodeId, opts: &'o CollisionOptions) -> PairRequest<'o> {
+        PairRequest {
+            a: Target::new(a),
+            b: Target::new(b),
+            parent,
+            opts,
+        }
+    }
+}
+
+/// What a pair query needs, worked out by [`Stage::setup_pair`].
+// Boxing the large variant would cost an allocation per query; the value lives on the stack
+// for the length of one query only.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Setup {
+    /// No pixel can overlap.
+    Empty,
+    /// Not precise: the intersection of the bounds is the answer.
+    Loose(Rect),
+    /// Precise: the two targets ready to compare.
+    Pair(PreparedPair),
+}
+
+/// The lowest alpha that counts as solid in target a and in target b.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Thresholds {
+    pub a: u8,
+    pub b: u8,
+}
+
+/// Two targets ready to compare: the pixel window, both targets' items, and the lowest
+/// alpha that is solid in each (the query's, or a target's own tolerance).
+pub(crate) struct PreparedPair {
+    /// The pixels of the parent's grid both targets can touch.
+    pub window: PixelRect,
+    pub a: Prepared,
+    pub b: Prepared,
+    pub thresholds: Thresholds,
+    /// The nodes, for the messages of errors.
+    nodes: (NodeId, NodeId),
+}
+
+/// Two targets' alpha planes over one pixel region.
+pub(crate) struct Planes {
+    /// The pixels of the planes, in the parent's grid.
+    pub window: PixelRect,
+    /// Target a's alpha, row-major.
+    pub a: Vec<u8>,
+    /// Target b's alpha, row-major.
+    pub b: Vec<u8>,
+}
+
+impl Stage {
+    /// Checks a pair query and works out what it needs: nothing (no overlap possible), the
+    /// bounds' intersection (not precise), or the prepared pair.
+    pub(crate) fn setup_pair(&self, req: &PairRequest<'_>) -> Result<Setup> {
+        let PairRequest { a, b, parent, opts } = *req;
+        for t in [a.node, b.node] {
+            if !self.is_ancestor(parent, t)? {
+                return Err(Error::NotDescendant {
+                    node: self.describe(t),
+                    ancestor: self.describe(parent),
+                });
+            }
+        }
+        if self.skipped_as_hidden(a.node, b.node, opts)? {
+            return Ok(Setup::Empty);
+        }
+        let (Some(ba), Some(bb)) = (self.target_box(&a, parent)?, self.target_box(&b, parent)?) else {
+            return Ok(Setup::Empty);
+        };
+        let Some(r) = ba.intersect(&bb) else {
+            return Ok(Setup::Empty);
+        };
+        if !opts.precise {
+            return Ok(Setup::Loose(r));
+        }
+        let window = self.pixel_window(&r, || {
+            format!(
+                "where {} and {} overlap in {}, in pixels",
+                self.describe(a.node),
+                self.describe(b.node),
+                self.describe(parent)
+            )
+        })?;
+        let mut budget = DrawBudget::new(opts.max_pixels);
+        let epoch = self.cache.query_epoch();
+        let pa = self.prepare_target(&a, parent, opts.anti_alias, epoch, &mut budget)?;
+        let pb = self.prepare_target(&b, parent, opts.anti_alias, epoch, &mut budget)?;
+        let (Some(ea), Some(eb)) = (pa.extent(), pb.extent()) else {
+            return Ok(Setup::Empty);
+        };
+        // Outside the pixels each target can touch its plane is empty, and every pixel's
+        // value is independent of the window, so the window can shrink to them.
+        let window = window.intersect(&ea).intersect(&eb);
+        if window.is_empty() {
+            return Ok(Setup::Empty);
+        }
+        if window.area() > u128::from(opts.max_pixels) {
+            return Err(Error::PixelBudget {
+                pixels: window.area(),
+                budget: opts.max_pixels,
+            });
+        }
+        let thresholds = Thresholds {
+            a: threshold(self.target_tolerance(a.node, opts)?),
+            b: threshold(self.target_tolerance(b.node, opts)?),
+        };
+        Ok(Setup::Pair(PreparedPair {
+            window,
+            a: pa,
+            b: pb,
+            thresholds,
+            nodes: (a.node, b.node),
+        }))
+    }
+
+    /// The box a target's pixels can be in, in `parent`'s space: its Flash bounds
+    /// ([`Stage::bounds`]) in the tree's pose; in its own pose, the union of each drawn
+    /// leaf's box mapped by its corners.
+    pub(crate) fn target_box(&self, target: &Target, parent: NodeId) -> Result<Option<Rect>> {
+        match target.pose {
+            Pose::InParent => self.bounds(target.node, parent),
+            Pose::Moved { to_parent } => match self.own_box(target.node)? {
+                None => Ok(None),
+                Some(local) => local
+                    .transform(to_parent)
+                    .map(Some)
+                    .ok_or_else(|| Error::NonFinite {
+                        what: format!(
+                            "bounds of {} in {}",
+                            self.describe(target.node),
+                            self.describe(parent)
+                        ),
+                    }),
+            },
+            Pose::Own { pre } => {
+                let mut acc: Option<Rect> = None;
+                let id = crate::ColorTransform::IDENTITY;
+                let own = self.own_clips(target.node, &pre)?;
+                self.walk_leaves_clipped(
+                    target.node,
+                    target.node,
+                    pre,
+                    id,
+                    own,
+                    |leaf_id, visit, m, _, _| {
+                        let Visit::Leaf(leaf) = visit else { return Ok(()) };
+                        let Some(local) = leaf.flash_box() else {
+                            return Ok(());
+                        };
+                        let mapped = local.transform(*m).ok_or_else(|| Error::NonFinite {
+                            what: format!("bounds of {}", self.describe(leaf_id)),
+                        })?;
+                        acc = Some(acc.map_or(mapped, |a| a.union(&mapped)));
+                        Ok(())
+                    },
+                )?;
+                Ok(acc)
+            }
+        }
+    }
+
+    /// The whole pixels `r` touches, refused past 2^52, where an f64 no longer holds every
+    /// whole pixel and a window would be cut short and miss pixels (issue 12).
+    pub(crate) fn pixel_window(&self, r: &Rect, what: impl FnOnce() -> String) -> Result<PixelRect> {
+        const EXACT_PIXELS: f64 = 4_503_599_627_370_496.0;
+        let far = [r.left(), r.top(), r.right(), r.bottom()]
+            .into_iter()
+            .fold(0.0f64, |m, v| m.max(v.abs()));
+        if far >= EXACT_PIXELS {
+            return Err(Error::OutOfRange {
+                what: what(),
+                value: far,
+                range: "-2^52..2^52, where an f64 holds every whole pixel",
+            });
+        }
+        Ok(PixelRect::covering(r))
+    }
+
+    /// The tolerance `target`'s pixels are judged by: its own ([`Stage::set_tolerance`]),
+    /// else the query's. Every method asks here, so that the rule is written once.
+    pub(crate) fn target_tolerance(&self, target: NodeId, opts: &CollisionOptions) -> Result<u8> {
+        Ok(self.node(target)?.tolerance.unwrap_or(opts.tolerance))
+    }
+
+    /// Whether `opts.skip_hidden` leaves the pair out: one of them is not shown. Every
+    /// method asks here before it looks at pixels.
+    pub(crate) fn skipped_as_hidden(&self, a: NodeId, b: NodeId, opts: &CollisionOptions) -> Result<bool> {
+        Ok(opts.skip_hidden && !(self.is_shown(a)? && self.is_shown(b)?))
+    }
+
+    /// How errors name a query of `a` against `b`.
+    pub(crate) fn pair_name(&self, a: NodeId, b: NodeId) -> String {
+        format!("the pixels of {} against {}", self.describe(a), self.describe(b))
+    }
+
+    /// `target`'s visible leaves in its pose relative to `parent` (the caller has checked
+    /// that `parent` is an ancestor), ready to rasterize.
+    pub(crate) fn prepare_target(
+        &self,
+        target: &Target,
+        parent: NodeId,
+        anti_alias: bool,
+        epoch: u64,
+        budget: &mut DrawBudget,
+    ) -> Result<Prepared> {
+        let node = target.node;
+        let base_color = self.color_transform_to(node, parent)?;
+        let mut prepared = Prepared::new(anti_alias, epoch);
+        let name = || self.describe(node);
+        // The leaves under one clip share its list, so its shapes are made once per query.
+        let mut made: Vec<(Arc<ClipLink>, Arc<ClipShapes>)> = Vec::new();
+        let (space, pre, clips) = match target.pose {
+            Pose::InParent => {
+                let pre = DAffine2::IDENTITY;
+                match self.clips_above(node, parent, &pre)? {
+                    Some(clips) => (parent, pre, clips),
+                    None => return Ok(prepared),
+                }
+            }
+            Pose::Own { pre } => (node, pre, self.own_clips(node, &pre)?),
+            // Walked in its own space, placed by the pose.
+            Pose::Moved { to_parent } => {
+                match self.clips_above_posed(node, parent, Some(to_parent), &DAffine2::IDENTITY)? {
+                    Some(clips) => (node, to_parent, clips),
+                    None => return Ok(prepared),
+                }
+            }
+        };
+        self.walk_leaves_clipped(node, space, pre, base_color, clips, |id, visit, m, ct, clips| {
+            let Visit::Leaf(leaf) = visit else { return Ok(()) };
+            let clip = match clips {
+                None => None,
+                Some(link) => match made.iter().find(|(l, _)| Arc::ptr_eq(l, link)) {
+                    Some((_, shapes)) => Some(shapes.clone()),
+                    None => {
+                        let regions = self.clip_regions(clips, target, parent, space, pre)?;
+                        let shapes = Prepared::clip_shapes(&self.cache, &regions, budget, &name)?;
+                        made.push((link.clone(), shapes.clone()));
+                        Some(shapes)
+                    }
+                },
+            };
+            // Multipliers that overflow down the tree make NaN, which would round to an
+            // opaque alpha: refused, naming the node (issue 12).
+            if !ct.is_finite() {
+                return Err(Error::NonFinite {
+                    what: format!(
+                        "colour transform of {} relative to the query's space",
+                        self.describe(id)
+                    ),
+                });
+            }
+            prepared.add(&self.cache, leaf, m, ct, clip.as_ref(), budget, &name)
+        })?;
+        Ok(prepared)
+    }
+
+    /// The regions of every clip of a list, each as its pieces with their matrices to
+    /// `space` after `pre`.
+    fn clip_regions(
+        &self,
+        clips: &Clips,
+        target: &Target,
+        parent: NodeId,
+        space: NodeId,
+        pre: DAffine2,
+    ) -> Result<Vec<Vec<(RegionPiece<'_>, DAffine2)>>> {
+        let mut regions = Vec::new();
+        for clip in each_clip(clips) {
+            regions.push(match *clip {
+                Clip::Window { rect, matrix } => vec![(RegionPiece::Rect(rect), matrix)],
+                Clip::Mask(mask) => {
+                    // A moved target carries the masks inside it; the others stay put.
+                    let (space, pre) = match target.pose {
+                        Pose::Moved { .. } if !self.is_ancestor(target.node, mask)? => {
+                            (parent, DAffine2::IDENTITY)
+                        }
+                        _ => (space, pre),
+                    };
+                    let mut pieces = Vec::new();
+                    self.for_each_region_leaf(mask, space, pre, |piece, m| {
+                        pieces.push((piece, *m));
+                        Ok(())
+                    })?;
+                    pieces
+                }
+            });
+        }
+        Ok(regions)
+    }
+
+    /// Prepared targets' alpha planes over `region` (row-major), drawn by one rasterizer
+    /// whose work budget they share: the one place planes are drawn. `name` says what was
+    /// asked, in errors.
+    pub(crate) fn draw_planes<const N: usize>(
+        &self,
+        targets: [&Prepared; N],
+        region: PixelRect,
+        name: impl FnOnce() -> String,
+    ) -> Result<[Vec<u8>; N]> {
+        let n = (region.width() * region.height()) as usize;
+        let mut planes = std::array::from_fn(|_| vec![0u8; n]);
+        let mut raster = Rasterizer::new();
+        for (target, plane) in targets.into_iter().zip(&mut planes) {
+            raster.plane(target, region, plane);
+        }
+        raster.check(name)?;
+        Ok(planes)
+    }
+
+    /// Calls `on_pixel(x, y)` for every pixel solid in both targets, row by row within each
+    /// chunk. For a query that is not precise, returns the bounds' intersection instead.
+    pub(crate) fn scan_overlap(
+        &self,
+        a: NodeId,
+        b: NodeId,
+        parent: NodeId,
+        opts: &CollisionOptions,
+        on_pixel: impl FnMut(i64, i64),
+    ) -> Result<Option<Rect>> {
+        match self.setup_pair(&PairRequest::new(a, b, parent, opts))? {
+            Setup::Empty => Ok(None),
+            Setup::Loose(r) => Ok(Some(r)),
+            Setup::Pair(pair) => {
+                pair.scan(self, opts, on_pixel)?;
+                Ok(None)
+            }
+        }
+    }
+}
+
+impl PreparedPair {
+    /// How errors name this pair.
+    pub fn name(&self, stage: &Stage) -> String {
+        stage.pair_name(self.nodes.0, self.nodes.1)
+    }
+
+    /// The pixels solid in both targets, counted and bounded. Two targets that are one
+    /// cached raster each (a sprite, a bitmap, a shape) compare their cached bit masks a
+    /// word at a time; anything else is scanned row by row ([`PreparedPair::scan`]).
+    pub fn overlap(&self, stage: &Stage, opts: &CollisionOptions) -> Result<Overlap> {
+        let t = self.thresholds;
+        let masks = match opts.fast_paths {
+            true => (
+                self.a.single_mask(t.a, &stage.cache),
+                self.b.single_mask(t.b, &stage.cache),
+            ),
+            false => (None, None),
+        };
+        match masks {
+            (Some((ma, at_a)), Some((mb, at_b))) => Ok(ma.overlap_moved(at_a, &mb, at_b, self.window)),
+            _ => self.scan(stage, opts, |_, _| {}),
+        }
+    }
+
+    /// [`PreparedPair::overlap`] as the answer of [`Stage::collision`].
+    pub fn collision(&self, stage: &Stage, opts: &CollisionOptions) -> Result<Collision> {
+        let overlap = self.overlap(stage, opts)?;
+        Ok(Collision {
+            rect: overlap.rect.and_then(PixelRect::to_rect),
+            overlap_pixels: Some(overlap.count),
+        })
+    }
+
+    /// The pixels of the window solid in both targets, counted and bounded; `on_pixel(x, y)`
+    /// is called for each of them, row by row. The window is taken in bands of rows; a band
+    /// where the first target has no solid pixel is skipped before the second is computed.
+    /// Each row is a list of solid intervals per target (runs for a single fill, so that the
+    /// work grows with the edges rather than the area), and the two lists are intersected.
+    pub fn scan(
+        &self,
+        stage: &Stage,
+        opts: &CollisionOptions,
+        on_pixel: impl FnMut(i64, i64),
+    ) -> Result<Overlap> {
+        let name = || self.name(stage);
+        with_scan_buffers(|buffers| {
+            scan_with(
+                self.window,
+                (&self.a, &self.b),
+                self.thresholds,
+                opts,
+                on_pixel,
+                name,
+                buffers,
+            )
+        })
+    }
+
+    /// Both targets' alpha planes over `region`, as drawn.
+    pub fn planes(&self, stage: &Stage, region: PixelRect) -> Result<Planes> {
+        let [a, b] = stage.draw_planes([&self.a, &self.b], region, || self.name(stage))?;
+        Ok(Planes { window: region, a, b })
+    }
+
+    /// Both targets' alpha planes over the window, for the methods that work on whole
+    /// planes, which compare both with the query's threshold. They hold `bytes_per_pixel`
+    /// bytes per window pixel in all (the planes and what the method builds from them),
+    /// which must fit in [`DENSE_BYTES`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::PixelBudget`] when the window has more pixels than `DENSE_BYTES /
+    /// bytes_per_pixel` (or `opts.max_pixels`).
+    pub fn solid_planes(
+        &self,
+        stage: &Stage,
+        opts: &CollisionOptions,
+        bytes_per_pixel: u64,
+    ) -> Result<Planes> {
+        dense_budget(self.window.area(), bytes_per_pixel, opts)?;
+        let mut planes = self.planes(stage, self.window)?;
+        // A target with a tolerance of its own has its plane made solid or empty by its own
+        // threshold first.
+        let query = opts.threshold();
+        if self.thresholds != (Thresholds { a: query, b: query }) {
+            for (plane, t) in [
+                (&mut planes.a, self.thresholds.a),
+                (&mut planes.b, self.thresholds.b),
+            ] {
+                plane.iter_mut().for_each(|v| *v = if *v >= t { 255 } else { 0 });
+            }
+        }
+        Ok(planes)
+    }
+}
+
+/// Pixels of dense planes computed at once when a target is not a single fill.
+const BAND_PIXELS: u64 = 1 << 16;
+
+fn scan_with(
+    window: PixelRect,
+    (pa, pb): (&Prepared, &Prepared),
+    t: Thresholds,
+    opts: &CollisionOptions,
+    mut on_pixel: impl FnMut(i64, i64),
+    name: impl Fn() -> String,
+    buffers: &mut ScanBuffers,
+) -> Result<Overlap> {
+    let ScanBuffers {
+        raster,
+        a: sa,
+        b: sb,
+        hull: hull_b,
+        plane,
+    } = buffers;
+    // The plain path (no fast paths): both targets composited into dense planes, pixel by
+    // pixel, which the differential tests hold the runs and the hints to.
+    let plain = !opts.fast_paths;
+    let band_rows = if !plain && Rasterizer::has_runs(pa) && Rasterizer::has_runs(pb) {
+        window.height()
+    } else {
+        (BAND_PIXELS / window.width().max(1)).max(1)
+    } as i64;
+    let mut o = Overlap::default();
+    let mut count = 0u64;
+    let mut y0 = window.y0;
+    while y0 < window.y1 {
+        let band = PixelRect {
+            y0,
+            y1: (y0 + band_rows).min(window.y1),
+            ..window
+        };
+        y0 = band.y1;
+        // Where b can have pixels at all, when that is cheap to know, bounds a's columns.
+        let hint = (!plain && raster.hulls(pb, band, hull_b)).then_some(&*hull_b);
+        raster.solid_rows(pa, band, t.a, plain, plane, sa, hint);
+        raster.check(&name)?;
+        if sa.is_empty() {
+            continue;
+        }
+        let hint = (!plain).then_some(&*sa);
+        raster.solid_rows(pb, band, t.b, plain, plane, sb, hint);
+        raster.check(&name)?;
+        for (k, y) in (band.y0..band.y1).enumerate() {
+            let (ra, rb) = (sa.row(k), sb.row(k));
+            let (mut i, mut j) = (0, 0);
+            while i < ra.len() && j < rb.len() {
+                let (x0, x1) = (ra[i].0.max(rb[j].0), ra[i].1.min(rb[j].1));
+                if x0 < x1 {
+                    count += (x1 - x0) as u64;
+                    let r = PixelRect {
+                        x0,
+                        y0: y,
+                        x1,
+                        y1: y + 1,
+                    };
+                    o.rect = Some(o.rect.map_or(r, |h| PixelRect {
+                        x0: h.x0.min(r.x0),
+                        y0: h.y0.min(r.y0),
+                        x1: h.x1.max(r.x1),
+                        y1: h.y1.max(r.y1),
+                    }));
+                    for x in x0..x1 {
+                        on_pixel(x, y);
+                    }
+                }
+                if ra[i].1 < rb[j].1 {
+                    i += 1;
+                } else {
+                    j += 1;
+                }
+            }
+        }
+    }
+    o.count = count;
+    Ok(o)
+}
