@@ -14,7 +14,10 @@ Every refusal raises a subclass of `PixelhitError` (itself a `ValueError`): `Nod
 
 from ._pixelhit import (
     DEFAULT_MAX_PIXELS,
+    DEFAULT_MAX_STEP,
+    DEFAULT_MAX_TESTS,
     MAX_CLOSE_PAIRS,
+    MIN_MAX_STEP,
     ArgumentError,
     Bitmap,
     BudgetError,
@@ -30,14 +33,20 @@ from ._pixelhit import (
     OverlapMask,
     Path,
     PixelhitError,
+    Pose,
     Stage,
     SvgLoad,
+    Sweep,
+    SweepHit,
     __version__,
 )
 
 __all__ = [
     "DEFAULT_MAX_PIXELS",
+    "DEFAULT_MAX_STEP",
+    "DEFAULT_MAX_TESTS",
     "MAX_CLOSE_PAIRS",
+    "MIN_MAX_STEP",
     "ArgumentError",
     "Bitmap",
     "BudgetError",
@@ -53,7 +62,10 @@ __all__ = [
     "OverlapMask",
     "Path",
     "PixelhitError",
+    "Pose",
     "Stage",
     "SvgLoad",
+    "Sweep",
+    "SweepHit",
     "__version__",
 ]

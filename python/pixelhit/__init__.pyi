@@ -1,6 +1,9 @@
 from ._pixelhit import (
     DEFAULT_MAX_PIXELS as DEFAULT_MAX_PIXELS,
+    DEFAULT_MAX_STEP as DEFAULT_MAX_STEP,
+    DEFAULT_MAX_TESTS as DEFAULT_MAX_TESTS,
     MAX_CLOSE_PAIRS as MAX_CLOSE_PAIRS,
+    MIN_MAX_STEP as MIN_MAX_STEP,
     ArgumentError as ArgumentError,
     Bitmap as Bitmap,
     BudgetError as BudgetError,
@@ -16,7 +19,10 @@ from ._pixelhit import (
     OverlapMask as OverlapMask,
     Path as Path,
     PixelhitError as PixelhitError,
+    Pose as Pose,
     Stage as Stage,
     SvgLoad as SvgLoad,
+    Sweep as Sweep,
+    SweepHit as SweepHit,
     __version__ as __version__,
 )

@@ -11,7 +11,7 @@ Units are pixels, y points down, rotations are degrees clockwise on screen. Rect
 """
 
 from os import PathLike
-from typing import Any, Iterable, Literal, Optional, Sequence, Tuple, Union, final
+from typing import Any, Iterable, Iterator, Literal, Optional, Sequence, Tuple, Union, final
 
 __version__: str
 
@@ -19,6 +19,12 @@ __version__: str
 DEFAULT_MAX_PIXELS: int
 #: Most pairs of overlapping boxes a many-object query tests; past it the query raises.
 MAX_CLOSE_PAIRS: int
+#: The default `max_step` of a motion query: half a pixel.
+DEFAULT_MAX_STEP: float
+#: The smallest `max_step` allowed: 1/64 px.
+MIN_MAX_STEP: float
+#: The default `max_tests` of a motion query: 2^18 tested poses per pair.
+DEFAULT_MAX_TESTS: int
 
 __all__ = [
     "ArgumentError",
@@ -30,16 +36,22 @@ __all__ = [
     "ContactEvent",
     "ContactTracker",
     "DEFAULT_MAX_PIXELS",
+    "DEFAULT_MAX_STEP",
+    "DEFAULT_MAX_TESTS",
     "DataError",
     "Graphic",
     "MAX_CLOSE_PAIRS",
+    "MIN_MAX_STEP",
     "Node",
     "NodeError",
     "OverlapMask",
     "Path",
     "PixelhitError",
+    "Pose",
     "Stage",
     "SvgLoad",
+    "Sweep",
+    "SweepHit",
     "__version__",
 ]
 
@@ -55,6 +67,9 @@ _ColorTuple = Tuple[float, float, float, float, float, float, float, float]
 # SVG path data or a Path.
 _PathArg = Union[str, "Path"]
 _FillRule = Literal["nonzero", "evenodd"]
+# One end of a motion: a Pose, `(x, y)`, `(x, y, rotation)` or `(x, y, rotation, scale_x,
+# scale_y)`.
+_PoseLike = Union["Pose", Sequence[float]]
 
 class PixelhitError(ValueError):
     """A call that pixelhit refuses. Every refusal raises a subclass: `NodeError`,
@@ -250,6 +265,14 @@ class Node:
     scale_y: float
     """Vertical scale (the length of the matrix's y axis)."""
     @property
+    def pose(self) -> Pose:
+        """The node's pose now (x, y, rotation as it was set, scales): keep it as last
+        frame's for `Stage.sweep`. Setting one (or 2, 3 or 5 numbers) sets all five
+        properties, as `set_transform` (any skew is dropped). Reading a node with skew
+        raises `NodeError`; a mirror set through `matrix` reads as a negative `scale_y`."""
+    @pose.setter
+    def pose(self, value: _PoseLike) -> None: ...
+    @property
     def matrix(self) -> _Matrix:
         """The matrix `(a, b, c, d, tx, ty)` mapping the node's space into its parent's. Set
         it to any 6 numbers (skew allowed)."""
@@ -365,6 +388,81 @@ class Collision:
     def overlap_pixels(self) -> Optional[int]:
         """Pixels solid in both targets (`None` when the query was not precise)."""
     def __bool__(self) -> bool: ...
+
+@final
+class Pose:
+    """Where a node is at one end of a motion: `x`, `y`, `rotation` (degrees clockwise, as
+    given: 370 is not reduced to 10) and `scale_x`, `scale_y`. `node.pose` reads a node's
+    current one; wherever a pose is asked for, `(x, y)`, `(x, y, rotation)` or 5 numbers
+    work too. Iterates as its five numbers; equal when they are."""
+
+    def __init__(
+        self,
+        x: float = 0.0,
+        y: float = 0.0,
+        rotation: float = 0.0,
+        scale_x: float = 1.0,
+        scale_y: float = 1.0,
+    ) -> None: ...
+    @property
+    def x(self) -> float: ...
+    @property
+    def y(self) -> float: ...
+    @property
+    def rotation(self) -> float:
+        """Degrees, clockwise on screen, as given."""
+    @property
+    def scale_x(self) -> float: ...
+    @property
+    def scale_y(self) -> float: ...
+    def lerp(self, to: _PoseLike, t: float) -> Pose:
+        """The pose at time `t` of the motion from this pose to `to`: where a sweep's moving
+        node is at the answer's `t`."""
+    def __iter__(self) -> Iterator[float]: ...
+    def __len__(self) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class Sweep:
+    """The first contact of `Stage.sweep`. Always true."""
+
+    @property
+    def t(self) -> float:
+        """The time of the contact in the step: 0 is the `from` poses, 1 the current
+        ones."""
+    @property
+    def rect(self) -> _Rect:
+        """What `Stage.collision` answers with the nodes at their poses at `t`: the
+        overlap's `(x, y, width, height)` in the parent's space."""
+    @property
+    def overlap_pixels(self) -> Optional[int]:
+        """Pixels solid in both at `t` (`None` for a query that is not precise)."""
+    @property
+    def last_clear(self) -> Optional[float]:
+        """The last time tested before `t` at which the nodes do not overlap (no point moved
+        more than 1/256 px since); `None` when `t` is 0."""
+    def __bool__(self) -> bool: ...
+
+@final
+class SweepHit:
+    """One node that a mover meets during a step (`Stage.sweeps_with`,
+    `Stage.sweeps_between`), with its first contact as in `Sweep`."""
+
+    @property
+    def mover(self) -> Node:
+        """The moving node (the object given)."""
+    @property
+    def other(self) -> Node:
+        """The node met (the object given)."""
+    @property
+    def t(self) -> float: ...
+    @property
+    def rect(self) -> _Rect: ...
+    @property
+    def overlap_pixels(self) -> Optional[int]: ...
+    @property
+    def last_clear(self) -> Optional[float]: ...
 
 @final
 class OverlapMask:
@@ -591,6 +689,89 @@ class Stage:
         """Every colliding pair with `a` from `group_a` and `b` from `group_b` (bullets
         against enemies, without testing bullets against bullets), ordered by `a`'s place
         in `group_a`, then `b`'s in `group_b`. Options as `collisions`."""
+
+    # ----- motion -----
+    def sweep(
+        self,
+        a: Node,
+        b: Node,
+        parent: Node,
+        *,
+        a_from: Optional[_PoseLike] = None,
+        b_from: Optional[_PoseLike] = None,
+        precise: bool = True,
+        tolerance: int = 255,
+        anti_alias: bool = True,
+        max_pixels: Optional[int] = None,
+        max_step: float = 0.5,
+        max_tests: int = 262144,
+    ) -> Optional[Sweep]:
+        """The first contact of `a` and `b` while they move from `a_from` and `b_from`
+        (`None`: that node stays put) to their current poses, or `None` when they do not
+        meet. Poses are tested so that no point moves more than `max_step` px (at least
+        1/64) between two of them, so a wall at least `max_step` thick stops any bullet;
+        the contact is narrowed to 1/256 px of motion. More than `max_tests` poses raise
+        `BudgetError`; a moving node with skew raises `NodeError`. Other options as
+        `collision`."""
+    def sweeps_with(
+        self,
+        parent: Node,
+        mover: Node,
+        from_pose: _PoseLike,
+        others: Iterable[Node],
+        *,
+        tolerance: int = 255,
+        skip_hidden: bool = False,
+        precise: bool = True,
+        anti_alias: bool = True,
+        parallel: bool = True,
+        max_pixels: Optional[int] = None,
+        max_step: float = 0.5,
+        max_tests: int = 262144,
+    ) -> list[SweepHit]:
+        """Every node of `others` that `mover` meets while it moves from `from_pose` to its
+        current pose (the others stay put), each with its first contact, in order of `t`,
+        then of the tree. The mover is never among the answers; a node listed twice counts
+        once. Options as `sweep` and `collisions`."""
+    def sweeps_between(
+        self,
+        parent: Node,
+        movers: Iterable[Tuple[Node, _PoseLike]],
+        others: Iterable[Node],
+        *,
+        tolerance: int = 255,
+        skip_hidden: bool = False,
+        precise: bool = True,
+        anti_alias: bool = True,
+        parallel: bool = True,
+        max_pixels: Optional[int] = None,
+        max_step: float = 0.5,
+        max_tests: int = 262144,
+    ) -> list[SweepHit]:
+        """`sweeps_with` for every `(node, from_pose)` of `movers` in one call (a dict's
+        `.items()` works), ordered by mover, then `t`, then the tree. Movers do not meet
+        each other; a mover listed among `others` is left out of them."""
+    def separation(
+        self,
+        a: Node,
+        b: Node,
+        parent: Node,
+        *,
+        direction: Optional[Sequence[float]] = None,
+        max_distance: Optional[float] = None,
+        precise: bool = True,
+        tolerance: int = 255,
+        anti_alias: bool = True,
+        max_pixels: Optional[int] = None,
+        max_step: float = 0.5,
+        max_tests: int = 262144,
+    ) -> Optional[float]:
+        """How far to push `a` out of `b`: the smallest `d` (px, a multiple of 1/256) such
+        that `a` moved by `d` along `direction` shares no solid pixel with `b` while `d -
+        1/256` still does; `0.0` when they do not overlap, `None` when nothing up to
+        `max_distance` (default: the diagonal of both bounds together) separates them.
+        Without a direction `a` is pushed against the contact normal. The tree is not
+        changed."""
 
     # ----- points, bounds, picking -----
     def hit_test_point(self, node: Node, x: float, y: float, shape_flag: bool = False) -> bool:

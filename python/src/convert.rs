@@ -191,3 +191,24 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Index {
         index(&obj, "an index").map(Index)
     }
 }
+
+/// A motion query's `max_tests`, 0 up to 2^63 - 1: a negative or huge value is an
+/// `ArgumentError` (not an `OverflowError`).
+#[derive(Clone, Copy)]
+pub(crate) struct Tests(pub(crate) u64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Tests {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        Ok(Tests(
+            int_in(&obj, "max_tests", 0, i64::MAX, "0..=9223372036854775807")? as u64,
+        ))
+    }
+}
+
+/// A point or vector `(x, y)` from any sequence of 2 numbers (a tuple, a `pygame.Vector2`).
+pub(crate) fn point_of(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<DVec2> {
+    let [x, y] = numbers::<2>(obj, what, "(x, y)")?;
+    Ok(DVec2::new(x, y))
+}

@@ -47,7 +47,7 @@ pub(crate) struct NodeLookup<'a, 'py> {
 }
 
 impl<'a, 'py> NodeLookup<'a, 'py> {
-    fn new(stage: &'a Bound<'py, PyStage>, lists: &[&NodeList<'py>]) -> Self {
+    pub(crate) fn new(stage: &'a Bound<'py, PyStage>, lists: &[&NodeList<'py>]) -> Self {
         let mut given = HashMap::new();
         for list in lists {
             for (id, obj) in list.ids.iter().zip(&list.objs) {
@@ -57,7 +57,7 @@ impl<'a, 'py> NodeLookup<'a, 'py> {
         NodeLookup { stage, given }
     }
 
-    fn get(&self, id: NodeId) -> PyResult<Py<PyNode>> {
+    pub(crate) fn get(&self, id: NodeId) -> PyResult<Py<PyNode>> {
         match self.given.get(&id) {
             Some(obj) => Ok(obj.clone().unbind()),
             None => node_obj(self.stage, id),

@@ -3,10 +3,11 @@
 //!
 //! ```text
 //! PixelhitError (ValueError)
-//! ├── NodeError      a removed or foreign node, not a descendant, a cycle, a bad child index...
+//! ├── NodeError      a removed or foreign node, not a descendant, a cycle, a bad child index,
+//! │                  a node with skew in a motion...
 //! ├── ArgumentError  a number out of range or not finite, a wrong shape, dtype or length
 //! ├── DataError      path data, an image, a file, an SVG document that cannot be read
-//! ├── BudgetError    a query or a file over its pixel, work or geometry budget
+//! ├── BudgetError    a query or a file over its pixel, work, geometry or motion budget
 //! └── BusyError      the stage is being changed or queried by another thread
 //! ```
 
@@ -29,7 +30,8 @@ pyo3::create_exception!(
     NodeError,
     PixelhitError,
     "A node refused: removed, of another stage, outside the query's parent, a cycle, the \
-     root where it cannot go, a child index out of range, a bitmap where a container goes..."
+     root where it cannot go, a child index out of range, a bitmap where a container goes, \
+     a node with skew in a motion query (only x, y, rotation and scales can move)..."
 );
 pyo3::create_exception!(
     pixelhit,
@@ -49,8 +51,8 @@ pyo3::create_exception!(
     pixelhit,
     BudgetError,
     PixelhitError,
-    "A query or a file over its budget of pixels, work or geometry: refused before the \
-     memory or time is spent."
+    "A query or a file over its budget of pixels, work, geometry or tested poses (a motion \
+     query's max_tests): refused before the memory or time is spent."
 );
 pyo3::create_exception!(
     pixelhit,
@@ -89,14 +91,16 @@ pub(crate) fn raise(e: ph::Error) -> PyErr {
         | ph::Error::NotContainer { .. }
         | ph::Error::Mask { .. }
         | ph::Error::NotInteractive { .. }
-        | ph::Error::NotBitmap { .. } => NodeError::new_err(message),
+        | ph::Error::NotBitmap { .. }
+        | ph::Error::Skew { .. } => NodeError::new_err(message),
         ph::Error::PathData { .. }
         | ph::Error::Image { .. }
         | ph::Error::Io { .. }
         | ph::Error::Scene { .. } => DataError::new_err(message),
-        ph::Error::GeometryBudget { .. } | ph::Error::WorkBudget { .. } | ph::Error::PixelBudget { .. } => {
-            BudgetError::new_err(message)
-        }
+        ph::Error::GeometryBudget { .. }
+        | ph::Error::WorkBudget { .. }
+        | ph::Error::PixelBudget { .. }
+        | ph::Error::MotionBudget { .. } => BudgetError::new_err(message),
         // NonFinite, Singular, OutOfRange, and any variant added later.
         _ => ArgumentError::new_err(message),
     };

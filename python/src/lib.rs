@@ -3,8 +3,8 @@
 //! The Python module `pixelhit` has a `Stage` (the display tree and every query), `Node`
 //! objects (a handle to one node: its properties are Python attributes), `Path` and
 //! `Graphic` (vector content from SVG path data), `Bitmap` (PNG files and bytes, RGBA
-//! bytes, numpy arrays and pygame Surfaces), the answers (`Collision`, `Contact`,
-//! `OverlapMask`) and one exception class, `PixelhitError`, whose messages are
+//! bytes, numpy arrays and pygame Surfaces), `Pose` (one end of a motion), the answers
+//! (`Collision`, `Contact`, `OverlapMask`, `Sweep`, `SweepHit`) and one exception class, `PixelhitError`, whose messages are
 //! `pixelhit::Error`'s. The stubs in `pixelhit.pyi` give every signature and type.
 //!
 //! Nothing here panics on input: every id, number and buffer goes through the crate's own
@@ -19,6 +19,7 @@ mod convert;
 mod crowd;
 mod errors;
 mod graphic;
+mod motion;
 mod node;
 mod overlap_mask;
 mod path;
@@ -42,12 +43,18 @@ fn pixelhit_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<answers::PyCollision>()?;
     m.add_class::<answers::PyContact>()?;
     m.add_class::<overlap_mask::PyOverlapMask>()?;
+    m.add_class::<motion::PyPose>()?;
+    m.add_class::<motion::PySweep>()?;
+    m.add_class::<motion::PySweepHit>()?;
     m.add_class::<stage::PySvgLoad>()?;
     m.add_class::<tracker::PyContactTracker>()?;
     m.add_class::<tracker::PyContactEvent>()?;
     errors::add_classes(m)?;
     m.add("DEFAULT_MAX_PIXELS", pixelhit::DEFAULT_MAX_PIXELS)?;
     m.add("MAX_CLOSE_PAIRS", pixelhit::MAX_CLOSE_PAIRS)?;
+    m.add("DEFAULT_MAX_STEP", pixelhit::DEFAULT_MAX_STEP)?;
+    m.add("MIN_MAX_STEP", pixelhit::MIN_MAX_STEP)?;
+    m.add("DEFAULT_MAX_TESTS", pixelhit::DEFAULT_MAX_TESTS)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -15,6 +15,7 @@ use crate::convert::{
 };
 use crate::errors::{OrRaise, bad_argument};
 use crate::graphic::PyGraphic;
+use crate::motion::{PyPose, pose_of};
 use crate::stage::PyStage;
 
 /// A handle to one node of a `Stage`: its properties are attributes (`node.x = 10`), and
@@ -212,6 +213,24 @@ impl PyNode {
     #[setter]
     fn set_scale_y(&self, py: Python<'_>, v: f64) -> PyResult<()> {
         self.write(py, |s, id| s.set_scale_y(id, v))
+    }
+
+    /// The node's pose now, a `Pose` (x, y, rotation as it was set, scales): keep it as
+    /// last frame's for `Stage.sweep`. Setting a `Pose` (or 2, 3 or 5 numbers) sets all
+    /// five properties, as `set_transform` (any skew is dropped). Reading a node with skew
+    /// raises `NodeError` (a pose cannot hold it); a mirror set through `matrix` reads as a
+    /// negative `scale_y`.
+    #[getter]
+    fn pose(&self, py: Python<'_>) -> PyResult<PyPose> {
+        self.read(py, |s, id| s.pose(id)).map(PyPose)
+    }
+
+    #[setter]
+    fn set_pose(&self, py: Python<'_>, pose: &Bound<'_, PyAny>) -> PyResult<()> {
+        let p = pose_of(pose, "a pose")?;
+        self.write(py, |s, id| {
+            s.set_transform(id, p.x, p.y, p.rotation, p.scale_x, p.scale_y)
+        })
     }
 
     /// The matrix `(a, b, c, d, tx, ty)` mapping the node's space into its parent's:

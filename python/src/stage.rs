@@ -12,10 +12,11 @@ use pyo3::prelude::*;
 
 use crate::answers::{PyCollision, PyContact};
 use crate::bitmap::{PyBitmap, bitmap_of};
-use crate::convert::{Level, Matrix, Xywh, matrix_tuple, xywh};
+use crate::convert::{Level, Matrix, Tests, Xywh, matrix_tuple, point_of, xywh};
 use crate::crowd::{NodeList, collision_options, crowd_query};
 use crate::errors::{OrRaise, bad_argument, busy};
 use crate::graphic::{PyGraphic, graphic_of};
+use crate::motion::{self, MotionArgs, PySweep, PySweepHit, movers_of, opt_pose, pose_of, sweep_query};
 use crate::node::{PyNode, id_of, node_obj, node_of, opt_id};
 use crate::path::path_of;
 
@@ -559,6 +560,186 @@ impl PyStage {
         crowd_query(slf, &[&la, &lb], |stage| {
             stage.collisions_between(parent, &la.ids, &lb.ids, &opts)
         })
+    }
+
+    // ----- motion (semantics.md section 8) -----
+
+    /// The first contact of `a` and `b` while they move from `a_from` and `b_from` (each a
+    /// `Pose`, a sequence of 2, 3 or 5 numbers, or `None`: that node stays put) to their
+    /// current poses: a `Sweep` (`t`, and `collision`'s answer at `t`) or `None` when they
+    /// do not meet. Poses are tested so that no point moves more than `max_step` px of
+    /// `parent` (default 0.5, at least 1/64) between two of them, so a wall at least
+    /// `max_step` thick stops any bullet; the contact is narrowed to 1/256 px of motion.
+    /// `max_tests` bounds the tested poses (a `BudgetError` past it); a moving node with
+    /// skew is a `NodeError`. Other options as `collision`.
+    #[pyo3(signature = (a, b, parent, *, a_from = None, b_from = None, precise = true, tolerance = Level(255), anti_alias = true, max_pixels = None, max_step = ph::DEFAULT_MAX_STEP, max_tests = Tests(ph::DEFAULT_MAX_TESTS)))]
+    #[allow(clippy::too_many_arguments)]
+    fn sweep(
+        &self,
+        py: Python<'_>,
+        a: &Bound<'_, PyAny>,
+        b: &Bound<'_, PyAny>,
+        parent: &Bound<'_, PyAny>,
+        a_from: Option<&Bound<'_, PyAny>>,
+        b_from: Option<&Bound<'_, PyAny>>,
+        precise: bool,
+        tolerance: Level,
+        anti_alias: bool,
+        max_pixels: Option<u64>,
+        max_step: f64,
+        max_tests: Tests,
+    ) -> PyResult<Option<PySweep>> {
+        let ids = (id_of(a)?, id_of(b)?, id_of(parent)?);
+        let (a_from, b_from) = (opt_pose(a_from, "a_from")?, opt_pose(b_from, "b_from")?);
+        let opts = MotionArgs {
+            precise,
+            tolerance,
+            anti_alias,
+            max_pixels,
+            skip_hidden: false,
+            parallel: true,
+            max_step,
+            max_distance: None,
+            max_tests: max_tests.0,
+        }
+        .options()?;
+        motion::sweep(self, py, ids, a_from, b_from, &opts)
+    }
+
+    /// Every node of `others` that `mover` meets while it moves from `from_pose` to its
+    /// current pose (the others stay put), each with its first contact: a list of
+    /// `SweepHit` in order of `t`, then of the tree. A bullet stops at the first. The mover
+    /// is never among the answers; a node listed twice counts once. Options as `sweep`,
+    /// with `skip_hidden` and `parallel` as `collisions`.
+    #[pyo3(signature = (parent, mover, from_pose, others, *, tolerance = Level(255), skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_step = ph::DEFAULT_MAX_STEP, max_tests = Tests(ph::DEFAULT_MAX_TESTS)))]
+    #[allow(clippy::too_many_arguments)]
+    fn sweeps_with(
+        slf: &Bound<'_, Self>,
+        parent: &Bound<'_, PyAny>,
+        mover: &Bound<'_, PyAny>,
+        from_pose: &Bound<'_, PyAny>,
+        others: &Bound<'_, PyAny>,
+        tolerance: Level,
+        skip_hidden: bool,
+        precise: bool,
+        anti_alias: bool,
+        parallel: bool,
+        max_pixels: Option<u64>,
+        max_step: f64,
+        max_tests: Tests,
+    ) -> PyResult<Vec<PySweepHit>> {
+        let parent = id_of(parent)?;
+        let node = node_of(mover)?.clone();
+        let one = NodeList {
+            ids: vec![node.get().id],
+            objs: vec![node],
+        };
+        let from = pose_of(from_pose, "from_pose")?;
+        let list = NodeList::new(others)?;
+        let opts = MotionArgs {
+            precise,
+            tolerance,
+            anti_alias,
+            max_pixels,
+            skip_hidden,
+            parallel,
+            max_step,
+            max_distance: None,
+            max_tests: max_tests.0,
+        }
+        .options()?;
+        let mover = one.ids[0];
+        sweep_query(slf, &[&one, &list], |stage| {
+            stage.sweeps_with(parent, mover, from, &list.ids, &opts)
+        })
+    }
+
+    /// `sweeps_with` for a whole frame of movers in one call: `movers` is an iterable of
+    /// `(node, from_pose)` pairs (a dict's `.items()` works). Hits are ordered by the
+    /// mover's place in `movers`, then `t`, then the tree; movers do not meet each other,
+    /// and a mover listed among `others` is left out of them. Options as `sweeps_with`.
+    #[pyo3(signature = (parent, movers, others, *, tolerance = Level(255), skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_step = ph::DEFAULT_MAX_STEP, max_tests = Tests(ph::DEFAULT_MAX_TESTS)))]
+    #[allow(clippy::too_many_arguments)]
+    fn sweeps_between(
+        slf: &Bound<'_, Self>,
+        parent: &Bound<'_, PyAny>,
+        movers: &Bound<'_, PyAny>,
+        others: &Bound<'_, PyAny>,
+        tolerance: Level,
+        skip_hidden: bool,
+        precise: bool,
+        anti_alias: bool,
+        parallel: bool,
+        max_pixels: Option<u64>,
+        max_step: f64,
+        max_tests: Tests,
+    ) -> PyResult<Vec<PySweepHit>> {
+        let parent = id_of(parent)?;
+        let (moving, poses) = movers_of(movers)?;
+        let list = NodeList::new(others)?;
+        let opts = MotionArgs {
+            precise,
+            tolerance,
+            anti_alias,
+            max_pixels,
+            skip_hidden,
+            parallel,
+            max_step,
+            max_distance: None,
+            max_tests: max_tests.0,
+        }
+        .options()?;
+        let pairs: Vec<(NodeId, ph::Pose)> = moving.ids.iter().copied().zip(poses).collect();
+        sweep_query(slf, &[&moving, &list], |stage| {
+            stage.sweeps_between(parent, &pairs, &list.ids, &opts)
+        })
+    }
+
+    /// How far to push `a` out of `b`: the smallest distance `d` (px of `parent`, a
+    /// multiple of 1/256) such that `a` moved by `d` along `direction` (an `(x, y)` vector,
+    /// any length but zero) shares no solid pixel with `b`, while `d - 1/256` still does;
+    /// `0.0` when they do not overlap, `None` when nothing up to `max_distance` separates
+    /// them (default: the diagonal of both nodes' bounds together). Without a direction `a`
+    /// is pushed against the contact normal (away from `b`). The tree is not changed: move
+    /// `a` yourself. Options as `sweep`.
+    #[pyo3(signature = (a, b, parent, *, direction = None, max_distance = None, precise = true, tolerance = Level(255), anti_alias = true, max_pixels = None, max_step = ph::DEFAULT_MAX_STEP, max_tests = Tests(ph::DEFAULT_MAX_TESTS)))]
+    #[allow(clippy::too_many_arguments)]
+    fn separation(
+        &self,
+        py: Python<'_>,
+        a: &Bound<'_, PyAny>,
+        b: &Bound<'_, PyAny>,
+        parent: &Bound<'_, PyAny>,
+        direction: Option<&Bound<'_, PyAny>>,
+        max_distance: Option<f64>,
+        precise: bool,
+        tolerance: Level,
+        anti_alias: bool,
+        max_pixels: Option<u64>,
+        max_step: f64,
+        max_tests: Tests,
+    ) -> PyResult<Option<f64>> {
+        let (a, b, parent) = (id_of(a)?, id_of(b)?, id_of(parent)?);
+        let direction = direction
+            .filter(|d| !d.is_none())
+            .map(|d| point_of(d, "direction"))
+            .transpose()?;
+        let opts = MotionArgs {
+            precise,
+            tolerance,
+            anti_alias,
+            max_pixels,
+            skip_hidden: false,
+            parallel: true,
+            max_step,
+            max_distance,
+            max_tests: max_tests.0,
+        }
+        .options()?;
+        let guard = self.read()?;
+        let stage = &*guard;
+        py.detach(|| stage.separation(a, b, parent, direction, &opts))
+            .or_raise()
     }
 
     // ----- points, bounds, picking -----
