@@ -248,12 +248,6 @@ impl SvgDocument {
         })))
     }
 
-    /// usvg's tree of the document.
-    #[cfg(test)]
-    pub(super) fn tree(&self) -> &usvg::Tree {
-        &self.0.tree
-    }
-
     /// The document's size once expanded, in bytes of what is parsed and built (every
     /// `use`, clip path use, marker instance and SVG image counted), as [`SVG_EXPANDED`] and [`SCENE_SVG_EXPANDED`](super::SCENE_SVG_EXPANDED)
     /// count it.
