@@ -486,7 +486,7 @@ impl PyStage {
             skip_hidden,
             parallel,
         )?;
-        crowd_query(slf, &[&list], |stage| stage.collisions(parent, &list.ids, &opts))
+        crowd_query(slf, &[&list], |stage| stage.contacts_among(&list.ids, parent, &opts))
     }
 
     /// Every node of `others` that collides with `node`, in `parent`'s space, in the order of
@@ -524,7 +524,7 @@ impl PyStage {
         )?;
         let object = one.ids[0];
         crowd_query(slf, &[&one, &list], |stage| {
-            stage.collisions_with(parent, object, &list.ids, &opts)
+            stage.contacts_against(object, &list.ids, parent, &opts)
         })
     }
 
@@ -558,7 +558,7 @@ impl PyStage {
             parallel,
         )?;
         crowd_query(slf, &[&la, &lb], |stage| {
-            stage.collisions_between(parent, &la.ids, &lb.ids, &opts)
+            stage.contacts_between(&la.ids, &lb.ids, parent, &opts)
         })
     }
 
