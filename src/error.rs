@@ -177,6 +177,12 @@ pub enum Error {
         /// The budget it was given.
         budget: u64,
     },
+    /// A method that answers only yes or no was asked for the overlap's rectangle
+    /// ([`Stage::collision_by`](crate::Stage::collision_by)).
+    NoRectangle {
+        /// The method's name, as in scene files (e.g. `radial`).
+        method: String,
+    },
 }
 
 impl fmt::Display for Error {
@@ -244,6 +250,7 @@ impl fmt::Display for Error {
                 f,
                 "the query would rasterize {pixels} pixels, over its budget of {budget}"
             ),
+            Error::NoRectangle { method } => write!(f, "{method:?} {}", crate::methods::NO_RECTANGLE),
         }
     }
 }

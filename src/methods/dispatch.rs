@@ -6,7 +6,7 @@ use crate::methods::radial::RadialProfile;
 use crate::methods::scans::{incremental_scan, linear_overlap, linear_scan, mask_overlap, sampled_scan};
 use crate::methods::summed_area::SummedAreas;
 use crate::query::pipeline::{PairRequest, Planes, Setup};
-use crate::{Collision, CollisionOptions, Error, Method, NodeId, RadialOptions, RectMethod, Result, Stage};
+use crate::{Collision, CollisionOptions, Error, Method, NodeId, RadialOptions, Result, Stage};
 
 /// Bytes per window pixel of the methods on whole planes, for [`crate::DENSE_BYTES`]: the
 /// two alpha planes; with their bit masks (two bits, rounded up to a byte); with two
@@ -45,7 +45,7 @@ impl Stage {
         b: NodeId,
         parent: NodeId,
         opts: &CollisionOptions,
-        method: RectMethod,
+        method: impl Into<Method>,
     ) -> Result<Collision> {
         self.collision_by(a, b, parent, opts, method)
     }
@@ -125,19 +125,23 @@ impl Stage {
         self.run_method(a, b, parent, opts, method, true)
     }
 
-    /// [`Stage::collision`] done with one of the methods that can give a rectangle.
+    /// [`Stage::collision`] done with one of the methods that can give a rectangle
+    /// ([`Method::gives_rect`]).
     ///
-    /// The exact methods ([`RectMethod::Exact`], [`RectMethod::Bitmask`],
-    /// [`RectMethod::LinearScan`], [`RectMethod::SummedArea`]) give the same answer as
-    /// [`Stage::collision`], count included. [`RectMethod::FlashPipeline`] gives the
-    /// pipeline's rectangle (whole pixels of the parent's grid) and no count.
+    /// The exact methods ([`Method::Exact`], [`Method::Bitmask`], [`Method::LinearScan`],
+    /// [`Method::SummedArea`]) give the same answer as [`Stage::collision`], count included.
+    /// [`Method::FlashPipeline`] gives the pipeline's rectangle (whole pixels of the parent's
+    /// grid) and no count. The deprecated `RectMethod` is still taken, converted.
     ///
     /// # Errors
     ///
-    /// As [`Stage::collides_with`].
+    /// [`Error::NoRectangle`] for a method that answers only yes or no
+    /// ([`Method::IncrementalScan`], [`Method::Sampled`], [`Method::Radial`]: use
+    /// [`Stage::collides_with`] for those), checked before anything else; otherwise as
+    /// [`Stage::collides_with`].
     ///
     /// ```
-    /// use pixelhit::{CollisionOptions, FillRule, Graphic, Path, Rect, RectMethod, Stage};
+    /// use pixelhit::{CollisionOptions, Error, FillRule, Graphic, Method, Path, Rect, Stage};
     /// let mut stage = Stage::new();
     /// let root = stage.root();
     /// let a = stage.add_container(root)?;
@@ -145,9 +149,13 @@ impl Stage {
     /// let b = stage.add_container(root)?;
     /// stage.add_graphic(b, Graphic::fill(Path::rect(0.0, 0.0, 10.0, 10.0), FillRule::NonZero, 1.0)?)?;
     /// stage.set_x(b, 6.0)?;
-    /// let c = stage.collision_by(a, b, root, &CollisionOptions::default(), RectMethod::SummedArea)?;
+    /// let opts = CollisionOptions::default();
+    /// let c = stage.collision_by(a, b, root, &opts, Method::SummedArea)?;
     /// assert_eq!(c.rect, Rect::from_ltrb(6.0, 0.0, 10.0, 10.0));
     /// assert_eq!(c.overlap_pixels, Some(40));
+    /// // A yes-or-no method is refused:
+    /// let refused = stage.collision_by(a, b, root, &opts, Method::Sampled { n: 4 });
+    /// assert!(matches!(refused, Err(Error::NoRectangle { .. })));
     /// # Ok::<(), pixelhit::Error>(())
     /// ```
     pub fn collision_by(
@@ -156,15 +164,19 @@ impl Stage {
         b: NodeId,
         parent: NodeId,
         opts: &CollisionOptions,
-        method: RectMethod,
+        method: impl Into<Method>,
     ) -> Result<Collision> {
+        let method: Method = method.into();
         let whole = |p: Option<PixelRect>, count: u64| Collision {
             rect: p.and_then(PixelRect::to_rect),
             overlap_pixels: Some(count),
         };
         match method {
-            RectMethod::Exact => self.collision(a, b, parent, opts),
-            RectMethod::FlashPipeline { compat } => {
+            Method::IncrementalScan | Method::Sampled { .. } | Method::Radial(_) => Err(Error::NoRectangle {
+                method: method.to_string(),
+            }),
+            Method::Exact => self.collision(a, b, parent, opts),
+            Method::FlashPipeline { compat } => {
                 if !opts.precise {
                     return self.collision(a, b, parent, opts);
                 }
@@ -174,13 +186,13 @@ impl Stage {
                     overlap_pixels: None,
                 })
             }
-            RectMethod::Bitmask | RectMethod::LinearScan | RectMethod::SummedArea => {
+            Method::Bitmask | Method::LinearScan | Method::SummedArea => {
                 if !opts.precise {
                     return self.collision(a, b, parent, opts);
                 }
                 let bytes = match method {
-                    RectMethod::SummedArea => SUMMED_AREA_BYTES,
-                    RectMethod::Bitmask => BITMASK_BYTES,
+                    Method::SummedArea => SUMMED_AREA_BYTES,
+                    Method::Bitmask => BITMASK_BYTES,
                     _ => PLANE_BYTES,
                 };
                 let Some(planes) = self.method_planes(a, b, parent, opts, bytes)? else {
@@ -188,11 +200,11 @@ impl Stage {
                 };
                 let t = opts.threshold();
                 let (rect, count) = match method {
-                    RectMethod::Bitmask => {
+                    Method::Bitmask => {
                         let o = mask_overlap(&planes, t);
                         (o.rect, o.count)
                     }
-                    RectMethod::LinearScan => linear_overlap(&planes, t),
+                    Method::LinearScan => linear_overlap(&planes, t),
                     _ => SummedAreas::new(&planes, t).overlap(),
                 };
                 Ok(whole(rect, count))

@@ -100,14 +100,45 @@ pub enum Method {
     },
 }
 
+impl Method {
+    /// Whether the method can give the overlap's rectangle, as
+    /// [`Stage::collision_by`](crate::Stage::collision_by) and the scene's `collision_rect`
+    /// query need: [`Method::Exact`], [`Method::Bitmask`], [`Method::LinearScan`],
+    /// [`Method::SummedArea`] and [`Method::FlashPipeline`] can. The others
+    /// ([`Method::IncrementalScan`], [`Method::Sampled`], [`Method::Radial`]) answer yes or
+    /// no only: their point is to stop early or to look at less.
+    ///
+    /// ```
+    /// use pixelhit::{Method, RadialOptions};
+    /// assert!(Method::Bitmask.gives_rect());
+    /// assert!(!Method::Radial(RadialOptions::default()).gives_rect());
+    /// ```
+    pub fn gives_rect(&self) -> bool {
+        match self {
+            Method::Exact
+            | Method::Bitmask
+            | Method::LinearScan
+            | Method::SummedArea
+            | Method::FlashPipeline { .. } => true,
+            Method::IncrementalScan | Method::Sampled { .. } | Method::Radial(_) => false,
+        }
+    }
+}
+
 /// The methods that can give the overlap's rectangle, for [`Stage::collision_by`](crate::Stage::collision_by). The
 /// others ([`Method::IncrementalScan`], [`Method::Sampled`], [`Method::Radial`]) answer yes
 /// or no only: their point is to stop early or to look at less.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+///
+/// Deprecated: [`Stage::collision_by`](crate::Stage::collision_by) takes any [`Method`] and
+/// refuses the yes-or-no ones with [`Error::NoRectangle`](crate::Error::NoRectangle); see
+/// [`Method::gives_rect`]. This type goes in the next release.
+#[deprecated(
+    note = "use `Method`: `collision_by` takes any `Method` and refuses the yes-or-no ones (see `Method::gives_rect`)"
+)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum RectMethod {
     /// [`Method::Exact`].
-    #[default]
     Exact,
     /// [`Method::Bitmask`]: the same rectangle and count as the exact method.
     Bitmask,
@@ -123,6 +154,15 @@ pub enum RectMethod {
     },
 }
 
+// By hand, not derived: the derive's use of the deprecated variant would warn in every build.
+#[allow(deprecated, clippy::derivable_impls)]
+impl Default for RectMethod {
+    fn default() -> RectMethod {
+        RectMethod::Exact
+    }
+}
+
+#[allow(deprecated)]
 impl From<RectMethod> for Method {
     fn from(m: RectMethod) -> Method {
         match m {
@@ -135,6 +175,7 @@ impl From<RectMethod> for Method {
     }
 }
 
+#[allow(deprecated)]
 impl TryFrom<Method> for RectMethod {
     type Error = Method;
 
@@ -177,8 +218,20 @@ const SAMPLED_N: &str = "is not a method: N of sampled:N is a whole number from 
 pub(crate) const METHOD_NAMES: &str = "exact, bitmask, linear_scan, incremental_scan, summed_area, \
                                        sampled:N, radial, flash, flash_compat";
 
-/// The names of the methods that also give the overlap's rectangle.
-const RECT_METHOD_NAMES: &str = "exact, bitmask, linear_scan, summed_area, flash and flash_compat";
+/// Why a method that answers only yes or no is refused where a rectangle is wanted, as the
+/// rest of the sentence after the method's name.
+pub(crate) const NO_RECTANGLE: &str = "cannot give a rectangle: it answers only yes or no, so it works in \
+                                       `collides` and not here; the methods that give a rectangle are \
+                                       exact, bitmask, linear_scan, summed_area, flash and flash_compat";
+
+/// The error of a method name `text` that names a yes-or-no method where a rectangle is
+/// wanted.
+pub(crate) fn no_rectangle(text: &str) -> ParseMethodError {
+    ParseMethodError {
+        text: text.to_string(),
+        reason: NO_RECTANGLE.to_string(),
+    }
+}
 
 impl FromStr for Method {
     type Err = ParseMethodError;
@@ -241,6 +294,7 @@ impl fmt::Display for Method {
     }
 }
 
+#[allow(deprecated)]
 impl FromStr for RectMethod {
     type Err = ParseMethodError;
 
@@ -253,16 +307,11 @@ impl FromStr for RectMethod {
     /// only as such.
     fn from_str(s: &str) -> std::result::Result<RectMethod, ParseMethodError> {
         let m: Method = s.parse()?;
-        RectMethod::try_from(m).map_err(|_| ParseMethodError {
-            text: s.to_string(),
-            reason: format!(
-                "cannot give a rectangle: it answers only yes or no, so it works in `collides` \
-                 and not here; the methods that give a rectangle are {RECT_METHOD_NAMES}"
-            ),
-        })
+        RectMethod::try_from(m).map_err(|_| no_rectangle(s))
     }
 }
 
+#[allow(deprecated)]
 impl fmt::Display for RectMethod {
     /// The scene file's name of the method.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

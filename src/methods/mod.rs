@@ -32,4 +32,7 @@ mod summed_area;
 mod tests;
 
 pub use dispatch::Probe;
-pub use method::{Method, ParseMethodError, RectMethod};
+#[allow(deprecated)]
+pub use method::RectMethod;
+pub use method::{Method, ParseMethodError};
+pub(crate) use method::{NO_RECTANGLE, no_rectangle};

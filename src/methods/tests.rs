@@ -1,9 +1,9 @@
 //! The scans and summed areas against plain loops.
 
+use super::Method;
 use super::method::METHOD_NAMES;
 use super::scans::*;
 use super::summed_area::*;
-use super::{Method, RectMethod};
 use crate::geom::rect::PixelRect;
 use crate::query::pipeline::Planes;
 
@@ -128,9 +128,17 @@ fn method_names_round_trip() {
     ] {
         assert!(bad.parse::<Method>().is_err(), "{bad}");
     }
-    assert!("radial".parse::<RectMethod>().is_err());
-    assert_eq!(
-        "flash_compat".parse::<RectMethod>(),
-        Ok(RectMethod::FlashPipeline { compat: true })
-    );
+    for (name, rect) in [
+        ("exact", true),
+        ("bitmask", true),
+        ("linear_scan", true),
+        ("incremental_scan", false),
+        ("summed_area", true),
+        ("sampled:3", false),
+        ("radial", false),
+        ("flash", true),
+        ("flash_compat", true),
+    ] {
+        assert_eq!(name.parse::<Method>().unwrap().gives_rect(), rect, "{name}");
+    }
 }

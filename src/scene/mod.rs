@@ -26,7 +26,7 @@ mod text;
 
 use std::collections::HashMap;
 
-use crate::{Method, NodeId, RectMethod, Stage};
+use crate::{Method, NodeId, Stage};
 
 pub use load::SceneLimits;
 pub use motion::{MotionFields, MotionQuery, ScenePose};
@@ -78,8 +78,10 @@ pub enum Query {
         tolerance: u8,
         /// Coverage-weighted edges (default) or pixel-centre sampling.
         anti_alias: bool,
-        /// How the pixels are compared ([`Stage::collision_by`]); default exact.
-        method: RectMethod,
+        /// How the pixels are compared ([`Stage::collision_by`]); default exact. Only a
+        /// method that gives a rectangle ([`Method::gives_rect`]): the loader refuses the
+        /// others.
+        method: Method,
     },
     /// Flash's `getBounds` of `object` in `space` ([`Stage::bounds`]).
     Bounds {

@@ -113,7 +113,7 @@ fn query_json(q: &Query) -> String {
             s(a),
             s(b),
             s(parent),
-            method_json(Method::from(*method))
+            method_json(*method)
         ),
         Query::Bounds { object, space } | Query::TightBounds { object, space } => {
             format!("\"object\": {}, \"space\": {}", s(object), s(space))

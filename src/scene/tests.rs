@@ -146,7 +146,7 @@ fn sample_stage() -> (Stage, Vec<Query>) {
             precise: false,
             tolerance: 7,
             anti_alias: false,
-            method: RectMethod::Exact,
+            method: Method::Exact,
         },
         Query::Bounds {
             object: "a \"quoted\"".into(),
@@ -464,7 +464,7 @@ fn query_defaults_follow_the_format() {
                 precise: true,
                 tolerance: 3,
                 anti_alias: true,
-                method: RectMethod::Exact,
+                method: Method::Exact,
             },
             Query::HitTestPoint {
                 object: "x".into(),

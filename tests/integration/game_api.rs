@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use crate::common::{Rng, star};
 use pixelhit::{
     CollisionOptions, ContactPhase, ContactTracker, DVec2, Error, FillRule, Graphic, Method, NodeId, Path,
-    PickOptions, Rect, RectMethod, Stage, matrix_from_properties,
+    PickOptions, Rect, Stage, matrix_from_properties,
 };
 
 fn fill(stage: &mut Stage, parent: NodeId, path: Path, alpha: f64) -> NodeId {
@@ -553,10 +553,10 @@ fn the_parallel_switch_and_a_callers_pool_give_the_same_answer() {
 fn a_node_tolerance_overrides_the_querys_for_that_target_only() {
     let mut rng = Rng::new(41);
     let methods = [
-        RectMethod::Exact,
-        RectMethod::Bitmask,
-        RectMethod::LinearScan,
-        RectMethod::SummedArea,
+        Method::Exact,
+        Method::Bitmask,
+        Method::LinearScan,
+        Method::SummedArea,
     ];
     for case in 0..600 {
         let mut stage = Stage::new();

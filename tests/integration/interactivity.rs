@@ -5,7 +5,7 @@
 use crate::common::Rng;
 use pixelhit::{
     Bitmap, BitmapHit, CollisionOptions, DAffine2, DVec2, Error, FillRule, Graphic, Method, NodeId, Path,
-    PickOptions, RectMethod, Stage,
+    PickOptions, Stage,
 };
 
 fn fill(path: Path) -> Graphic {
@@ -262,10 +262,10 @@ fn every_method_sees_the_mask() {
     let mask = rect_node(&mut s, root, 0.0, 0.0, 18.0, 40.0);
     let opts = CollisionOptions::default();
     let methods = [
-        RectMethod::Exact,
-        RectMethod::Bitmask,
-        RectMethod::LinearScan,
-        RectMethod::SummedArea,
+        Method::Exact,
+        Method::Bitmask,
+        Method::LinearScan,
+        Method::SummedArea,
     ];
     for m in methods {
         assert!(
@@ -304,7 +304,7 @@ fn every_method_sees_the_mask() {
     s.remove(mask).unwrap();
     let mask = rect_node(&mut s, root, 0.0, 0.0, 30.0, 40.0);
     s.set_mask(a, Some(mask)).unwrap();
-    let want = s.collision_by(a, b, root, &opts, RectMethod::Exact).unwrap();
+    let want = s.collision_by(a, b, root, &opts, Method::Exact).unwrap();
     assert_eq!(want.rect.unwrap().to_xywh(), [20.0, 20.0, 10.0, 20.0]);
     for m in methods {
         assert_eq!(s.collision_by(a, b, root, &opts, m).unwrap(), want, "{m}");

@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use crate::common::{Rng, random_matrix, star};
 use pixelhit::{
     Bitmap, Collision, CollisionOptions, ColorTransform, DVec2, Error, FillRule, Graphic, Method, NodeId,
-    Path, RadialOptions, Rect, RectMethod, Scene, Stage,
+    Path, RadialOptions, Rect, Scene, Stage,
 };
 
 // ----- the corpus -----
@@ -387,11 +387,7 @@ fn corpus_has_hits_near_misses_and_clear_misses() {
 fn corpus_exact_methods_agree_with_the_default_on_every_case() {
     let all = answers();
     for (i, (c, e)) in all.cases.iter().zip(&all.exact).enumerate() {
-        for m in [
-            RectMethod::Bitmask,
-            RectMethod::LinearScan,
-            RectMethod::SummedArea,
-        ] {
+        for m in [Method::Bitmask, Method::LinearScan, Method::SummedArea] {
             let got = c.stage.collision_by(c.a, c.b, c.parent, &c.opts, m).unwrap();
             assert_eq!(&got, e, "case {i}, {m}");
         }
@@ -636,17 +632,63 @@ fn rectangles_of_the_exact_methods_match_the_default() {
     let want = stage.collision(a, b, root, &opts).unwrap();
     assert_eq!(want.rect, Rect::from_ltrb(7.0, 0.0, 10.0, 10.0));
     for m in [
-        RectMethod::Exact,
-        RectMethod::Bitmask,
-        RectMethod::LinearScan,
-        RectMethod::SummedArea,
+        Method::Exact,
+        Method::Bitmask,
+        Method::LinearScan,
+        Method::SummedArea,
     ] {
         assert_eq!(stage.collision_by(a, b, root, &opts, m).unwrap(), want, "{m}");
     }
     let flash = stage
-        .collision_by(a, b, root, &opts, RectMethod::FlashPipeline { compat: false })
+        .collision_by(a, b, root, &opts, Method::FlashPipeline { compat: false })
         .unwrap();
     assert_eq!((flash.rect, flash.overlap_pixels), (want.rect, None));
+}
+
+/// `collision_by` takes any `Method`: the yes-or-no ones are refused with
+/// `Error::NoRectangle` on every pair (never a panic, never an answer), and each rectangle
+/// method answers as it did through the deprecated `RectMethod`, rectangle and count. The
+/// deprecated type is used here on purpose: this is the test of its conversion.
+#[test]
+#[allow(deprecated)]
+fn collision_by_refuses_yes_or_no_methods_and_agrees_with_rect_method() {
+    let all = answers();
+    let (mut refused, mut compared) = (0, 0);
+    for (i, c) in all.cases.iter().take(60).enumerate() {
+        for m in all_methods() {
+            let got = c.stage.collision_by(c.a, c.b, c.parent, &c.opts, m);
+            match pixelhit::RectMethod::try_from(m) {
+                Ok(old) => {
+                    assert!(m.gives_rect(), "case {i}, {m}");
+                    assert_eq!(Method::from(old), m, "case {i}, {m}");
+                    let want = c.stage.collision_by(c.a, c.b, c.parent, &c.opts, old).unwrap();
+                    assert_eq!(got.unwrap(), want, "case {i}, {m}");
+                    compared += 1;
+                }
+                Err(_) => {
+                    assert!(!m.gives_rect(), "case {i}, {m}");
+                    match got {
+                        Err(e @ Error::NoRectangle { .. }) => {
+                            let text = e.to_string();
+                            assert!(text.starts_with(&format!("{:?} ", m.to_string())), "{text}");
+                            assert!(
+                                text.contains("cannot give a rectangle: it answers only yes or no"),
+                                "{text}"
+                            );
+                            assert!(
+                                text.contains("exact, bitmask, linear_scan, summed_area"),
+                                "{text}"
+                            );
+                        }
+                        other => panic!("case {i}, {m}: {other:?}"),
+                    }
+                    refused += 1;
+                }
+            }
+        }
+    }
+    // Both branches ran: 6 rectangle methods and 3 yes-or-no ones on each case.
+    assert_eq!((compared, refused), (60 * 6, 60 * 3));
 }
 
 #[test]
@@ -805,7 +847,7 @@ fn square_bitmap(w: u32, h: u32, holes: &[(u32, u32)]) -> Bitmap {
 /// The Flash pipeline's rectangle.
 fn flash_rect(stage: &Stage, a: NodeId, b: NodeId, opts: &CollisionOptions, compat: bool) -> Option<Rect> {
     stage
-        .collision_by(a, b, stage.root(), opts, RectMethod::FlashPipeline { compat })
+        .collision_by(a, b, stage.root(), opts, Method::FlashPipeline { compat })
         .unwrap()
         .rect
 }
@@ -834,7 +876,7 @@ fn flash_agrees_with_the_default_on_aligned_bitmaps() {
         let opts = CollisionOptions::default().tolerance(rng.int(0, 255) as u8);
         let want = stage.collision(a, b, root, &opts).unwrap();
         let got = stage
-            .collision_by(a, b, root, &opts, RectMethod::FlashPipeline { compat: false })
+            .collision_by(a, b, root, &opts, Method::FlashPipeline { compat: false })
             .unwrap();
         assert_eq!(got.rect, want.rect);
     }

@@ -1,10 +1,10 @@
 //! The queries of a scene file, each checked and turned into a [`Query`].
 
 use super::{Fields, Loader, get, join};
-use crate::Result;
 use crate::scene::Query;
 use crate::scene::json::Json;
 use crate::scene::text::{fmt_num, json_string};
+use crate::{Method, Result};
 
 const QUERY_KINDS: &str = "collision_rect, bounds, tight_bounds, hit_test_point, hit_test_object, collides, \
      collisions, pick, objects_under_point, rect, visible_bounds, local_to_global, global_to_local, scroll_rect, \
@@ -74,7 +74,15 @@ impl Loader<'_> {
                     Some(t) => self.tolerance(t, &join(path, "tolerance"))?,
                 };
                 let anti_alias = flag(f, "anti_alias", true)?;
-                let method = self.method(f, path)?;
+                let method: Method = self.method(f, path)?;
+                if !method.gives_rect() {
+                    let at = join(path, "method");
+                    let text = match get(f, "method") {
+                        Some(Json::String(s)) => s.clone(),
+                        _ => method.to_string(),
+                    };
+                    return Err(self.err(&at, crate::methods::no_rectangle(&text).to_string()));
+                }
                 Query::CollisionRect {
                     a,
                     b,
@@ -179,9 +187,8 @@ impl Loader<'_> {
         }
     }
 
-    /// The optional `method` of a query (default exact): any method for `collides`, one
-    /// that can give a rectangle (`RectMethod`) for `collision_rect`. An unknown name is an
-    /// error at `path.method`.
+    /// The optional `method` of a query (default exact). An unknown name is an error at
+    /// `path.method`; `collision_rect` also refuses the methods that answer yes or no only.
     pub(super) fn method<M>(&self, f: &Fields, path: &str) -> Result<M>
     where
         M: Default + std::str::FromStr<Err = crate::ParseMethodError>,
