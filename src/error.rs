@@ -6,6 +6,13 @@
 
 use std::fmt;
 
+/// Why a method that answers only yes or no is refused where a rectangle is wanted, as the
+/// rest of the sentence after the method's name. Here, at the bottom layer, so that the
+/// error and the method parser (`methods::method`) share one text without an import loop.
+pub(crate) const NO_RECTANGLE: &str = "cannot give a rectangle: it answers only yes or no, so it works in \
+                                       `collides` and not here; the methods that give a rectangle are \
+                                       exact, bitmask, linear_scan, summed_area, flash and flash_compat";
+
 /// What went wrong, and where.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -250,7 +257,7 @@ impl fmt::Display for Error {
                 f,
                 "the query would rasterize {pixels} pixels, over its budget of {budget}"
             ),
-            Error::NoRectangle { method } => write!(f, "{method:?} {}", crate::methods::NO_RECTANGLE),
+            Error::NoRectangle { method } => write!(f, "{method:?} {}", NO_RECTANGLE),
         }
     }
 }

@@ -218,18 +218,12 @@ const SAMPLED_N: &str = "is not a method: N of sampled:N is a whole number from 
 pub(crate) const METHOD_NAMES: &str = "exact, bitmask, linear_scan, incremental_scan, summed_area, \
                                        sampled:N, radial, flash, flash_compat";
 
-/// Why a method that answers only yes or no is refused where a rectangle is wanted, as the
-/// rest of the sentence after the method's name.
-pub(crate) const NO_RECTANGLE: &str = "cannot give a rectangle: it answers only yes or no, so it works in \
-                                       `collides` and not here; the methods that give a rectangle are \
-                                       exact, bitmask, linear_scan, summed_area, flash and flash_compat";
-
 /// The error of a method name `text` that names a yes-or-no method where a rectangle is
 /// wanted.
 pub(crate) fn no_rectangle(text: &str) -> ParseMethodError {
     ParseMethodError {
         text: text.to_string(),
-        reason: NO_RECTANGLE.to_string(),
+        reason: crate::error::NO_RECTANGLE.to_string(),
     }
 }
 

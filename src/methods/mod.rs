@@ -34,5 +34,5 @@ mod tests;
 pub use dispatch::Probe;
 #[allow(deprecated)]
 pub use method::RectMethod;
+pub(crate) use method::no_rectangle;
 pub use method::{Method, ParseMethodError};
-pub(crate) use method::{NO_RECTANGLE, no_rectangle};
