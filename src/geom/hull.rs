@@ -102,12 +102,15 @@ pub(crate) fn outset(hull: &[DVec2], r: f64) -> Vec<DVec2> {
     out
 }
 
-/// A hull kept with its geometry: at most [`MAX_KEPT_VERTICES`] points, and the farthest
-/// any of them is from the origin.
+/// A hull kept with its geometry: at most [`MAX_KEPT_VERTICES`] points, the farthest any of
+/// them is from the origin, and their centre and farthest distance from it (mapped with the
+/// points, these spare [`apart`] a pass over them per query).
 #[derive(Clone, Debug)]
 pub(crate) struct KeptHull {
     pub points: Box<[DVec2]>,
     pub reach: f64,
+    pub centre: DVec2,
+    pub reach_from_centre: f64,
 }
 
 impl KeptHull {
@@ -116,9 +119,13 @@ impl KeptHull {
         convex_hull(&mut points);
         let points = at_most_kept_vertices(points);
         let reach = points.iter().map(|p| p.length()).fold(0.0, f64::max);
+        let centre = centre(&points);
+        let reach_from_centre = reach_from(&points, centre);
         KeptHull {
             points: points.into(),
             reach,
+            centre,
+            reach_from_centre,
         }
     }
 }
@@ -228,30 +235,74 @@ fn best_edge_normal(a: &[DVec2], b: &[DVec2]) -> Option<DVec2> {
 /// the line between the centres comes within a quarter of the smaller hull's reach of
 /// separating them: hulls that overlap deeper along it are answered at once (a search would
 /// cost as much as comparing two cached masks, and seldom finds an axis).
-pub(crate) fn apart(a: &[DVec2], b: &[DVec2], gap: f64) -> bool {
-    if a.is_empty() || b.is_empty() {
+pub(crate) fn apart(a: &HullView<'_>, b: &HullView<'_>, gap: f64) -> bool {
+    let (pa, pb) = (a.points, b.points);
+    if pa.is_empty() || pb.is_empty() {
         return true;
     }
-    let centre = |h: &[DVec2]| h.iter().copied().sum::<DVec2>() / h.len() as f64;
-    let (ca, cb) = (centre(a), centre(b));
-    let between = (cb - ca).normalize_or_zero();
+    let between = (b.centre - a.centre).normalize_or_zero();
     if between == DVec2::ZERO {
         return false;
     }
-    let along = gap_along(a, b, between);
+    let along = gap_along(pa, pb, between);
     if along > gap {
         return true;
     }
-    let reach = |h: &[DVec2], c: DVec2| h.iter().map(|p| p.distance_squared(c)).fold(0.0, f64::max).sqrt();
-    if along < gap - 0.25 * reach(a, ca).min(reach(b, cb)) - 2.0 {
+    if along < deep_overlap(gap, a.reach, b.reach) {
         return false;
     }
-    if let Some(n) = best_edge_normal(a, b)
-        && gap_along(a, b, n) > gap
+    if let Some(n) = best_edge_normal(pa, pb)
+        && gap_along(pa, pb, n) > gap
     {
         return true;
     }
-    best_edge_normal(b, a).is_some_and(|n| gap_along(b, a, n) > gap)
+    best_edge_normal(pb, pa).is_some_and(|n| gap_along(pb, pa, n) > gap)
+}
+
+/// Below this gap along the line between the centres, [`apart`] answers `false` without
+/// searching: the hulls overlap by more than a quarter of the smaller one's reach.
+pub(crate) fn deep_overlap(gap: f64, reach_a: f64, reach_b: f64) -> f64 {
+    gap - 0.25 * reach_a.min(reach_b) - 2.0
+}
+
+/// A convex hull as [`apart`] reads it: its points (counter-clockwise), a point inside it and
+/// at least its farthest distance from that point. The centre and reach only steer which
+/// axes are tried, so any inner point and any bound at or above the true reach keep
+/// [`apart`]'s `true` exact.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct HullView<'p> {
+    pub points: &'p [DVec2],
+    pub centre: DVec2,
+    pub reach: f64,
+}
+
+impl<'p> HullView<'p> {
+    /// `points` with their own centre and reach, worked out now.
+    pub fn of(points: &'p [DVec2]) -> HullView<'p> {
+        let centre = centre(points);
+        HullView {
+            points,
+            centre,
+            reach: reach_from(points, centre),
+        }
+    }
+}
+
+/// The mean of `points` (the origin for none).
+fn centre(points: &[DVec2]) -> DVec2 {
+    match points.len() {
+        0 => DVec2::ZERO,
+        n => points.iter().copied().sum::<DVec2>() / n as f64,
+    }
+}
+
+/// The farthest any of `points` is from `c`.
+fn reach_from(points: &[DVec2], c: DVec2) -> f64 {
+    points
+        .iter()
+        .map(|p| p.distance_squared(c))
+        .fold(0.0, f64::max)
+        .sqrt()
 }
 
 #[cfg(test)]
@@ -354,7 +405,7 @@ mod tests {
                 let mut b = Vec::new();
                 map_hull(&square, &m, &mut b);
                 let d = polygon_distance(&square, &b);
-                let found = apart(&square, &b, 1.0);
+                let found = apart(&HullView::of(&square), &HullView::of(&b), 1.0);
                 assert!(!found || d > 1.0, "claimed apart at distance {d}");
                 if d > 1.5 {
                     far += 1;

@@ -56,6 +56,17 @@ pub(crate) fn dense_budget(pixels: u128, bytes_per_pixel: u64, opts: &CollisionO
     Ok(())
 }
 
+#[cfg(test)]
+thread_local! {
+    static SERVED_FROM_CACHE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many pair setups on this thread took both targets from the cache alone.
+#[cfg(test)]
+pub(crate) fn served_from_cache() -> u64 {
+    SERVED_FROM_CACHE.with(|n| n.get())
+}
+
 /// Where a target's leaves are placed for a query.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Pose {
@@ -180,11 +191,7 @@ impl Stage {
     /// bounds' intersection (not precise), or the prepared pair.
     pub(crate) fn setup_pair(&self, req: &PairRequest<'_>) -> Result<Setup> {
         let PairRequest {
-            a,
-            b,
-            parent,
-            opts,
-            reject_near_misses,
+            a, b, parent, opts, ..
         } = *req;
         for t in [a.node, b.node] {
             if !self.is_ancestor(parent, t)? {
@@ -214,21 +221,11 @@ impl Stage {
                 self.describe(parent)
             )
         })?;
-        // A window over the budget is left to the plain path, which refuses it; under it,
-        // nothing the rejection skips could have turned into an error but the geometry's
-        // own vertex budget (see `near_miss`).
-        if reject_near_misses
-            && opts.fast_paths
-            && (a.pose, b.pose) == (Pose::InParent, Pose::InParent)
-            && window.area() <= u128::from(opts.max_pixels)
-            && self.outlines_apart(a.node, b.node, parent)
-        {
-            return Ok(Setup::Empty);
-        }
-        let mut budget = DrawBudget::new(opts.max_pixels);
         let epoch = self.cache.query_epoch(self.revision());
-        let pa = self.prepare_target(&a, parent, opts.anti_alias, epoch, &mut budget)?;
-        let pb = self.prepare_target(&b, parent, opts.anti_alias, epoch, &mut budget)?;
+        let (pa, pb) = match self.prepare_pair(req, epoch, window)? {
+            Some(pair) => pair,
+            None => return Ok(Setup::Empty),
+        };
         let (Some(ea), Some(eb)) = (pa.extent(), pb.extent()) else {
             return Ok(Setup::Empty);
         };
@@ -337,6 +334,55 @@ impl Stage {
         format!("the pixels of {} against {}", self.describe(a), self.describe(b))
     }
 
+    /// Both targets prepared for `window`, or `None` when their outlines are too far apart
+    /// to share a pixel (with [`PairRequest::reject_near_misses`]).
+    ///
+    /// The rejection saves drawing; when every item of both targets is a raster the cache
+    /// already holds, there is nothing to save, and comparing the cached masks costs less
+    /// than mapping the outlines. So the targets are first prepared from the cache alone;
+    /// only when that leaves something to draw is the outline test run, then both prepared
+    /// in full. Either way the prepared targets are the same (a target served wholly by the
+    /// cache takes the same route in full), and so is the answer.
+    fn prepare_pair(
+        &self,
+        req: &PairRequest<'_>,
+        epoch: u64,
+        window: PixelRect,
+    ) -> Result<Option<(Prepared, Prepared)>> {
+        let PairRequest {
+            a, b, parent, opts, ..
+        } = *req;
+        // A window over the budget is left to the plain path, which refuses it; under it,
+        // nothing the rejection skips could have turned into an error but the geometry's
+        // own vertex budget (see `near_miss`).
+        let reject = req.reject_near_misses
+            && opts.fast_paths
+            && (a.pose, b.pose) == (Pose::InParent, Pose::InParent)
+            && window.area() <= u128::from(opts.max_pixels);
+        if reject {
+            let mut budget = DrawBudget::new(opts.max_pixels);
+            let cached = |t: &Target, budget: &mut DrawBudget| {
+                self.prepare_into(t, parent, Prepared::cached_only(opts.anti_alias, epoch), budget)
+                    .ok()
+                    .filter(|p| !p.missed())
+            };
+            if let Some(pa) = cached(&a, &mut budget)
+                && let Some(pb) = cached(&b, &mut budget)
+            {
+                #[cfg(test)]
+                SERVED_FROM_CACHE.with(|n| n.set(n.get() + 1));
+                return Ok(Some((pa, pb)));
+            }
+            if self.outlines_apart(a.node, b.node, parent) {
+                return Ok(None);
+            }
+        }
+        let mut budget = DrawBudget::new(opts.max_pixels);
+        let pa = self.prepare_target(&a, parent, opts.anti_alias, epoch, &mut budget)?;
+        let pb = self.prepare_target(&b, parent, opts.anti_alias, epoch, &mut budget)?;
+        Ok(Some((pa, pb)))
+    }
+
     /// `target`'s visible leaves in its pose relative to `parent` (the caller has checked
     /// that `parent` is an ancestor), ready to rasterize.
     pub(crate) fn prepare_target(
@@ -347,9 +393,20 @@ impl Stage {
         epoch: u64,
         budget: &mut DrawBudget,
     ) -> Result<Prepared> {
+        self.prepare_into(target, parent, Prepared::new(anti_alias, epoch), budget)
+    }
+
+    /// As [`Stage::prepare_target`], adding to `prepared` (which may take only what the
+    /// cache holds: [`Prepared::cached_only`]).
+    fn prepare_into(
+        &self,
+        target: &Target,
+        parent: NodeId,
+        mut prepared: Prepared,
+        budget: &mut DrawBudget,
+    ) -> Result<Prepared> {
         let node = target.node;
         let base_color = self.color_transform_to(node, parent)?;
-        let mut prepared = Prepared::new(anti_alias, epoch);
         let name = || self.describe(node);
         // The leaves under one clip share its list, and a list shares its outer clips with
         // its parent's: each clip's shapes are made once per query, and each list's shapes
@@ -382,6 +439,9 @@ impl Stage {
         };
         self.walk_leaves_clipped(node, space, pre, base_color, clips, |id, visit, m, ct, clips| {
             let Visit::Leaf(leaf) = visit else { return Ok(()) };
+            if clips.is_some() && prepared.give_up_if_cached_only() {
+                return Ok(());
+            }
             let clip = match clips {
                 None => None,
                 Some(link) => Some(self.clip_shapes(link, &mask_space, &mut made, budget, &name)?),

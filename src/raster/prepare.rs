@@ -143,6 +143,10 @@ pub(crate) struct Prepared {
     epoch: u64,
     /// The clips of the item being added.
     clip_next: Option<Arc<ClipShapes>>,
+    /// Take only rasters the cache holds ([`Prepared::cached_only`]), and whether an item
+    /// was left out for that.
+    only_cached: bool,
+    missed: bool,
 }
 
 /// Splits a matrix into its anchor (the whole-pixel part of the translation) and the matrix
@@ -191,7 +195,31 @@ impl Prepared {
             anti_alias,
             epoch,
             clip_next: None,
+            only_cached: false,
+            missed: false,
         }
+    }
+
+    /// A target that takes only whole rasters the cache holds: an item that would need
+    /// drawing (or clipping) is left out and [`Prepared::missed`] says so, and the target
+    /// is then not to be used. Everything it does take it takes as [`Prepared::new`]'s
+    /// would, so a target that missed nothing is the same.
+    pub fn cached_only(anti_alias: bool, epoch: u64) -> Prepared {
+        Prepared {
+            only_cached: true,
+            ..Prepared::new(anti_alias, epoch)
+        }
+    }
+
+    /// Whether a [`Prepared::cached_only`] target left an item out.
+    pub fn missed(&self) -> bool {
+        self.missed
+    }
+
+    /// For a [`Prepared::cached_only`] target, notes an item it leaves out and says `true`.
+    pub fn give_up_if_cached_only(&mut self) -> bool {
+        self.missed |= self.only_cached;
+        self.only_cached
     }
 
     /// Adds one leaf, drawn by `m` (to the query's parent) with colour transform `ct`,
@@ -251,6 +279,9 @@ impl Prepared {
                 self.push(Item::Raster { raster, anchor });
                 return Ok(());
             }
+            if self.give_up_if_cached_only() {
+                return Ok(());
+            }
             // No room for the whole raster in this query: its pixels are computed in the
             // window from the pose, built again (its vertices are counted already).
             if let Some(shape) = build_shape(cache, leaf, &rel, ct, target)? {
@@ -259,6 +290,9 @@ impl Prepared {
                     anchor,
                 });
             }
+            return Ok(());
+        }
+        if self.give_up_if_cached_only() {
             return Ok(());
         }
         let shape = match cache.pose(&key) {
