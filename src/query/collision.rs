@@ -1,7 +1,7 @@
 //! The collision of two objects (semantics.md section 4): `collision_rect`, the signature
 //! users come for, and `collision` with every option.
 
-use crate::query::pipeline::{PairRequest, Setup};
+use crate::query::pipeline::{PairRequest, Setup, kept_answer_key};
 use crate::{Collision, CollisionOptions, NodeId, Rect, Result, Stage};
 
 /// Whether and where two objects touch.
@@ -57,16 +57,35 @@ impl Stage {
         parent: NodeId,
         opts: &CollisionOptions,
     ) -> Result<Collision> {
-        match self.setup_pair(&PairRequest::new(a, b, parent, opts).rejecting_near_misses())? {
-            Setup::Empty => Ok(Collision {
+        // The answer is kept for the frame (until the tree changes), as the many-object
+        // queries keep theirs: asking a pair again in a frame costs a lookup. The plain path
+        // (no fast paths) always works the answer out.
+        let key = opts.fast_paths.then(|| kept_answer_key(a, b, parent, opts));
+        if let Some(key) = &key
+            && let Some((rect, overlap_pixels)) = self.cache.pair(self.revision(), key)
+        {
+            return Ok(match rect {
+                None => Collision {
+                    rect: None,
+                    overlap_pixels: opts.precise.then_some(0),
+                },
+                Some(_) => Collision { rect, overlap_pixels },
+            });
+        }
+        let answer = match self.setup_pair(&PairRequest::new(a, b, parent, opts).rejecting_near_misses())? {
+            Setup::Empty => Collision {
                 rect: None,
                 overlap_pixels: opts.precise.then_some(0),
-            }),
-            Setup::Loose(r) => Ok(Collision {
+            },
+            Setup::Loose(r) => Collision {
                 rect: Some(r),
                 overlap_pixels: None,
-            }),
-            Setup::Pair(pair) => pair.collision(self, opts),
+            },
+            Setup::Pair(pair) => pair.collision(self, opts)?,
+        };
+        if let Some(key) = key {
+            self.cache.keep_pair(key, (answer.rect, answer.overlap_pixels));
         }
+        Ok(answer)
     }
 }

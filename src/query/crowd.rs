@@ -22,7 +22,7 @@ use glam::DVec2;
 
 use crate::geom::rect::PixelRect;
 use crate::query::broad_phase::{FIRST, SECOND, overlapping_pairs, overlapping_pairs_between};
-use crate::query::pipeline::{PairRequest, Planes, PreparedPair, Setup, dense_budget};
+use crate::query::pipeline::{PairRequest, Planes, PreparedPair, Setup, dense_budget, kept_answer_key};
 use crate::{CollisionOptions, Error, NodeId, Rect, Result, Stage};
 
 /// One colliding pair.
@@ -420,22 +420,13 @@ impl Stage {
         pairs: &[(usize, usize)],
         opts: &CollisionOptions,
     ) -> Result<Vec<Contact>> {
-        // Answers are kept for the frame (the tree unchanged), by the options that can
-        // change them: asking the same pairs again in a frame costs a lookup each.
-        let flags = u64::from(opts.precise)
-            | u64::from(opts.anti_alias) << 1
-            | u64::from(opts.skip_hidden) << 2
-            | u64::from(opts.fast_paths) << 3
-            | u64::from(opts.tolerance) << 8;
+        // Answers are kept for the frame (the tree unchanged): asking the same pairs again
+        // in a frame costs a lookup each.
+        let revision = self.revision();
         let one = |&(i, j): &(usize, usize)| -> Result<Option<Contact>> {
             let (a, b) = (objects[i], objects[j]);
-            let key = [
-                u64::from(a.index()) | u64::from(b.index()) << 32,
-                u64::from(parent.index()),
-                flags,
-                opts.max_pixels,
-            ];
-            if let Some((rect, overlap_pixels)) = self.cache.pair(&key) {
+            let key = kept_answer_key(a, b, parent, opts);
+            if let Some((rect, overlap_pixels)) = self.cache.pair(revision, &key) {
                 let Some(rect) = rect else { return Ok(None) };
                 // Details need the prepared targets: only those are made again.
                 if !(opts.details && opts.precise) {

@@ -467,10 +467,14 @@ mod tests {
                 let apart = stage.outlines_apart(a, b, parent);
                 let got = stage.collision(a, b, parent, &opts).unwrap();
                 assert_eq!(got, want, "case {case} at {s}: rejected {apart}");
-                // Asked again, the poses are drawn whole into the cache; a third time, the
-                // targets come from the cache alone, without the outline test.
+                // Asked again in a new frame, the poses are drawn whole into the cache; a third
+                // time, the targets come from the cache alone, without the outline test.
                 let served_before = crate::query::pipeline::served_from_cache();
                 for again in 0..2 {
+                    // A change to the tree that moves nothing: the kept answer is gone, the
+                    // rasters stay.
+                    let m = stage.matrix(a).unwrap();
+                    stage.set_matrix(a, m).unwrap();
                     let got = stage.collision(a, b, parent, &opts).unwrap();
                     assert_eq!(got, want, "case {case} at {s}, asked again ({again})");
                 }

@@ -34,6 +34,7 @@ use glam::DAffine2;
 
 use crate::geom::rect::PixelRect;
 pub(crate) use crate::query::options::threshold;
+use crate::raster::PairKey;
 use crate::raster::bitmask::Overlap;
 use crate::raster::{
     ClipShapes, DrawBudget, Prepared, Rasterizer, RegionPiece, ScanBuffers, SpanTarget, spans_pay,
@@ -65,6 +66,22 @@ thread_local! {
 #[cfg(test)]
 pub(crate) fn served_from_cache() -> u64 {
     SERVED_FROM_CACHE.with(|n| n.get())
+}
+
+/// Where a pair's answer is kept for the frame (`RasterCache::pair`): the pair in its order,
+/// the parent, and every option that can change the answer.
+pub(crate) fn kept_answer_key(a: NodeId, b: NodeId, parent: NodeId, opts: &CollisionOptions) -> PairKey {
+    let flags = u64::from(opts.precise)
+        | u64::from(opts.anti_alias) << 1
+        | u64::from(opts.skip_hidden) << 2
+        | u64::from(opts.fast_paths) << 3
+        | u64::from(opts.tolerance) << 8;
+    [
+        u64::from(a.index()) | u64::from(b.index()) << 32,
+        u64::from(parent.index()),
+        flags,
+        opts.max_pixels,
+    ]
 }
 
 /// Where a target's leaves are placed for a query.

@@ -197,9 +197,16 @@ pub(crate) type PairAnswer = (Option<crate::Rect>, Option<u64>);
 /// turning sprites ran no faster on two threads than on one).
 const SHARDS: usize = 16;
 
-/// Frames (tree revisions) that shared geometry and texels stay after their last use:
-/// they do not depend on poses and cost more to make again than a pose.
+/// Ages that shared geometry and texels stay after their last use: they do not depend on
+/// poses and cost more to make again than a pose.
 const SOURCE_FRAMES: u64 = 64;
+
+/// Bytes the cache takes in between two ages of its generations (16 MiB): a new frame ages
+/// them only once this much has come in since the last age. Aging by what comes in, not
+/// by the tree's revisions, keeps a loop that changes the tree before each query (update a
+/// sprite, ask about it, update the next) from dropping what every other sprite uses: a
+/// still scene never ages, a turning crowd ages every few frames.
+pub(crate) const AGE_BYTES: usize = 16 << 20;
 
 /// What an entry costs, counted against [`CACHE_BYTES`].
 trait Weighed {
@@ -359,6 +366,17 @@ impl Shard {
         freed
     }
 
+    /// Drops the pair answers of the last frame.
+    fn forget_pairs(&mut self, out: &mut Dropped) -> usize {
+        if self.pairs.is_empty() {
+            return 0;
+        }
+        let pairs = std::mem::take(&mut self.pairs);
+        let freed = weigh_leaving(pairs.values());
+        out.pairs.push(pairs);
+        freed
+    }
+
     /// Makes room by dropping what was last used before the current frame.
     fn drop_old(&mut self, out: &mut Dropped) -> usize {
         let (r, wr) = self.rasters.drop_old();
@@ -376,19 +394,27 @@ impl Shard {
 /// with an empty one.
 ///
 /// The policy: a *frame* is everything asked while the tree is unchanged (a game moves its
-/// sprites, then asks its queries). What the current and the previous frame used stays;
-/// what neither used is dropped when the next frame starts (shared geometry and texels
-/// after [`SOURCE_FRAMES`] frames). Every byte is counted against [`CACHE_BYTES`]; past
-/// it, what the current frame has not used goes, and then nothing new is kept until the
-/// next frame. A many-object query's pair answers are kept for its frame, so that asking
-/// it again before the tree changes costs lookups only.
+/// sprites, then asks its queries). Entries live in two generations, the current *age*
+/// and the one before; an entry used is in the current one. A frame that starts after at
+/// least [`AGE_BYTES`] came into the cache starts a new age: what neither the current nor
+/// the previous age used is dropped (shared geometry and texels after [`SOURCE_FRAMES`]
+/// ages). So what a game keeps using stays, however often the tree changes between
+/// queries, and the poses of turning sprites go within two ages. Every byte is counted
+/// against [`CACHE_BYTES`]; past it, what the current age has not used goes, and then
+/// nothing new is kept until the next age. Pair answers are kept for their frame only, so
+/// that asking again before the tree changes costs lookups.
 pub(crate) struct RasterCache {
     shards: Vec<Mutex<Shard>>,
     bytes: AtomicUsize,
     /// The tree revision of the current frame, plus one (0: none yet).
     revision: AtomicU64,
-    /// Frames started.
+    /// Ages of the generations so far.
     frame: AtomicU64,
+    /// Bytes taken in since the last age, and how many make an age ([`AGE_BYTES`]).
+    taken: AtomicUsize,
+    age_bytes: AtomicUsize,
+    /// Whether pair answers may be kept in the current frame.
+    pairs_kept: std::sync::atomic::AtomicBool,
     /// Taken only to start a frame.
     frame_lock: Mutex<()>,
     /// Counts queries, for [`RasterCache::query_epoch`].
@@ -406,6 +432,9 @@ impl Default for RasterCache {
             bytes: AtomicUsize::new(0),
             revision: AtomicU64::new(0),
             frame: AtomicU64::new(0),
+            taken: AtomicUsize::new(0),
+            age_bytes: AtomicUsize::new(AGE_BYTES),
+            pairs_kept: std::sync::atomic::AtomicBool::new(false),
             frame_lock: Mutex::new(()),
             epoch: AtomicU64::new(0),
             batches: AtomicUsize::new(0),
@@ -487,6 +516,13 @@ impl RasterCache {
     /// Counts bytes allocated outside the maps (masks made on demand).
     fn count(&self, bytes: usize) {
         self.bytes.fetch_add(bytes, Ordering::Relaxed);
+        self.taken.fetch_add(bytes, Ordering::Relaxed);
+    }
+
+    /// Makes an age of `bytes` taken in instead of [`AGE_BYTES`] (tests of the policy).
+    #[cfg(test)]
+    pub fn set_age_bytes(&self, bytes: usize) {
+        self.age_bytes.store(bytes, Ordering::Relaxed);
     }
 
     fn release(&self, bytes: usize) {
@@ -552,8 +588,9 @@ impl RasterCache {
         drop(dropped);
     }
 
-    /// Starts a frame when the tree's revision is not the current frame's: the
-    /// generations age. Lock-free when the frame goes on.
+    /// Starts a frame when the tree's revision is not the current frame's: the pair
+    /// answers go, and the generations age if at least [`AGE_BYTES`] came in since they
+    /// last did. Lock-free when the frame goes on.
     fn frame_for(&self, revision: u64) -> u64 {
         let tag = revision.wrapping_add(1).max(1);
         if self.revision.load(Ordering::Acquire) == tag {
@@ -563,12 +600,27 @@ impl RasterCache {
         if self.revision.load(Ordering::Acquire) == tag {
             return self.frame.load(Ordering::Acquire);
         }
-        let frame = self.frame.fetch_add(1, Ordering::AcqRel) + 1;
-        for i in 0..SHARDS {
-            let mut dropped = Dropped::default();
-            let freed = self.shard(i).new_frame(frame, &mut dropped);
-            self.release(freed);
-            drop(dropped);
+        let age = self.taken.load(Ordering::Relaxed) >= self.age_bytes.load(Ordering::Relaxed);
+        let pairs = self.pairs_kept.swap(false, Ordering::AcqRel);
+        let frame = match age {
+            true => {
+                self.taken.store(0, Ordering::Relaxed);
+                self.frame.fetch_add(1, Ordering::AcqRel) + 1
+            }
+            false => self.frame.load(Ordering::Acquire),
+        };
+        if age || pairs {
+            for i in 0..SHARDS {
+                let mut dropped = Dropped::default();
+                let mut shard = self.shard(i);
+                let freed = match age {
+                    true => shard.new_frame(frame, &mut dropped),
+                    false => shard.forget_pairs(&mut dropped),
+                };
+                drop(shard);
+                self.release(freed);
+                drop(dropped);
+            }
         }
         self.revision.store(tag, Ordering::Release);
         frame
@@ -620,8 +672,10 @@ impl RasterCache {
         Batch(self)
     }
 
-    /// The answer kept for a pair in the current frame.
-    pub fn pair(&self, key: &PairKey) -> Option<PairAnswer> {
+    /// The answer kept for a pair in the frame of a tree at `revision` (a new revision
+    /// starts a new frame, which keeps none yet).
+    pub fn pair(&self, revision: u64, key: &PairKey) -> Option<PairAnswer> {
+        self.frame_for(revision);
         let found = self.shard_for(key).pairs.get(key).copied();
         #[cfg(test)]
         if found.is_some() {
@@ -636,7 +690,9 @@ impl RasterCache {
         let mut dropped = Dropped::default();
         let mut shard = self.shard_for(&key);
         if self.room(&mut shard, weight, &mut dropped) && shard.pairs.insert(key, answer).is_none() {
-            self.count(weight);
+            // Answers are not what ages the generations: they go with their frame.
+            self.bytes.fetch_add(weight, Ordering::Relaxed);
+            self.pairs_kept.store(true, Ordering::Release);
         }
     }
 
@@ -731,6 +787,8 @@ mod tests {
     #[test]
     fn what_no_frame_used_lately_is_dropped_and_the_rest_kept() {
         let cache = RasterCache::default();
+        // Every new frame is a new age here (see the next test for the bytes).
+        cache.set_age_bytes(0);
         let path = Arc::new(Path::rect(0.0, 0.0, 1.0, 1.0));
         let keep = |n: usize, frame_revision: u64| {
             cache.query_epoch(frame_revision);
@@ -762,8 +820,47 @@ mod tests {
     }
 
     #[test]
+    fn ages_follow_the_bytes_taken_in_not_the_revisions() {
+        let cache = RasterCache::default();
+        let path = Arc::new(Path::rect(0.0, 0.0, 1.0, 1.0));
+        let weight = (shape(8), Source::Path(path.clone()), 0).weight();
+        cache.set_age_bytes(10 * weight);
+        for n in 0..5 {
+            cache.query_epoch(1);
+            cache.keep_pose(key(n), shape(8), Source::Path(path.clone()), 0);
+        }
+        // A thousand frames, each changing the tree and using one entry: nothing came in,
+        // so nothing ages, and the entries no frame used lately stay.
+        for revision in 2..1002 {
+            cache.query_epoch(revision);
+            assert!(
+                cache.pose(&key(revision as usize % 5)).is_some(),
+                "revision {revision}"
+            );
+        }
+        assert_eq!(cache.counts().poses, 5);
+        // Ten new entries in one frame make the next frame an age (the five are in the
+        // generation before it); the age after that drops what neither used.
+        for n in 5..15 {
+            cache.keep_pose(key(n), shape(8), Source::Path(path.clone()), 0);
+        }
+        cache.query_epoch(1002);
+        assert_eq!(cache.counts().poses, 15);
+        assert!(cache.pose(&key(7)).is_some());
+        for n in 15..25 {
+            cache.keep_pose(key(n), shape(8), Source::Path(path.clone()), 0);
+        }
+        cache.query_epoch(1003);
+        // Kept: 7 (used in the age before) and the ten of the last age; the other 14 went.
+        assert_eq!(cache.counts().poses, 11);
+        assert!(cache.pose(&key(7)).is_some() && cache.pose(&key(3)).is_none());
+        assert_eq!(cache.bytes(), cache.recount());
+    }
+
+    #[test]
     fn the_cache_stays_within_its_bytes_and_counts_masks() {
         let cache = RasterCache::default();
+        cache.set_age_bytes(0);
         let path = Arc::new(Path::rect(0.0, 0.0, 1.0, 1.0));
         let one = shape(1000);
         let per_entry = one.bytes() + ENTRY_BYTES;

@@ -48,7 +48,7 @@ mod spans;
 pub(crate) use budget::DrawBudget;
 #[cfg(test)]
 pub(crate) use cache::CacheCounts;
-pub(crate) use cache::RasterCache;
+pub(crate) use cache::{PairKey, RasterCache};
 pub(crate) use plane::{Rasterizer, ScanBuffers, with_scan_buffers};
 pub(crate) use prepare::{ClipShapes, Prepared, RegionPiece};
 pub(crate) use span_scan::{SpanTarget, pays as spans_pay};

@@ -212,12 +212,22 @@ fn moving_sprites_reuse_rasters_without_changing_answers() {
                 _ => DAffine2::from_angle(rng.range(-0.1, 0.1)),
             };
             stage.set_matrix(a, step * m).unwrap();
-            let got = stage.collision(a, b, parent, &opts).unwrap();
+            let want = plain(&stage, a, b, parent, &opts);
+            // Asked twice (the second answer is the one kept for the frame), then with
+            // another tolerance and the other way round, which must not read it.
+            for pass in 0..2 {
+                let got = stage.collision(a, b, parent, &opts).unwrap();
+                assert_eq!(got, want, "case {case}, frame {frame}, pass {pass}");
+            }
+            let other = opts.tolerance(opts.tolerance ^ 0x80);
+            let got = stage.collision(a, b, parent, &other).unwrap();
             assert_eq!(
                 got,
-                plain(&stage, a, b, parent, &opts),
-                "case {case}, frame {frame}"
+                plain(&stage, a, b, parent, &other),
+                "case {case}, frame {frame}, other tolerance"
             );
+            let swapped = stage.collision(b, a, parent, &opts).unwrap();
+            assert_eq!(swapped.rect, want.rect, "case {case}, frame {frame}, swapped");
         }
     }
 }
