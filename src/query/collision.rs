@@ -57,7 +57,8 @@ impl Stage {
         parent: NodeId,
         opts: &CollisionOptions,
     ) -> Result<Collision> {
-        match self.setup_pair(&PairRequest::new(a, b, parent, opts).rejecting_near_misses())? {
+        let request = PairRequest::new(a, b, parent, opts).rejecting_near_misses();
+        self.run_pair(&request, |setup| match setup {
             Setup::Empty => Ok(Collision {
                 rect: None,
                 overlap_pixels: opts.precise.then_some(0),
@@ -67,6 +68,6 @@ impl Stage {
                 overlap_pixels: None,
             }),
             Setup::Pair(pair) => pair.collision(self, opts),
-        }
+        })
     }
 }
