@@ -222,10 +222,10 @@ impl Stage {
         opts: &CollisionOptions,
         bytes_per_pixel: u64,
     ) -> Result<Option<Planes>> {
-        match self.setup_pair(&PairRequest::new(a, b, parent, opts))? {
+        self.run_pair(&PairRequest::new(a, b, parent, opts), |setup| match setup {
             Setup::Pair(pair) => pair.solid_planes(self, opts, bytes_per_pixel).map(Some),
             Setup::Empty | Setup::Loose(_) => Ok(None),
-        }
+        })
     }
 
     fn run_method(
@@ -242,6 +242,7 @@ impl Stage {
             visited: 0,
         };
         if !opts.precise {
+            // Not precise: nothing is prepared, so there is no compare to run again.
             return Ok(match self.setup_pair(&PairRequest::new(a, b, parent, opts))? {
                 Setup::Empty => no,
                 _ => Probe {
@@ -252,14 +253,16 @@ impl Stage {
         }
         match method {
             Method::Exact => {
-                let (hit, visited) = match self.setup_pair(&PairRequest::new(a, b, parent, opts))? {
-                    Setup::Pair(pair) => {
-                        let hit = pair.collision(self, opts)?.rect.is_some();
-                        let w = pair.window;
-                        (hit, if count_exact { w.width() * w.height() } else { 0 })
-                    }
-                    _ => (false, 0),
-                };
+                let (hit, visited) = self.run_pair(&PairRequest::new(a, b, parent, opts), |setup| {
+                    Ok(match setup {
+                        Setup::Pair(pair) => {
+                            let hit = pair.collision(self, opts)?.rect.is_some();
+                            let w = pair.window;
+                            (hit, if count_exact { w.width() * w.height() } else { 0 })
+                        }
+                        _ => (false, 0),
+                    })
+                })?;
                 Ok(Probe { hit, visited })
             }
             Method::FlashPipeline { compat } => {

@@ -13,7 +13,6 @@ use glam::{DAffine2, DMat2, DVec2};
 use crate::geom::interop::IntoAffine;
 use crate::geom::rect::PixelRect;
 use crate::query::pipeline::{Pose, Target, dense_budget, threshold};
-use crate::raster::DrawBudget;
 use crate::{CollisionOptions, Error, NodeId, Result, Stage};
 
 /// Options of [`Method::Radial`](crate::Method::Radial), fixed when a profile is built.
@@ -373,31 +372,30 @@ fn solid_raster(
     }
     let name = || format!("the pixels of {} for its radial profile", stage.describe(obj));
     let window = stage.pixel_window(&bounds, name)?;
-    let mut budget = DrawBudget::new(opts.max_pixels);
-    let epoch = stage.cache.query_epoch(stage.revision());
-    let prepared = stage.prepare_target(&target, parent, opts.anti_alias, epoch, &mut budget)?;
-    let Some(extent) = prepared.extent() else {
-        return Ok(None);
-    };
-    let window = window.intersect(&extent);
-    if window.is_empty() {
-        return Ok(None);
-    }
-    if window.area() > u128::from(opts.max_pixels) {
-        return Err(Error::PixelBudget {
-            pixels: window.area(),
-            budget: opts.max_pixels,
-        });
-    }
-    let t = threshold(stage.target_tolerance(obj, opts)?);
-    // A plane of a byte and, at worst (every pixel on the rim), 16 bytes of rim a pixel;
-    // one more byte for the plane of the rectangle the window was once compared with.
-    dense_budget(window.area(), 18, opts)?;
-    let [plane] = stage.draw_planes([&prepared], window, name)?;
-    Ok(Some(SolidRaster {
-        window,
-        solid: plane.iter().map(|&v| v >= t).collect(),
-    }))
+    stage.run_target(&target, parent, opts, |prepared| {
+        let Some(extent) = prepared.extent() else {
+            return Ok(None);
+        };
+        let window = window.intersect(&extent);
+        if window.is_empty() {
+            return Ok(None);
+        }
+        if window.area() > u128::from(opts.max_pixels) {
+            return Err(Error::PixelBudget {
+                pixels: window.area(),
+                budget: opts.max_pixels,
+            });
+        }
+        let t = threshold(stage.target_tolerance(obj, opts)?);
+        // A plane of a byte and, at worst (every pixel on the rim), 16 bytes of rim a pixel;
+        // one more byte for the plane of the rectangle the window was once compared with.
+        dense_budget(window.area(), 18, opts)?;
+        let [plane] = stage.draw_planes([&prepared], window, name)?;
+        Ok(Some(SolidRaster {
+            window,
+            solid: plane.iter().map(|&v| v >= t).collect(),
+        }))
+    })
 }
 
 /// For each of `n` directions from `c`, the largest distance at which a ray leaves one of
@@ -550,10 +548,16 @@ mod tests {
         let rect = Path::rect(bounds.left(), bounds.top(), bounds.width(), bounds.height());
         tmp.add_graphic(cover, Graphic::fill(rect, FillRule::NonZero, 1.0)?)?;
         // Two planes of a byte and, at worst (every pixel on the rim), 16 bytes of rim a pixel.
-        let Setup::Pair(pair) = tmp.setup_pair(&PairRequest::new(holder, cover, root, opts))? else {
+        let planes = tmp.run_pair(
+            &PairRequest::new(holder, cover, root, opts),
+            |setup| match setup {
+                Setup::Pair(pair) => pair.solid_planes(&tmp, opts, 18).map(Some),
+                Setup::Empty | Setup::Loose(_) => Ok(None),
+            },
+        )?;
+        let Some(planes) = planes else {
             return Ok(None);
         };
-        let planes = pair.solid_planes(&tmp, opts, 18)?;
         let t = opts.threshold();
         let w = planes.window.width() as usize;
         Ok(Some(

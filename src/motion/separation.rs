@@ -114,6 +114,7 @@ impl Stage {
                 parent,
                 opts: copts,
                 reject_near_misses: false,
+                draw_whole: false,
             };
             Ok(self.pair_collision(&request)?.rect.is_some())
         };
@@ -150,8 +151,11 @@ impl Stage {
         rect: crate::Rect,
     ) -> Result<DVec2> {
         let copts = &opts.collision;
-        if let Setup::Pair(pair) = self.setup_pair(&PairRequest::new(a, b, parent, copts))?
-            && let Some(details) = self.contact_details(&pair, a, parent, copts, rect)?
+        let details = self.run_pair(&PairRequest::new(a, b, parent, copts), |setup| match setup {
+            Setup::Pair(pair) => self.contact_details(&pair, a, parent, copts, rect),
+            Setup::Empty | Setup::Loose(_) => Ok(None),
+        })?;
+        if let Some(details) = details
             && details.normal != DVec2::ZERO
         {
             return Ok(-details.normal);

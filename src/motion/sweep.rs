@@ -181,6 +181,7 @@ impl Stage {
                 parent,
                 opts: &opts.collision,
                 reject_near_misses: false,
+                draw_whole: false,
             };
             let c = self.pair_collision(&request)?;
             Ok(c.rect.map(|r| (r, c.overlap_pixels)))

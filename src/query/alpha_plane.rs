@@ -3,7 +3,6 @@
 
 use crate::geom::rect::PixelRect;
 use crate::query::pipeline::Target;
-use crate::raster::DrawBudget;
 use crate::{CollisionOptions, Error, NodeId, Rect, Result, Stage};
 
 /// The alpha of one target over a rectangle of whole pixels of a parent's grid, as
@@ -99,11 +98,10 @@ impl Stage {
                 budget: opts.max_pixels,
             });
         }
-        let mut budget = DrawBudget::new(opts.max_pixels);
-        let epoch = self.cache.query_epoch(self.revision());
-        let target = self.prepare_target(&Target::new(obj), parent, opts.anti_alias, epoch, &mut budget)?;
         let name = || format!("the pixels of {}", self.describe(obj));
-        let [alpha] = self.draw_planes([&target], window, name)?;
+        let [alpha] = self.run_target(&Target::new(obj), parent, opts, |target| {
+            self.draw_planes([&target], window, name)
+        })?;
         Ok(AlphaPlane {
             x: window.x0,
             y: window.y0,

@@ -72,17 +72,18 @@ impl Stage {
                 Some(_) => Collision { rect, overlap_pixels },
             });
         }
-        let answer = match self.setup_pair(&PairRequest::new(a, b, parent, opts).rejecting_near_misses())? {
-            Setup::Empty => Collision {
+        let request = PairRequest::new(a, b, parent, opts).rejecting_near_misses();
+        let answer = self.run_pair(&request, |setup| match setup {
+            Setup::Empty => Ok(Collision {
                 rect: None,
                 overlap_pixels: opts.precise.then_some(0),
-            },
-            Setup::Loose(r) => Collision {
+            }),
+            Setup::Loose(r) => Ok(Collision {
                 rect: Some(r),
                 overlap_pixels: None,
-            },
-            Setup::Pair(pair) => pair.collision(self, opts)?,
-        };
+            }),
+            Setup::Pair(pair) => pair.collision(self, opts),
+        })?;
         if let Some(key) = key {
             self.cache.keep_pair(key, (answer.rect, answer.overlap_pixels));
         }

@@ -442,25 +442,30 @@ impl Stage {
             // One setup per pair: the contact's details reuse the prepared targets. Near
             // misses are answered before drawing, as `Stage::collision` answers them.
             let request = PairRequest::new(a, b, parent, opts).rejecting_near_misses();
-            let (rect, overlap_pixels, details) = match self.setup_pair(&request)? {
-                Setup::Empty => {
-                    self.cache.keep_pair(key, (None, None));
-                    return Ok(None);
-                }
-                Setup::Loose(rect) => {
-                    self.cache.keep_pair(key, (Some(rect), None));
-                    (rect, None, None)
-                }
-                Setup::Pair(pair) => {
-                    let c = pair.collision(self, opts)?;
-                    self.cache.keep_pair(key, (c.rect, c.overlap_pixels));
-                    let Some(rect) = c.rect else { return Ok(None) };
-                    let details = match opts.details {
-                        true => self.contact_details(&pair, a, parent, opts, rect)?,
-                        false => None,
-                    };
-                    (rect, c.overlap_pixels, details)
-                }
+            let found = self.run_pair(&request, |setup| {
+                Ok(match setup {
+                    Setup::Empty => {
+                        self.cache.keep_pair(key, (None, None));
+                        None
+                    }
+                    Setup::Loose(rect) => {
+                        self.cache.keep_pair(key, (Some(rect), None));
+                        Some((rect, None, None))
+                    }
+                    Setup::Pair(pair) => {
+                        let c = pair.collision(self, opts)?;
+                        self.cache.keep_pair(key, (c.rect, c.overlap_pixels));
+                        let Some(rect) = c.rect else { return Ok(None) };
+                        let details = match opts.details {
+                            true => self.contact_details(&pair, a, parent, opts, rect)?,
+                            false => None,
+                        };
+                        Some((rect, c.overlap_pixels, details))
+                    }
+                })
+            })?;
+            let Some((rect, overlap_pixels, details)) = found else {
+                return Ok(None);
             };
             Ok(Some(Contact {
                 a,

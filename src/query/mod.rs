@@ -15,6 +15,8 @@
 pub(crate) mod alpha_plane;
 pub(crate) mod bounds;
 pub(crate) mod broad_phase;
+#[cfg(test)]
+mod budget_tests;
 pub(crate) mod collision;
 pub(crate) mod crowd;
 pub(crate) mod hit_test;

@@ -37,7 +37,7 @@ pub(crate) use crate::query::options::threshold;
 use crate::raster::PairKey;
 use crate::raster::bitmask::Overlap;
 use crate::raster::{
-    ClipShapes, DrawBudget, Prepared, Rasterizer, RegionPiece, ScanBuffers, SpanTarget, spans_pay,
+    ClipShapes, DrawBudget, Item, Prepared, Rasterizer, RegionPiece, ScanBuffers, SpanTarget, spans_pay,
     with_scan_buffers,
 };
 use crate::tree::walk::{Clip, ClipLink, Visit};
@@ -137,6 +137,9 @@ pub(crate) struct PairRequest<'o> {
     /// targets' outlines are too far apart to share a pixel ([`Stage::outlines_apart`]).
     /// For the exact answer's queries; the methods keep every pair.
     pub reject_near_misses: bool,
+    /// Prepare both targets with every item that fits the pixel budget drawn whole
+    /// ([`Stage::run_pair`] asks again so when a compare runs out of work).
+    pub draw_whole: bool,
 }
 
 impl<'o> PairRequest<'o> {
@@ -148,6 +151,7 @@ impl<'o> PairRequest<'o> {
             parent,
             opts,
             reject_near_misses: false,
+            draw_whole: false,
         }
     }
 
@@ -395,22 +399,25 @@ impl Stage {
             }
         }
         let mut budget = DrawBudget::new(opts.max_pixels);
+        let epoch = (epoch, req.draw_whole);
         let pa = self.prepare_target(&a, parent, opts.anti_alias, epoch, &mut budget)?;
         let pb = self.prepare_target(&b, parent, opts.anti_alias, epoch, &mut budget)?;
         Ok(Some((pa, pb)))
     }
 
     /// `target`'s visible leaves in its pose relative to `parent` (the caller has checked
-    /// that `parent` is an ancestor), ready to rasterize.
+    /// that `parent` is an ancestor), ready to rasterize, for a query of `epoch`; with
+    /// `draw_whole`, every item that fits the pixel budget drawn whole (see
+    /// [`Stage::run_prepared`]).
     pub(crate) fn prepare_target(
         &self,
         target: &Target,
         parent: NodeId,
         anti_alias: bool,
-        epoch: u64,
+        (epoch, draw_whole): (u64, bool),
         budget: &mut DrawBudget,
     ) -> Result<Prepared> {
-        self.prepare_into(target, parent, Prepared::new(anti_alias, epoch), budget)
+        self.prepare_into(target, parent, Prepared::new(anti_alias, epoch, draw_whole), budget)
     }
 
     /// As [`Stage::prepare_target`], adding to `prepared` (which may take only what the
@@ -539,8 +546,92 @@ impl Stage {
         Ok(planes)
     }
 
+    /// Runs a query that prepares targets: `attempt(draw_whole)` prepares them (with
+    /// [`Prepared::could_draw_more`] telling whether drawing whole would change them) and
+    /// compares them. When the compare goes over the work budget and drawing whole would
+    /// change the targets, the query is asked again with every item that fits the pixel
+    /// budget drawn whole, and that is its answer or error. Every query that prepares
+    /// targets comes through here ([`Stage::run_pair`], and the single-target ones), so
+    /// that the outcome never depends on the cache.
+    ///
+    /// Why it does not: an item is a whole raster or a window shape depending on the cache
+    /// (a raster kept by an earlier query, a pose seen before drawn whole now, or a pose
+    /// computed in the window), and drawing whole costs work of its own budget, not the
+    /// query's. But which items *may* be rasters is the pixel budget's alone, taken in the
+    /// same order on every route ([`Prepared::add`]), and whether an item's whole drawing
+    /// stays within its budget is the item's alone; so the targets prepared drawing whole
+    /// hold as rasters every item that any route holds as one. The pixels are the same on
+    /// every route, and a raster never costs a compare more work than the same item as a
+    /// window shape: the compares choose their paths by the item's pose either way (its
+    /// spans, its row hulls, single or not, clipped or not: `Item::shape`), a raster's
+    /// values are read where a shape's are computed, and compositing costs the same for
+    /// both; the one path only rasters take, two cached masks compared word by word, costs
+    /// no work at all. So the targets drawn whole cost the least work of all routes: if
+    /// they go over the budget, every route does, and the error is theirs (the same on
+    /// every route, work count included, as the targets drawn whole are); if any route
+    /// answers, they answer too, with the same pixels.
+    ///
+    /// `attempt` may run twice; what it did the first time must not matter (answers and
+    /// pixels it passed on are the same the second time).
+    pub(crate) fn run_prepared<T>(
+        &self,
+        draw_whole: bool,
+        mut attempt: impl FnMut(bool) -> (Result<T>, bool),
+    ) -> Result<T> {
+        match attempt(draw_whole) {
+            (Err(Error::WorkBudget { .. }), true) if !draw_whole => attempt(true).0,
+            (outcome, _) => outcome,
+        }
+    }
+
+    /// Sets up a pair request ([`Stage::setup_pair`]) and runs `compare` on it, with the
+    /// retry of [`Stage::run_prepared`]: every query that compares two targets' pixels
+    /// comes through here.
+    pub(crate) fn run_pair<T>(
+        &self,
+        req: &PairRequest<'_>,
+        mut compare: impl FnMut(Setup) -> Result<T>,
+    ) -> Result<T> {
+        self.run_prepared(req.draw_whole, |draw_whole| {
+            match self.setup_pair(&PairRequest { draw_whole, ..*req }) {
+                Err(e) => (Err(e), false),
+                Ok(setup) => {
+                    let more =
+                        matches!(&setup, Setup::Pair(p) if p.a.could_draw_more() || p.b.could_draw_more());
+                    (compare(setup), more)
+                }
+            }
+        })
+    }
+
+    /// Prepares one target (relative to `parent`, which the caller has checked is an
+    /// ancestor) and runs `draw` on it, with the retry of [`Stage::run_prepared`]: the
+    /// queries of one target's pixels come through here.
+    pub(crate) fn run_target<T>(
+        &self,
+        target: &Target,
+        parent: NodeId,
+        opts: &CollisionOptions,
+        mut draw: impl FnMut(Prepared) -> Result<T>,
+    ) -> Result<T> {
+        self.run_prepared(false, |draw_whole| {
+            let mut budget = DrawBudget::new(opts.max_pixels);
+            let epoch = self.cache.query_epoch(self.revision());
+            let how = (epoch, draw_whole);
+            match self.prepare_target(target, parent, opts.anti_alias, how, &mut budget) {
+                Err(e) => (Err(e), false),
+                Ok(prepared) => {
+                    let more = prepared.could_draw_more();
+                    (draw(prepared), more)
+                }
+            }
+        })
+    }
+
     /// Calls `on_pixel(x, y)` for every pixel solid in both targets, row by row within each
     /// chunk. For a query that is not precise, returns the bounds' intersection instead.
+    /// A scan over the work budget may be run again ([`Stage::run_prepared`]): `on_pixel`
+    /// then sees the pixels of the first run again.
     pub(crate) fn scan_overlap(
         &self,
         a: NodeId,
@@ -549,14 +640,15 @@ impl Stage {
         opts: &CollisionOptions,
         on_pixel: impl FnMut(i64, i64),
     ) -> Result<Option<Rect>> {
-        match self.setup_pair(&PairRequest::new(a, b, parent, opts))? {
+        let mut on_pixel = on_pixel;
+        self.run_pair(&PairRequest::new(a, b, parent, opts), |setup| match setup {
             Setup::Empty => Ok(None),
             Setup::Loose(r) => Ok(Some(r)),
             Setup::Pair(pair) => {
-                pair.scan(self, opts, on_pixel)?;
+                pair.scan(self, opts, &mut on_pixel)?;
                 Ok(None)
             }
-        }
+        })
     }
 }
 
@@ -701,18 +793,23 @@ fn scan_with(
             on_pixel(x, y);
         }
     };
-    // Two single shapes, one a bitmap: each row's spans intersected first, values only
-    // inside (see `spans_pay` for why two fills go as runs).
-    if let (false, Some((shape_a, at_a)), Some((shape_b, at_b))) =
-        (plain, Rasterizer::single_shape(pa), Rasterizer::single_shape(pb))
-        && spans_pay(shape_a, shape_b)
+    // Two single items, one a bitmap: each row's spans intersected first, values only
+    // inside (see `spans_pay` for why two fills go as runs). An item that is a whole
+    // raster goes the same way by its pose, its values read instead of computed.
+    if let (false, Some(item_a), Some(item_b)) =
+        (plain, Rasterizer::single_item(pa), Rasterizer::single_item(pb))
+        && spans_pay(item_a.shape().0, item_b.shape().0)
     {
-        let target = |shape, anchor, threshold| SpanTarget {
-            shape,
-            anchor,
-            threshold,
-        };
-        let targets = (target(shape_a, at_a, t.a), target(shape_b, at_b, t.b));
+        fn target(item: &Item, threshold: u8) -> SpanTarget<'_> {
+            let (shape, anchor) = item.shape();
+            SpanTarget {
+                shape,
+                anchor,
+                threshold,
+                raster: item.raster(),
+            }
+        }
+        let targets = (target(item_a, t.a), target(item_b, t.b));
         raster.span_scan(spans, window, targets, pa.anti_alias(), &mut found);
         raster.check(&name)?;
         o.count = count;

@@ -69,8 +69,11 @@ pub(crate) enum Source {
 pub(crate) struct CachedRaster {
     pub rect: PixelRect,
     pub alpha: Vec<u8>,
-    /// Vertices of the geometry it was drawn from (counted against a query's budget).
-    pub vertices: usize,
+    /// The pose it was drawn from: a query compares a raster item along the same paths as
+    /// the pose (its spans and row hulls come from the edges), reading the raster's values
+    /// instead of computing them, so that a raster never costs more work than its pose
+    /// (`query::pipeline`, the work budget). Its vertices count against a query's budget.
+    pub shape: Arc<Shape>,
     /// The mask at the first threshold asked for (nearly always the only one), readable
     /// without a lock.
     first_mask: OnceLock<(u8, BitMask)>,
@@ -84,11 +87,11 @@ pub(crate) struct CachedRaster {
 }
 
 impl CachedRaster {
-    pub fn new(rect: PixelRect, alpha: Vec<u8>, vertices: usize) -> CachedRaster {
+    pub fn new(rect: PixelRect, alpha: Vec<u8>, shape: Arc<Shape>) -> CachedRaster {
         CachedRaster {
             rect,
             alpha,
-            vertices,
+            shape,
             first_mask: OnceLock::new(),
             masks: Mutex::new(Vec::new()),
             mask_bytes: AtomicUsize::new(0),
@@ -96,9 +99,35 @@ impl CachedRaster {
         }
     }
 
+    /// Calls `add(x0, x1)` for each run of the columns `x0..x1` of row `j` (relative to the
+    /// anchor) whose value reaches `threshold` (at least 1): what its pose's rows give there,
+    /// read instead of computed.
+    pub fn solid_runs(&self, j: i64, (x0, x1): (i64, i64), threshold: u8, mut add: impl FnMut(i64, i64)) {
+        let r = self.rect;
+        let (c0, c1) = (x0.max(r.x0), x1.min(r.x1));
+        if j < r.y0 || j >= r.y1 || c0 >= c1 {
+            return;
+        }
+        let w = r.width() as usize;
+        let row = &self.alpha[(j - r.y0) as usize * w..][..w];
+        let solid = |x: i64| row[(x - r.x0) as usize] >= threshold.max(1);
+        let mut x = c0;
+        while x < c1 {
+            if !solid(x) {
+                x += 1;
+                continue;
+            }
+            let start = x;
+            while x < c1 && solid(x) {
+                x += 1;
+            }
+            add(start, x);
+        }
+    }
+
     /// Everything it holds, masks included, with the cache's entry overhead.
     fn bytes(&self) -> usize {
-        self.alpha.capacity() + ENTRY_BYTES + self.mask_bytes.load(Ordering::SeqCst)
+        self.alpha.capacity() + self.shape.bytes() + ENTRY_BYTES + self.mask_bytes.load(Ordering::SeqCst)
     }
 
     /// Counts a mask's bytes with the raster, and in `cache` while it holds the raster.
@@ -884,7 +913,7 @@ mod tests {
                 y1: 64,
             },
             vec![255; 4096],
-            4,
+            shape(4),
         ));
         cache.query_epoch(u64::MAX - 7);
         cache.keep_raster(key(n - 1), raster.clone());

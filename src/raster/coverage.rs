@@ -65,6 +65,23 @@ impl Piece {
 /// pixels would otherwise take minutes (issue 12).
 pub(crate) const WORK_BUDGET: u64 = 1 << 24;
 
+/// The work budget in force: [`WORK_BUDGET`], or in the crate's tests what
+/// `WORK_BUDGET_FOR_TESTS` says on this thread (so that budgets bite on small scenes).
+pub(crate) fn work_budget() -> u64 {
+    #[cfg(test)]
+    if let Some(budget) = WORK_BUDGET_FOR_TESTS.with(std::cell::Cell::get) {
+        return budget;
+    }
+    WORK_BUDGET
+}
+
+#[cfg(test)]
+thread_local! {
+    /// A work budget for the queries of this thread, in place of [`WORK_BUDGET`].
+    pub(crate) static WORK_BUDGET_FOR_TESTS: std::cell::Cell<Option<u64>> =
+        const { std::cell::Cell::new(None) };
+}
+
 /// Reusable buffers for computing rows.
 #[derive(Debug, Default)]
 pub(crate) struct CoverageRow {
@@ -247,9 +264,9 @@ impl CoverageRow {
         self.counts
     }
 
-    /// Whether the work went over [`WORK_BUDGET`]: what was computed since is not to be used.
+    /// Whether the work went over [`work_budget`]: what was computed since is not to be used.
     pub fn over_budget(&self) -> bool {
-        self.work > WORK_BUDGET
+        self.work > work_budget()
     }
 
     /// The work done so far.

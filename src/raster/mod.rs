@@ -50,11 +50,11 @@ pub(crate) use budget::DrawBudget;
 pub(crate) use cache::CacheCounts;
 pub(crate) use cache::{PairKey, RasterCache};
 pub(crate) use plane::{Rasterizer, ScanBuffers, with_scan_buffers};
-pub(crate) use prepare::{ClipShapes, Prepared, RegionPiece};
+pub(crate) use prepare::{ClipShapes, Item, Prepared, RegionPiece};
 pub(crate) use span_scan::{SpanTarget, pays as spans_pay};
 #[cfg(test)]
 pub(crate) use {
-    coverage::AreaCounts,
+    coverage::{AreaCounts, WORK_BUDGET_FOR_TESTS},
     plane::last_scan_counts,
     span_scan::{FORCE as FORCE_SPANS, ScanCounts},
 };

@@ -1,7 +1,7 @@
 //! Alpha planes: a target's items composited (source-over, exactly rounded in u8) over a
 //! region of the parent's grid, each item computed only where the region needs it.
 
-use super::item::{Scratch, Shape};
+use super::item::Scratch;
 use super::prepare::{ClipRegion, Item, Prepared};
 use super::span_scan::{SpanScan, SpanTarget};
 use crate::geom::rect::PixelRect;
@@ -250,7 +250,7 @@ impl Rasterizer {
             true => Err(crate::Error::WorkBudget {
                 what: what(),
                 work: u128::from(self.scratch.work()),
-                budget: super::coverage::WORK_BUDGET,
+                budget: super::coverage::work_budget(),
             }),
         }
     }
@@ -258,12 +258,10 @@ impl Rasterizer {
     /// For a target that is a single fill or bitmap, the columns of each row of `band` that it can
     /// touch, into `out`; `false` (and nothing written) for other targets.
     pub fn hulls(&mut self, target: &Prepared, band: PixelRect, out: &mut SolidRows) -> bool {
-        let [Item::Shape { shape, anchor }] = target.items() else {
+        let Some(item) = Self::single_item(target) else {
             return false;
         };
-        if !Self::has_runs(target) {
-            return false;
-        }
+        let (shape, anchor) = item.shape();
         out.clear();
         let local = band.moved((-anchor.0, -anchor.1));
         let mut y = band.y0;
@@ -283,11 +281,12 @@ impl Rasterizer {
         true
     }
 
-    /// The shape and anchor of a target that is a single unclipped shape (not a cached
-    /// raster): what [`Rasterizer::span_scan`] compares.
-    pub fn single_shape(target: &Prepared) -> Option<(&Shape, (i64, i64))> {
+    /// The item of a target that is a single unclipped item: what [`Rasterizer::span_scan`]
+    /// compares. A whole raster counts as its pose ([`Item::shape`]): the compares choose
+    /// their paths by the pose, so that a raster costs no more work than the pose would.
+    pub fn single_item(target: &Prepared) -> Option<&Item> {
         match target.items() {
-            [Item::Shape { shape, anchor }] if !target.clipped() => Some((shape, *anchor)),
+            [item] if !target.clipped() => Some(item),
             _ => None,
         }
     }
@@ -313,9 +312,10 @@ impl Rasterizer {
     }
 
     /// Whether `target`'s rows come as runs: a single fill, stroke or bitmap computed in the
-    /// window (a bitmap's row costs its width there, but only the columns asked for).
+    /// window (a bitmap's row costs its width there, but only the columns asked for), or
+    /// read from its whole raster.
     pub fn has_runs(target: &Prepared) -> bool {
-        matches!(target.items(), [Item::Shape { .. }]) && !target.clipped()
+        Self::single_item(target).is_some()
     }
 
     /// The pixels of `target` whose alpha reaches `threshold` over `band`, row by row. A
@@ -336,10 +336,11 @@ impl Rasterizer {
         only: Option<&SolidRows>,
     ) {
         out.clear();
-        if let ([Item::Shape { shape, anchor }], Some(only)) = (target.items(), only)
-            && Self::has_runs(target)
-            && shape.vertices() <= ROW_BY_ROW_EDGES
+        if let (Some(item), Some(only)) = (Self::single_item(target), only)
+            && item.shape().0.vertices() <= ROW_BY_ROW_EDGES
         {
+            let (shape, anchor) = item.shape();
+            let anchor = &anchor;
             let extent = shape.rect().moved(*anchor);
             let local = band.intersect(&extent).moved((-anchor.0, -anchor.1));
             // Each row between the first and last pixel `only` needs there.
@@ -350,7 +351,18 @@ impl Rasterizer {
                 (x0 < x1).then_some((x0 - anchor.0, x1 - anchor.0))
             };
             let mut y = band.y0;
-            if !local.is_empty() {
+            if let (false, Some(raster)) = (local.is_empty(), item.raster()) {
+                for j in local.y0..local.y1 {
+                    let Some(span) = need(j) else { continue };
+                    while y < j + anchor.1 {
+                        out.end_row();
+                        y += 1;
+                    }
+                    raster.solid_runs(j, span, threshold, |x0, x1| out.add(x0 + anchor.0, x1 + anchor.0));
+                    out.end_row();
+                    y += 1;
+                }
+            } else if !local.is_empty() {
                 shape.runs_in_spans(
                     local.y0..local.y1,
                     need,
@@ -378,13 +390,23 @@ impl Rasterizer {
             }
             return;
         }
-        if let [Item::Shape { shape, anchor }] = target.items()
-            && Self::has_runs(target)
+        if let Some(item) = Self::single_item(target)
             && !dense
         {
+            let (shape, anchor) = item.shape();
+            let anchor = &anchor;
             let part = shape.rect().moved(*anchor).intersect(&band);
             let mut y = band.y0;
-            if !part.is_empty() {
+            if let (false, Some(raster)) = (part.is_empty(), item.raster()) {
+                let local = part.moved((-anchor.0, -anchor.1));
+                for j in local.y0..local.y1 {
+                    raster.solid_runs(j, (local.x0, local.x1), threshold, |x0, x1| {
+                        out.add(x0 + anchor.0, x1 + anchor.0)
+                    });
+                    out.end_row();
+                }
+                y = part.y1;
+            } else if !part.is_empty() {
                 let local = part.moved((-anchor.0, -anchor.1));
                 shape.runs_rows(local, target.anti_alias(), &mut self.scratch, |j, runs| {
                     while y < j + anchor.1 {

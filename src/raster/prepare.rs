@@ -47,6 +47,23 @@ impl Item {
             Item::Shape { shape, anchor } => shape.rect().moved(*anchor),
         }
     }
+
+    /// Its pose (a raster's is the one it was drawn from) and its anchor: what the compares
+    /// decide their paths by, so that a raster goes the way its pose would.
+    pub fn shape(&self) -> (&Shape, (i64, i64)) {
+        match self {
+            Item::Raster { raster, anchor } => (&raster.shape, *anchor),
+            Item::Shape { shape, anchor } => (shape, *anchor),
+        }
+    }
+
+    /// Its whole raster, when it has one: values read, not computed.
+    pub fn raster(&self) -> Option<&CachedRaster> {
+        match self {
+            Item::Raster { raster, .. } => Some(raster),
+            Item::Shape { .. } => None,
+        }
+    }
 }
 
 /// A target's items. Most targets are one sprite, so one item is kept inline and a query
@@ -143,6 +160,11 @@ pub(crate) struct Prepared {
     epoch: u64,
     /// The clips of the item being added.
     clip_next: Option<Arc<ClipShapes>>,
+    /// Draw every item that fits the pixel budget whole (see [`Prepared::add`]).
+    draw_whole: bool,
+    /// Whether an item that fit the pixel budget was left a window shape without being
+    /// tried whole: preparing again with `draw_whole` would give a different target.
+    could_draw_more: bool,
     /// Take only rasters the cache holds ([`Prepared::cached_only`]), and whether an item
     /// was left out for that.
     only_cached: bool,
@@ -186,8 +208,9 @@ fn too_far(target: impl FnOnce() -> String) -> Error {
 }
 
 impl Prepared {
-    /// A target with no items yet, for a query of `epoch`.
-    pub fn new(anti_alias: bool, epoch: u64) -> Prepared {
+    /// A target with no items yet, for a query of `epoch`; with `draw_whole`, every item
+    /// that fits the pixel budget is drawn whole ([`Prepared::add`]).
+    pub fn new(anti_alias: bool, epoch: u64, draw_whole: bool) -> Prepared {
         Prepared {
             items: Items::Empty,
             clips: Vec::new(),
@@ -195,6 +218,8 @@ impl Prepared {
             anti_alias,
             epoch,
             clip_next: None,
+            draw_whole,
+            could_draw_more: false,
             only_cached: false,
             missed: false,
         }
@@ -207,7 +232,7 @@ impl Prepared {
     pub fn cached_only(anti_alias: bool, epoch: u64) -> Prepared {
         Prepared {
             only_cached: true,
-            ..Prepared::new(anti_alias, epoch)
+            ..Prepared::new(anti_alias, epoch, false)
         }
     }
 
@@ -220,6 +245,14 @@ impl Prepared {
     pub fn give_up_if_cached_only(&mut self) -> bool {
         self.missed |= self.only_cached;
         self.only_cached
+    }
+
+    /// Whether preparing the target again with `draw_whole` would make more of its items
+    /// whole rasters: an item fit the pixel budget but was computed in the window, its pose
+    /// not seen in an earlier query (`query::pipeline` then retries a query over its work
+    /// budget that way).
+    pub fn could_draw_more(&self) -> bool {
+        self.could_draw_more
     }
 
     /// Adds one leaf, drawn by `m` (to the query's parent) with colour transform `ct`,
@@ -273,9 +306,15 @@ impl Prepared {
                 anti_alias: self.anti_alias,
             },
         };
+        // Which items may be whole rasters is settled by the pixel budget alone, taken by
+        // every item that could be one (not empty, not too large), in paint order, whether
+        // its raster is cached, drawn now, or not drawn: so it never depends on the cache.
+        let may_be_whole = |rect: PixelRect, budget: &mut DrawBudget| {
+            !rect.is_empty() && rect.area() <= WHOLE_ITEM_PIXELS && budget.try_take_pixels(rect)
+        };
         if let Some(raster) = cache.raster(&key) {
-            budget.take_vertices(raster.vertices, target)?;
-            if budget.try_take_pixels(raster.rect) {
+            budget.take_vertices(raster.shape.vertices(), target)?;
+            if may_be_whole(raster.rect, budget) {
                 self.push(Item::Raster { raster, anchor });
                 return Ok(());
             }
@@ -283,38 +322,18 @@ impl Prepared {
                 return Ok(());
             }
             // No room for the whole raster in this query: its pixels are computed in the
-            // window from the pose, built again (its vertices are counted already).
-            if let Some(shape) = build_shape(cache, leaf, &rel, ct, target)? {
-                self.push(Item::Shape {
-                    shape: Arc::new(shape),
-                    anchor,
-                });
-            }
+            // window from its pose.
+            let shape = raster.shape.clone();
+            self.push(Item::Shape { shape, anchor });
             return Ok(());
         }
         if self.give_up_if_cached_only() {
             return Ok(());
         }
-        let shape = match cache.pose(&key) {
-            // A pose seen by an earlier query: draw it whole, to be read from the cache from
-            // now on.
+        let (shape, seen_before) = match cache.pose(&key) {
             Some((shape, epoch)) => {
                 budget.take_vertices(shape.vertices(), target)?;
-                let rect = shape.rect();
-                if epoch != self.epoch
-                    && !rect.is_empty()
-                    && rect.area() <= WHOLE_ITEM_PIXELS
-                    && budget.try_take_pixels(rect)
-                    // Too much work to draw whole: computed in the window instead, under
-                    // the query's own budget, so the answer does not depend on the cache.
-                    && let Some(alpha) = whole_raster(&shape, rect, self.anti_alias)
-                {
-                    let raster = Arc::new(CachedRaster::new(rect, alpha, shape.vertices()));
-                    cache.keep_raster(key, raster.clone());
-                    self.push(Item::Raster { raster, anchor });
-                    return Ok(());
-                }
-                shape
+                (shape, epoch != self.epoch)
             }
             None => {
                 let Some(shape) = build_shape(cache, leaf, &rel, ct, target)? else {
@@ -327,9 +346,25 @@ impl Prepared {
                     Leaf::Bitmap(b, _) => Source::Bitmap(b.clone()),
                 };
                 cache.keep_pose(key, shape.clone(), source, self.epoch);
-                shape
+                (shape, false)
             }
         };
+        let rect = shape.rect();
+        if may_be_whole(rect, budget) {
+            // A pose seen by an earlier query (any pose, drawing whole) is drawn whole, to be
+            // read from the cache from now on; one whose drawing goes over its own work
+            // budget stays a window shape, as it does on every route.
+            if seen_before || self.draw_whole {
+                if let Some(alpha) = whole_raster(&shape, rect, self.anti_alias) {
+                    let raster = Arc::new(CachedRaster::new(rect, alpha, shape));
+                    cache.keep_raster(key, raster.clone());
+                    self.push(Item::Raster { raster, anchor });
+                    return Ok(());
+                }
+            } else {
+                self.could_draw_more = true;
+            }
+        }
         self.push(Item::Shape { shape, anchor });
         Ok(())
     }

@@ -7,6 +7,7 @@
 //! an inside span is covered whole). Elsewhere the first target's values are computed where
 //! it is not known solid, and the second's only where the first turned out solid.
 
+use super::cache::CachedRaster;
 use super::item::{Scratch, Shape, push_interval};
 use super::spans::{Kind, SpanRows};
 use crate::geom::rect::PixelRect;
@@ -45,6 +46,9 @@ pub(crate) struct SpanTarget<'a> {
     pub shape: &'a Shape,
     pub anchor: (i64, i64),
     pub threshold: u8,
+    /// The shape's whole raster, when the item is one: its values are read there (no
+    /// work), everything else goes as for the shape.
+    pub raster: Option<&'a CachedRaster>,
 }
 
 /// What a scan did, counted per thread (in its buffers), for the tests that prove where
@@ -283,9 +287,18 @@ fn solid_where_needed(
     local.clear();
     local.extend(needed.iter().map(|&(x0, x1)| (x0 - ax, x1 - ax)));
     counts.valued_pixels += local.iter().map(|n| (n.1 - n.0) as u64).sum::<u64>();
-    let active = walk.active();
-    t.shape
-        .solid_in(y - ay, local, active, anti_alias, t.threshold, scratch, out);
+    match t.raster {
+        Some(raster) => {
+            for &(n0, n1) in local.iter() {
+                raster.solid_runs(y - ay, (n0, n1), t.threshold, |x0, x1| push_interval(out, x0, x1));
+            }
+        }
+        None => {
+            let active = walk.active();
+            t.shape
+                .solid_in(y - ay, local, active, anti_alias, t.threshold, scratch, out);
+        }
+    }
     for v in out.iter_mut() {
         *v = (v.0 + ax, v.1 + ax);
     }
