@@ -61,8 +61,9 @@ impl Stage {
         // queries keep theirs: asking a pair again in a frame costs a lookup. The plain path
         // (no fast paths) always works the answer out.
         let key = opts.fast_paths.then(|| kept_answer_key(a, b, parent, opts));
+        let revision = self.revision();
         if let Some(key) = &key
-            && let Some((rect, overlap_pixels)) = self.cache.pair(self.revision(), key)
+            && let Some((rect, overlap_pixels)) = self.cache.pair(revision, key)
         {
             return Ok(match rect {
                 None => Collision {
@@ -85,7 +86,8 @@ impl Stage {
             Setup::Pair(pair) => pair.collision(self, opts),
         })?;
         if let Some(key) = key {
-            self.cache.keep_pair(key, (answer.rect, answer.overlap_pixels));
+            self.cache
+                .keep_pair(revision, key, (answer.rect, answer.overlap_pixels));
         }
         Ok(answer)
     }

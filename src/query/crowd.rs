@@ -445,16 +445,16 @@ impl Stage {
             let found = self.run_pair(&request, |setup| {
                 Ok(match setup {
                     Setup::Empty => {
-                        self.cache.keep_pair(key, (None, None));
+                        self.cache.keep_pair(revision, key, (None, None));
                         None
                     }
                     Setup::Loose(rect) => {
-                        self.cache.keep_pair(key, (Some(rect), None));
+                        self.cache.keep_pair(revision, key, (Some(rect), None));
                         Some((rect, None, None))
                     }
                     Setup::Pair(pair) => {
                         let c = pair.collision(self, opts)?;
-                        self.cache.keep_pair(key, (c.rect, c.overlap_pixels));
+                        self.cache.keep_pair(revision, key, (c.rect, c.overlap_pixels));
                         let Some(rect) = c.rect else { return Ok(None) };
                         let details = match opts.details {
                             true => self.contact_details(&pair, a, parent, opts, rect)?,

@@ -417,7 +417,12 @@ impl Stage {
         (epoch, draw_whole): (u64, bool),
         budget: &mut DrawBudget,
     ) -> Result<Prepared> {
-        self.prepare_into(target, parent, Prepared::new(anti_alias, epoch, draw_whole), budget)
+        self.prepare_into(
+            target,
+            parent,
+            Prepared::new(anti_alias, epoch, draw_whole),
+            budget,
+        )
     }
 
     /// As [`Stage::prepare_target`], adding to `prepared` (which may take only what the

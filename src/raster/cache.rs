@@ -281,9 +281,19 @@ impl Weighed for TexelEntry {
     }
 }
 
-impl Weighed for PairAnswer {
+/// How a frame is told apart: its tree revision plus one (0 stands for none yet).
+fn frame_tag(revision: u64) -> u64 {
+    revision.wrapping_add(1).max(1)
+}
+
+/// A pair's answer and the frame (tree revision, plus one) it was asked in: an answer of an
+/// earlier frame is not read, and is replaced by the next one kept, so a new frame has
+/// nothing to clear.
+type KeptPair = (u64, PairAnswer);
+
+impl Weighed for KeptPair {
     fn weight(&self) -> usize {
-        std::mem::size_of::<(PairKey, PairAnswer)>() + 16
+        std::mem::size_of::<(PairKey, KeptPair)>() + 16
     }
 }
 
@@ -362,7 +372,7 @@ struct Shard {
     /// Transformed alpha of bitmaps, by (bitmap, alpha multiplier, alpha offset).
     texels: Generations<TexelKey, TexelEntry>,
     /// Pair answers of the current frame only.
-    pairs: FastMap<PairKey, PairAnswer>,
+    pairs: FastMap<PairKey, KeptPair>,
 }
 
 /// What a shard drops, kept until its lock is let go.
@@ -371,7 +381,7 @@ struct Dropped {
     rasters: Vec<FastMap<RasterKey, Arc<CachedRaster>>>,
     poses: Vec<FastMap<RasterKey, PoseEntry>>,
     sources: Vec<(FastMap<LocalKey, LocalEntry>, FastMap<TexelKey, TexelEntry>)>,
-    pairs: Vec<FastMap<PairKey, PairAnswer>>,
+    pairs: Vec<FastMap<PairKey, KeptPair>>,
 }
 
 impl Shard {
@@ -392,17 +402,6 @@ impl Shard {
             out.sources.push((l, t));
             freed += wl + wt;
         }
-        freed
-    }
-
-    /// Drops the pair answers of the last frame.
-    fn forget_pairs(&mut self, out: &mut Dropped) -> usize {
-        if self.pairs.is_empty() {
-            return 0;
-        }
-        let pairs = std::mem::take(&mut self.pairs);
-        let freed = weigh_leaving(pairs.values());
-        out.pairs.push(pairs);
         freed
     }
 
@@ -442,8 +441,6 @@ pub(crate) struct RasterCache {
     /// Bytes taken in since the last age, and how many make an age ([`AGE_BYTES`]).
     taken: AtomicUsize,
     age_bytes: AtomicUsize,
-    /// Whether pair answers may be kept in the current frame.
-    pairs_kept: std::sync::atomic::AtomicBool,
     /// Taken only to start a frame.
     frame_lock: Mutex<()>,
     /// Counts queries, for [`RasterCache::query_epoch`].
@@ -463,7 +460,6 @@ impl Default for RasterCache {
             frame: AtomicU64::new(0),
             taken: AtomicUsize::new(0),
             age_bytes: AtomicUsize::new(AGE_BYTES),
-            pairs_kept: std::sync::atomic::AtomicBool::new(false),
             frame_lock: Mutex::new(()),
             epoch: AtomicU64::new(0),
             batches: AtomicUsize::new(0),
@@ -617,11 +613,11 @@ impl RasterCache {
         drop(dropped);
     }
 
-    /// Starts a frame when the tree's revision is not the current frame's: the pair
-    /// answers go, and the generations age if at least [`AGE_BYTES`] came in since they
-    /// last did. Lock-free when the frame goes on.
+    /// Starts a frame when the tree's revision is not the current frame's: the generations
+    /// age if at least [`AGE_BYTES`] came in since they last did (pair answers carry their
+    /// frame, see [`KeptPair`]). Lock-free when the frame goes on.
     fn frame_for(&self, revision: u64) -> u64 {
-        let tag = revision.wrapping_add(1).max(1);
+        let tag = frame_tag(revision);
         if self.revision.load(Ordering::Acquire) == tag {
             return self.frame.load(Ordering::Acquire);
         }
@@ -630,7 +626,6 @@ impl RasterCache {
             return self.frame.load(Ordering::Acquire);
         }
         let age = self.taken.load(Ordering::Relaxed) >= self.age_bytes.load(Ordering::Relaxed);
-        let pairs = self.pairs_kept.swap(false, Ordering::AcqRel);
         let frame = match age {
             true => {
                 self.taken.store(0, Ordering::Relaxed);
@@ -638,15 +633,10 @@ impl RasterCache {
             }
             false => self.frame.load(Ordering::Acquire),
         };
-        if age || pairs {
+        if age {
             for i in 0..SHARDS {
                 let mut dropped = Dropped::default();
-                let mut shard = self.shard(i);
-                let freed = match age {
-                    true => shard.new_frame(frame, &mut dropped),
-                    false => shard.forget_pairs(&mut dropped),
-                };
-                drop(shard);
+                let freed = self.shard(i).new_frame(frame, &mut dropped);
                 self.release(freed);
                 drop(dropped);
             }
@@ -705,7 +695,12 @@ impl RasterCache {
     /// starts a new frame, which keeps none yet).
     pub fn pair(&self, revision: u64, key: &PairKey) -> Option<PairAnswer> {
         self.frame_for(revision);
-        let found = self.shard_for(key).pairs.get(key).copied();
+        let found = self
+            .shard_for(key)
+            .pairs
+            .get(key)
+            .filter(|(frame, _)| *frame == frame_tag(revision))
+            .map(|&(_, answer)| answer);
         #[cfg(test)]
         if found.is_some() {
             self.made[2].fetch_add(1, Ordering::Relaxed);
@@ -714,14 +709,15 @@ impl RasterCache {
     }
 
     /// Keeps a pair's answer for the current frame.
-    pub fn keep_pair(&self, key: PairKey, answer: PairAnswer) {
-        let weight = answer.weight();
+    pub fn keep_pair(&self, revision: u64, key: PairKey, answer: PairAnswer) {
+        let kept = (frame_tag(revision), answer);
+        let weight = kept.weight();
         let mut dropped = Dropped::default();
         let mut shard = self.shard_for(&key);
-        if self.room(&mut shard, weight, &mut dropped) && shard.pairs.insert(key, answer).is_none() {
-            // Answers are not what ages the generations: they go with their frame.
+        if self.room(&mut shard, weight, &mut dropped) && shard.pairs.insert(key, kept).is_none() {
+            // Answers are not what ages the generations: one a pair and its options, the
+            // next frame's replacing the last's.
             self.bytes.fetch_add(weight, Ordering::Relaxed);
-            self.pairs_kept.store(true, Ordering::Release);
         }
     }
 
