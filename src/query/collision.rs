@@ -47,6 +47,9 @@ impl Stage {
 
     /// [`Stage::collision_rect`] with every option, also counting the overlapping pixels.
     ///
+    /// The answer is kept until the tree changes: asking the same pair with the same options
+    /// again costs a lookup (not with `fast_paths(false)`, which always works it out).
+    ///
     /// # Errors
     ///
     /// As [`Stage::collision_rect`], with the budget of `opts.max_pixels`.
