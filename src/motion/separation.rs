@@ -115,6 +115,7 @@ impl Stage {
                 opts: copts,
                 reject_near_misses: false,
                 draw_whole: false,
+                memo: None,
             };
             Ok(self.pair_collision(&request)?.rect.is_some())
         };

@@ -182,6 +182,7 @@ impl Stage {
                 opts: &opts.collision,
                 reject_near_misses: false,
                 draw_whole: false,
+                memo: None,
             };
             let c = self.pair_collision(&request)?;
             Ok(c.rect.map(|r| (r, c.overlap_pixels)))

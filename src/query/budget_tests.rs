@@ -6,23 +6,23 @@
 use crate::raster::WORK_BUDGET_FOR_TESTS;
 use crate::{Bitmap, CollisionOptions, FillRule, Graphic, NodeId, Path, Rect, Stage};
 
-/// xorshift64*, so that the scenes are the same on every run.
-struct Rng(u64);
+/// xorshift64*, so that the scenes are the same on every run (the memo's tests use it too).
+pub(crate) struct Rng(pub u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
 
-    fn below(&mut self, n: u64) -> u64 {
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
 
     /// Uniform in `[lo, hi)`.
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
+    pub(crate) fn range(&mut self, lo: f64, hi: f64) -> f64 {
         lo + (hi - lo) * (self.next() >> 11) as f64 / (1u64 << 53) as f64
     }
 }

@@ -23,6 +23,7 @@ use glam::DVec2;
 use crate::geom::rect::PixelRect;
 use crate::query::broad_phase::{FIRST, SECOND, overlapping_pairs, overlapping_pairs_between};
 use crate::query::pipeline::{PairRequest, Planes, PreparedPair, Setup, dense_budget, kept_answer_key};
+use crate::query::target_memo::TargetMemo;
 use crate::{CollisionOptions, Error, NodeId, Rect, Result, Stage};
 
 /// One colliding pair.
@@ -423,6 +424,8 @@ impl Stage {
         // Answers are kept for the frame (the tree unchanged): asking the same pairs again
         // in a frame costs a lookup each.
         let revision = self.revision();
+        // Each object's bounds and preparation, made by its first pair (`target_memo.rs`).
+        let memos: Vec<TargetMemo> = objects.iter().map(|_| TargetMemo::default()).collect();
         let one = |&(i, j): &(usize, usize)| -> Result<Option<Contact>> {
             let (a, b) = (objects[i], objects[j]);
             let key = kept_answer_key(a, b, parent, opts);
@@ -441,7 +444,9 @@ impl Stage {
             }
             // One setup per pair: the contact's details reuse the prepared targets. Near
             // misses are answered before drawing, as `Stage::collision` answers them.
-            let request = PairRequest::new(a, b, parent, opts).rejecting_near_misses();
+            let request = PairRequest::new(a, b, parent, opts)
+                .rejecting_near_misses()
+                .with_memo(&memos[i], &memos[j]);
             let found = self.run_pair(&request, |setup| {
                 Ok(match setup {
                     Setup::Empty => {

@@ -4,7 +4,9 @@
 //! - [`bounds`]: Flash's boxes and the exact box of an object's geometry.
 //! - [`collision`]: the collision of two objects.
 //! - [`pipeline`]: the collision pipeline every pixel query goes through: a request set up
-//!   once into a prepared pair, compared by the pair's own calls.
+//!   once into a prepared pair, compared by the pair's own calls; [`target`]: what it
+//!   compares (a node in a pose); [`target_memo`]: each target's bounds and preparation
+//!   made once per many-object query.
 //! - [`near_miss`]: pairs whose outlines are too far apart to touch, answered before drawing.
 //! - [`hit_test`]: Flash's hit tests; [`point`]: point tests of single leaves.
 //! - [`alpha_plane`]: a target's alpha plane over any pixels.
@@ -27,4 +29,6 @@ pub(crate) mod pipeline;
 pub(crate) mod point;
 #[cfg(test)]
 mod span_tests;
+pub(crate) mod target;
+pub(crate) mod target_memo;
 pub(crate) mod tracker;

@@ -34,6 +34,8 @@ use glam::DAffine2;
 
 use crate::geom::rect::PixelRect;
 pub(crate) use crate::query::options::threshold;
+pub(crate) use crate::query::target::{Pose, Target};
+use crate::query::target_memo::TargetMemo;
 use crate::raster::PairKey;
 use crate::raster::bitmask::Overlap;
 use crate::raster::{
@@ -84,47 +86,6 @@ pub(crate) fn kept_answer_key(a: NodeId, b: NodeId, parent: NodeId, opts: &Colli
     ]
 }
 
-/// Where a target's leaves are placed for a query.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Pose {
-    /// As the tree places it: its matrix to the query's parent, clipped by its own masks and
-    /// scroll window and those of its ancestors below the parent.
-    InParent,
-    /// In its own space after `pre` (the radial profiles measure objects there), clipped by
-    /// its own mask and scroll window only; colours still as seen from the parent.
-    Own {
-        /// The matrix applied after the target's own space.
-        pre: DAffine2,
-    },
-    /// As the tree places it, but with `to_parent` as its matrix to the query's parent: a
-    /// pose a motion query tests (`src/motion/`). Its subtree (masks inside it and its own
-    /// scroll window included) moves with it; the masks and windows of its ancestors, and
-    /// its own mask, stay where the tree has them.
-    Moved {
-        /// The target's matrix to the query's parent in this pose.
-        to_parent: DAffine2,
-    },
-}
-
-/// One target of a query: a node and its pose.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Target {
-    /// The node whose subtree is drawn.
-    pub node: NodeId,
-    /// Where its leaves go.
-    pub pose: Pose,
-}
-
-impl Target {
-    /// `node` as the tree places it.
-    pub fn new(node: NodeId) -> Target {
-        Target {
-            node,
-            pose: Pose::InParent,
-        }
-    }
-}
-
 /// A pair query: two targets, the parent whose pixel grid they are compared in, and the
 /// options.
 #[derive(Clone, Copy, Debug)]
@@ -140,6 +101,9 @@ pub(crate) struct PairRequest<'o> {
     /// Prepare both targets with every item that fits the pixel budget drawn whole
     /// ([`Stage::run_pair`] asks again so when a compare runs out of work).
     pub draw_whole: bool,
+    /// The many-object queries' memo of each target's bounds and preparation
+    /// (`target_memo.rs`), for a and b.
+    pub memo: Option<(&'o TargetMemo, &'o TargetMemo)>,
 }
 
 impl<'o> PairRequest<'o> {
@@ -152,7 +116,28 @@ impl<'o> PairRequest<'o> {
             opts,
             reject_near_misses: false,
             draw_whole: false,
+            memo: None,
         }
+    }
+
+    /// The request reading and filling `a`'s and `b`'s memos.
+    pub fn with_memo(self, a: &'o TargetMemo, b: &'o TargetMemo) -> PairRequest<'o> {
+        PairRequest {
+            memo: Some((a, b)),
+            ..self
+        }
+    }
+
+    /// Whether the near-miss test may answer for this request over `window`: asked for,
+    /// the fast paths on, both targets as the tree places them, and a window within the
+    /// budget (one over it is left to the plain path, which refuses it; under it, nothing
+    /// the rejection skips could have turned into an error but the geometry's own vertex
+    /// budget, see `near_miss`).
+    pub fn may_reject(&self, window: PixelRect) -> bool {
+        self.reject_near_misses
+            && self.opts.fast_paths
+            && (self.a.pose, self.b.pose) == (Pose::InParent, Pose::InParent)
+            && window.area() <= u128::from(self.opts.max_pixels)
     }
 
     /// The request with [`PairRequest::reject_near_misses`] on.
@@ -225,7 +210,13 @@ impl Stage {
         if self.skipped_as_hidden(a.node, b.node, opts)? {
             return Ok(Setup::Empty);
         }
-        let (Some(ba), Some(bb)) = (self.target_box(&a, parent)?, self.target_box(&b, parent)?) else {
+        let (ba, bb) = match req.memo {
+            Some((ma, mb)) if (a.pose, b.pose) == (Pose::InParent, Pose::InParent) => {
+                (self.memo_box(ma, &a, parent)?, self.memo_box(mb, &b, parent)?)
+            }
+            _ => (self.target_box(&a, parent)?, self.target_box(&b, parent)?),
+        };
+        let (Some(ba), Some(bb)) = (ba, bb) else {
             return Ok(Setup::Empty);
         };
         let Some(r) = ba.intersect(&bb) else {
@@ -243,9 +234,19 @@ impl Stage {
             )
         })?;
         let epoch = self.cache.query_epoch(self.revision());
-        let (pa, pb) = match self.prepare_pair(req, epoch, window)? {
-            Some(pair) => pair,
-            None => return Ok(Setup::Empty),
+        let from_memo = match req.memo {
+            Some(memos) if !req.draw_whole => {
+                let may_reject = req.may_reject(window);
+                self.memo_pair(memos, (&a, &b), parent, opts, may_reject, epoch)
+            }
+            _ => None,
+        };
+        let prepared = match from_memo {
+            Some(prepared) => prepared,
+            None => self.prepare_pair(req, epoch, window)?,
+        };
+        let Some((pa, pb)) = prepared else {
+            return Ok(Setup::Empty);
         };
         let (Some(ea), Some(eb)) = (pa.extent(), pb.extent()) else {
             return Ok(Setup::Empty);
@@ -373,13 +374,7 @@ impl Stage {
         let PairRequest {
             a, b, parent, opts, ..
         } = *req;
-        // A window over the budget is left to the plain path, which refuses it; under it,
-        // nothing the rejection skips could have turned into an error but the geometry's
-        // own vertex budget (see `near_miss`).
-        let reject = req.reject_near_misses
-            && opts.fast_paths
-            && (a.pose, b.pose) == (Pose::InParent, Pose::InParent)
-            && window.area() <= u128::from(opts.max_pixels);
+        let reject = req.may_reject(window);
         if reject {
             let mut budget = DrawBudget::new(opts.max_pixels);
             let cached = |t: &Target, budget: &mut DrawBudget| {

@@ -16,6 +16,8 @@ pub(crate) struct DrawBudget {
     /// Vertices of the items' geometry (each item's alone is held to
     /// [`crate::geom::polygon::MAX_OUTLINE_VERTICES`] as it is built).
     vertices: u128,
+    /// Whether a whole raster was refused for want of room.
+    refused: bool,
 }
 
 impl DrawBudget {
@@ -25,6 +27,7 @@ impl DrawBudget {
             pixels: 0,
             max_pixels,
             vertices: 0,
+            refused: false,
         }
     }
 
@@ -59,6 +62,14 @@ impl DrawBudget {
         if fits {
             self.pixels = total;
         }
+        self.refused |= !fits;
         fits
+    }
+
+    /// What was taken: pixels of whole rasters and vertices, and whether anything was
+    /// refused room ([`crate::query::pipeline`]'s per-query memo of prepared targets replays
+    /// these to know a pair would have prepared each target the same way).
+    pub fn taken(&self) -> (u128, u128, bool) {
+        (self.pixels, self.vertices, self.refused)
     }
 }

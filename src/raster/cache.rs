@@ -443,6 +443,9 @@ pub(crate) struct RasterCache {
     age_bytes: AtomicUsize,
     /// Taken only to start a frame.
     frame_lock: Mutex<()>,
+    /// The frame of the last pair answer kept: in a frame that has kept none (the first
+    /// many-object query after the tree changed) a lookup needs no lock.
+    pairs_frame: AtomicU64,
     /// Counts queries, for [`RasterCache::query_epoch`].
     epoch: AtomicU64,
     batches: AtomicUsize,
@@ -461,6 +464,7 @@ impl Default for RasterCache {
             taken: AtomicUsize::new(0),
             age_bytes: AtomicUsize::new(AGE_BYTES),
             frame_lock: Mutex::new(()),
+            pairs_frame: AtomicU64::new(0),
             epoch: AtomicU64::new(0),
             batches: AtomicUsize::new(0),
             #[cfg(test)]
@@ -695,6 +699,9 @@ impl RasterCache {
     /// starts a new frame, which keeps none yet).
     pub fn pair(&self, revision: u64, key: &PairKey) -> Option<PairAnswer> {
         self.frame_for(revision);
+        if self.pairs_frame.load(Ordering::Acquire) != frame_tag(revision) {
+            return None;
+        }
         let found = self
             .shard_for(key)
             .pairs
@@ -711,6 +718,7 @@ impl RasterCache {
     /// Keeps a pair's answer for the current frame.
     pub fn keep_pair(&self, revision: u64, key: PairKey, answer: PairAnswer) {
         let kept = (frame_tag(revision), answer);
+        self.pairs_frame.store(kept.0, Ordering::Release);
         let weight = kept.weight();
         let mut dropped = Dropped::default();
         let mut shard = self.shard_for(&key);

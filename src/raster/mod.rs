@@ -45,7 +45,7 @@ mod sample;
 mod span_scan;
 mod spans;
 
-pub(crate) use budget::DrawBudget;
+pub(crate) use budget::{DrawBudget, MAX_QUERY_VERTICES};
 #[cfg(test)]
 pub(crate) use cache::CacheCounts;
 pub(crate) use cache::{PairKey, RasterCache};

@@ -29,6 +29,7 @@ const WHOLE_ITEM_PIXELS: u128 = 1 << 22;
 const ANCHOR_LIMIT: f64 = 4_503_599_627_370_496.0;
 
 /// One item of a target, placed at its anchor (the whole-pixel part of its translation).
+#[derive(Clone)]
 pub(crate) enum Item {
     /// A whole raster from the cache.
     Raster {
@@ -68,6 +69,7 @@ impl Item {
 
 /// A target's items. Most targets are one sprite, so one item is kept inline and a query
 /// on it allocates nothing.
+#[derive(Clone)]
 enum Items {
     Empty,
     One(Item),
@@ -150,6 +152,7 @@ const ALL_PIXELS: PixelRect = PixelRect {
 };
 
 /// A target made ready to rasterize against one parent.
+#[derive(Clone)]
 pub(crate) struct Prepared {
     items: Items,
     /// The clips of the items that have any, by the item's index.
@@ -234,6 +237,12 @@ impl Prepared {
             only_cached: true,
             ..Prepared::new(anti_alias, epoch, false)
         }
+    }
+
+    /// Whether every item is a whole raster from the cache and none is clipped: comparing
+    /// such targets costs less than the near-miss outline test.
+    pub fn only_rasters(&self) -> bool {
+        self.clips.is_empty() && self.items().iter().all(|i| matches!(i, Item::Raster { .. }))
     }
 
     /// Whether a [`Prepared::cached_only`] target left an item out.

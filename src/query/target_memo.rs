@@ -1,0 +1,266 @@
+//! Each target's bounds and preparation worked out once per many-object query, not once per
+//! pair it is in.
+//!
+//! A sprite in a crowd is in a few close pairs each frame, and every pair used to walk its
+//! subtree again for its Flash bounds and again to prepare its items (matrices, colour
+//! transforms, pose keys, cache lookups): in a frame of 1,000 turned sprites that move by
+//! whole pixels those walks were most of the time. The narrow phase gives every object a
+//! [`TargetMemo`]; a pair fills or reads its targets' memos.
+//!
+//! A memo is only read where it gives what the pair would have made itself:
+//!
+//! - the bounds of a target do not depend on the pair;
+//! - a target is prepared against a budget of its own. A pair prepares both targets against
+//!   one budget, a then b, and each item's route (whole raster or window shape) depends on
+//!   the room left. When neither target was refused room on its own and both together fit
+//!   the pair's budget (pixels of whole rasters and vertices), every item finds room in the
+//!   pair too, so the routes, and the prepared targets, are the same. Otherwise, or when a
+//!   preparation failed (the pair then reports the error), the pair prepares as before.
+//! - the retry of a query over its work budget (`Stage::run_pair`) prepares without the
+//!   memo, every item drawn whole.
+//!
+//! The near-miss outline test runs before a target is prepared for the memo, as before; it
+//! is skipped when both memos hold only cached rasters, as the cache-only attempt skips it.
+
+use std::sync::OnceLock;
+
+use crate::query::target::{Pose, Target};
+use crate::raster::{DrawBudget, MAX_QUERY_VERTICES, Prepared};
+use crate::{CollisionOptions, NodeId, Rect, Result, Stage};
+
+/// One target's bounds and preparation for the length of one many-object query.
+#[derive(Default)]
+pub(crate) struct TargetMemo {
+    /// Its box in the query's parent; `None` inside when working it out failed.
+    bounds: OnceLock<Option<Option<Rect>>>,
+    /// Its items prepared against a budget of their own; `None` inside when that failed.
+    prepared: OnceLock<Option<Memoized>>,
+}
+
+impl std::fmt::Debug for TargetMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TargetMemo")
+            .field("bounds", &self.bounds.get())
+            .field("prepared", &self.prepared.get().map(Option::is_some))
+            .finish()
+    }
+}
+
+/// A target prepared alone, with what it took of its budget.
+struct Memoized {
+    prepared: Prepared,
+    pixels: u128,
+    vertices: u128,
+    /// Whether a whole raster was refused room even alone.
+    refused: bool,
+}
+
+impl Stage {
+    /// `target`'s box in `parent` ([`Stage::target_box`]), from `memo` or worked out into
+    /// it. An error is not kept: it is worked out again, and reported, here.
+    pub(crate) fn memo_box(
+        &self,
+        memo: &TargetMemo,
+        target: &Target,
+        parent: NodeId,
+    ) -> Result<Option<Rect>> {
+        match memo.bounds.get_or_init(|| self.target_box(target, parent).ok()) {
+            Some(kept) => Ok(*kept),
+            None => self.target_box(target, parent),
+        }
+    }
+
+    /// Targets `a` and `b` (both as the tree places them) from their memos, `Some(None)`
+    /// for a near miss (when `may_reject`, see `PairRequest::may_reject`), or `None` when
+    /// the memos cannot serve this pair (see the module's notes): the pair then prepares as
+    /// without them.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn memo_pair<'m>(
+        &self,
+        (ma, mb): (&'m TargetMemo, &'m TargetMemo),
+        (a, b): (&Target, &Target),
+        parent: NodeId,
+        opts: &CollisionOptions,
+        may_reject: bool,
+        epoch: u64,
+    ) -> Option<Option<(Prepared, Prepared)>> {
+        if (a.pose, b.pose) != (Pose::InParent, Pose::InParent) {
+            return None;
+        }
+        if may_reject {
+            let cached = |m: &TargetMemo| {
+                m.prepared
+                    .get()
+                    .and_then(Option::as_ref)
+                    .is_some_and(|m| m.prepared.only_rasters())
+            };
+            if !(cached(ma) && cached(mb)) && self.outlines_apart(a.node, b.node, parent) {
+                return Some(None);
+            }
+        }
+        let prepare = |memo: &'m TargetMemo, target: &Target| -> Option<&'m Memoized> {
+            memo.prepared
+                .get_or_init(|| {
+                    let mut budget = DrawBudget::new(opts.max_pixels);
+                    let prepared = self
+                        .prepare_target(target, parent, opts.anti_alias, (epoch, false), &mut budget)
+                        .ok()?;
+                    let (pixels, vertices, refused) = budget.taken();
+                    Some(Memoized {
+                        prepared,
+                        pixels,
+                        vertices,
+                        refused,
+                    })
+                })
+                .as_ref()
+        };
+        let (pa, pb) = (prepare(ma, a)?, prepare(mb, b)?);
+        let fits = !pa.refused
+            && !pb.refused
+            && pa.pixels + pb.pixels <= u128::from(opts.max_pixels)
+            && pa.vertices + pb.vertices <= u128::from(MAX_QUERY_VERTICES);
+        #[cfg(test)]
+        tests::count(fits);
+        fits.then(|| Some((pa.prepared.clone(), pb.prepared.clone())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The many-object queries with their memos against every pair asked alone on a fresh
+    //! copy of the stage (no memo, an empty cache), over random crowds of targets of one to
+    //! three items (fills, bitmaps, masked items) and pixel budgets from tight to roomy, so
+    //! that the memos both serve pairs and step aside.
+
+    use std::cell::Cell;
+
+    use crate::query::budget_tests::Rng;
+    use crate::raster::WORK_BUDGET_FOR_TESTS;
+    use crate::{Bitmap, CollisionOptions, FillRule, Graphic, NodeId, Path, Stage};
+
+    thread_local! {
+        /// Pairs the memos served, and pairs they left to their own preparation.
+        static SERVED: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
+    }
+
+    pub(super) fn count(served: bool) {
+        SERVED.with(|c| {
+            let (yes, no) = c.get();
+            c.set(if served { (yes + 1, no) } else { (yes, no + 1) });
+        });
+    }
+
+    fn sprite(stage: &mut Stage, world: NodeId, rng: &mut Rng, disc: &Bitmap) -> NodeId {
+        let s = stage.add_container(world).unwrap();
+        let mut first = None;
+        for _ in 0..1 + rng.next() % 3 {
+            let item = match rng.next() % 3 {
+                0 => stage
+                    .add_bitmap(s, disc.clone(), rng.next().is_multiple_of(2))
+                    .unwrap(),
+                _ => {
+                    let pts: Vec<(f64, f64)> = (0..3 + rng.next() % 5)
+                        .map(|_| (rng.range(-14.0, 14.0), rng.range(-14.0, 14.0)))
+                        .collect();
+                    let g = Graphic::fill(Path::polygon(&pts), FillRule::NonZero, rng.range(0.3, 1.0));
+                    let c = stage.add_container(s).unwrap();
+                    stage.add_graphic(c, g.unwrap()).unwrap();
+                    c
+                }
+            };
+            stage.set_x(item, rng.range(-6.0, 6.0)).unwrap();
+            stage.set_rotation(item, rng.range(0.0, 360.0)).unwrap();
+            first.get_or_insert(item);
+        }
+        if rng.next().is_multiple_of(6) {
+            let mask = stage.add_container(s).unwrap();
+            let square = Graphic::fill(Path::rect(-8.0, -8.0, 16.0, 16.0), FillRule::NonZero, 1.0);
+            stage.add_graphic(mask, square.unwrap()).unwrap();
+            stage.set_mask(first.unwrap(), Some(mask)).unwrap();
+        }
+        stage.set_x(s, rng.range(0.0, 90.0)).unwrap();
+        stage.set_y(s, rng.range(0.0, 90.0)).unwrap();
+        stage.set_rotation(s, rng.range(0.0, 360.0)).unwrap();
+        s
+    }
+
+    #[test]
+    fn memos_answer_as_every_pair_alone() {
+        let mut rng = Rng(0x3e30_5eed);
+        let disc = {
+            let rgba = (0..20 * 20)
+                .flat_map(|i| {
+                    let (x, y) = (f64::from(i % 20) - 9.5, f64::from(i / 20) - 9.5);
+                    [
+                        9,
+                        9,
+                        9,
+                        (255.0 * (1.0 - (x * x + y * y) / 100.0).clamp(0.0, 1.0)) as u8,
+                    ]
+                })
+                .collect();
+            Bitmap::from_rgba8(20, 20, rgba).unwrap()
+        };
+        let before = SERVED.with(Cell::get);
+        let (mut pairs, mut refused) = (0, 0);
+        for case in 0..120 {
+            let mut stage = Stage::new();
+            let world = stage.add_container(stage.root()).unwrap();
+            let sprites: Vec<NodeId> = (0..14)
+                .map(|_| sprite(&mut stage, world, &mut rng, &disc))
+                .collect();
+            let budget = [300, 900, 1_600, 3_000, 1 << 20][(rng.next() % 5) as usize];
+            let opts = CollisionOptions::default()
+                .parallel(false)
+                .max_pixels(budget)
+                .tolerance([0, 127, 255][(rng.next() % 3) as usize])
+                .anti_alias(!rng.next().is_multiple_of(4));
+            // A work budget that bites in some cases: where an item is a whole raster or a
+            // window shape changes the work, so a memo serving a pair its own preparation
+            // would have routed otherwise shows here.
+            let work = [None, None, Some(400), Some(2_000), Some(10_000)][(rng.next() % 5) as usize];
+            WORK_BUDGET_FOR_TESTS.with(|w| w.set(work));
+            // Asked in three epochs: poses are kept, then drawn whole, then read whole.
+            for round in 0..3 {
+                let x = stage.x(sprites[0]).unwrap();
+                stage.set_x(sprites[0], x).unwrap();
+                let got = stage.contacts_among(&sprites, world, &opts);
+                let mut want = Vec::new();
+                let mut first_error = None;
+                for (i, &a) in sprites.iter().enumerate() {
+                    for &b in &sprites[i + 1..] {
+                        match stage.clone().collision(a, b, world, &opts) {
+                            Ok(c) => {
+                                if let Some(rect) = c.rect {
+                                    want.push((a, b, rect, c.overlap_pixels));
+                                }
+                            }
+                            Err(e) => {
+                                first_error.get_or_insert(e);
+                            }
+                        }
+                    }
+                }
+                match (got, first_error) {
+                    (Ok(contacts), None) => {
+                        let got: Vec<_> = contacts
+                            .iter()
+                            .map(|c| (c.a, c.b, c.rect, c.overlap_pixels))
+                            .collect();
+                        assert_eq!(got, want, "case {case}, round {round}, budget {budget}");
+                        pairs += got.len();
+                    }
+                    (Err(_), Some(_)) => refused += 1,
+                    (got, want) => panic!("case {case}, round {round}: {got:?} against {want:?}"),
+                }
+            }
+            WORK_BUDGET_FOR_TESTS.with(|w| w.set(None));
+        }
+        let after = SERVED.with(Cell::get);
+        let (served, left) = (after.0 - before.0, after.1 - before.1);
+        eprintln!("{pairs} contacts; {refused} queries refused; memos served {served} pairs, left {left}");
+        assert!(pairs > 500 && refused > 10, "{pairs} contacts, {refused} refused");
+        assert!(served > 1_000 && left > 20, "served {served}, left {left}");
+    }
+}
