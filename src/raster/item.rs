@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::centres::{centre_runs, inside};
-use super::coverage::{CoverageRow, floor};
+use super::coverage::{CoverageRow, ONE, floor};
 use super::edges::{ActiveEdges, Edge, Edges, GRID};
 use super::sample::{BitmapPose, TexelMap, Texels, push_run, times_coverage};
 use crate::FillRule;
@@ -208,7 +208,11 @@ impl Shape {
                         map,
                         smoothing: *smoothing,
                     };
-                    if anti_alias {
+                    let interior =
+                        quad_interior(&walk.active, j).is_some_and(|(i0, i1)| i0 <= span.0 && span.1 <= i1);
+                    if anti_alias && interior {
+                        pose.row(j, span, Some(&[(span.0, ONE)]), runs);
+                    } else if anti_alias {
                         coverage.runs(&walk.active, j, FillRule::NonZero, span, coverage_runs);
                         pose.row(j, span, Some(coverage_runs), runs);
                     } else {
@@ -315,25 +319,23 @@ impl Shape {
                     smoothing: *smoothing,
                 };
                 if anti_alias {
-                    coverage.values_in(active, j, FillRule::NonZero, needed, values);
+                    bitmap_solid_in(
+                        &pose,
+                        j,
+                        needed,
+                        active,
+                        threshold,
+                        coverage,
+                        runs,
+                        coverage_runs,
+                        values,
+                        out,
+                    );
+                    return;
                 }
-                // The quad's coverage over each needed interval, as the runs the pose reads.
-                let mut k = 0;
                 for &(n0, n1) in needed {
                     runs.clear();
-                    if anti_alias {
-                        coverage_runs.clear();
-                        while let Some(&(x0, _, c)) = values.get(k) {
-                            if x0 >= n1 {
-                                break;
-                            }
-                            coverage_runs.push((x0, c));
-                            k += 1;
-                        }
-                        pose.row(j, (n0, n1), Some(coverage_runs), runs);
-                    } else {
-                        pose.row(j, (n0, n1), None, runs);
-                    }
+                    pose.row(j, (n0, n1), None, runs);
                     for (r, &(x, v)) in runs.iter().enumerate() {
                         if v >= threshold {
                             push_interval(out, x, runs.get(r + 1).map_or(n1, |n| n.0));
@@ -385,6 +387,118 @@ impl Shape {
 }
 
 /// Appends the interval `[x0, x1)`, or lets the last one go on when it ends at `x0`.
+/// The columns `i0..i1` of row `j` (pixels relative to the anchor) whose pixels lie wholly
+/// inside a bitmap's quad, found without area math, or `None`: the row must be crossed from
+/// top to bottom by exactly two of the `active` edges, of opposite directions (so the
+/// winding between them is not zero), and nothing else. A pixel that no edge piece touches
+/// has a constant winding and so, inside, exactly a whole pixel's coverage ([`ONE`]),
+/// which is what the area math gives it too; the columns are kept a grid unit clear of
+/// both edges.
+pub(crate) fn quad_interior(active: &[Edge], j: i64) -> Option<(i64, i64)> {
+    let (top, bottom) = (j * GRID, (j + 1) * GRID);
+    let mut crossing = active.iter().filter(|e| e.top < bottom && e.bottom > top);
+    let (first, second) = (crossing.next()?, crossing.next()?);
+    if crossing.next().is_some() || first.dir == second.dir {
+        return None;
+    }
+    if [first, second].iter().any(|e| e.top > top || e.bottom < bottom) {
+        return None;
+    }
+    // Each edge's extent across the row, in grid units, with room for rounding: the
+    // coordinates are below 2^49 grid units, where an f64 is within 2^-4 of them.
+    let reach = |e: &Edge| {
+        let at = |y: i64| {
+            let k = (e.x_bottom - e.x_top) as f64 / (e.bottom - e.top) as f64;
+            e.x_top as f64 + (y - e.top) as f64 * k
+        };
+        let (a, b) = (at(top), at(bottom));
+        (a.min(b) - 2.0, a.max(b) + 2.0)
+    };
+    let (r1, r2) = (reach(first), reach(second));
+    let (left, right) = if r1.1 < r2.0 {
+        (r1, r2)
+    } else if r2.1 < r1.0 {
+        (r2, r1)
+    } else {
+        return None;
+    };
+    let g = GRID as f64;
+    let (i0, i1) = ((left.1 / g).ceil(), (right.0 / g).floor() - 1.0);
+    (i0 <= i1).then_some((i0 as i64, i1 as i64 + 1))
+}
+
+/// The runs of `runs` (each lasting until the next starts) whose value reaches `threshold`,
+/// cut where the interior columns `i0..i1` start and end: `(x0, x1, value, inside)`.
+fn pieces(
+    runs: &[(i64, u8)],
+    threshold: u8,
+    (i0, i1): (i64, i64),
+) -> impl Iterator<Item = (i64, i64, u8, bool)> + '_ {
+    runs.windows(2)
+        .filter(move |w| w[0].1 >= threshold)
+        .flat_map(move |w| {
+            let (x, v, end) = (w[0].0, w[0].1, w[1].0);
+            [
+                (x, end.min(i0), v, false),
+                (x.max(i0), end.min(i1), v, true),
+                (x.max(i1), end, v, false),
+            ]
+        })
+        .filter(|p| p.0 < p.1)
+}
+
+/// [`Shape::solid_in`] for an anti-aliased bitmap: each needed column's texel (clamped) is
+/// read first; a pixel is solid when its texel times the quad's coverage reaches
+/// `threshold`, and the coverage (area math) is worked out only for the columns whose texel
+/// reaches it and that are not wholly inside the quad ([`quad_interior`]): elsewhere a
+/// texel below the threshold stays below it, and inside the coverage is a whole pixel.
+#[allow(clippy::too_many_arguments)]
+fn bitmap_solid_in(
+    pose: &BitmapPose<'_>,
+    j: i64,
+    needed: &[(i64, i64)],
+    active: &[Edge],
+    threshold: u8,
+    coverage: &mut CoverageRow,
+    runs: &mut Vec<(i64, u8)>,
+    uncertain: &mut Vec<(i64, i64)>,
+    values: &mut Vec<(i64, i64, i64)>,
+    out: &mut Vec<(i64, i64)>,
+) {
+    // The texels of every needed interval, one after another, each closed by a run of 0
+    // (below any threshold) at its end, so that a run lasts until the next one starts.
+    runs.clear();
+    for &(n0, n1) in needed {
+        pose.row(j, (n0, n1), Some(&[(n0, ONE)]), runs);
+        push_run(runs, n1, 0);
+    }
+    let (i0, i1) = quad_interior(active, j).unwrap_or((i64::MAX, i64::MAX));
+    uncertain.clear();
+    for (a, b, _, inside) in pieces(runs, threshold, (i0, i1)) {
+        if !inside {
+            push_interval(uncertain, a, b);
+        }
+    }
+    if !uncertain.is_empty() {
+        coverage.values_in(active, j, FillRule::NonZero, uncertain, values);
+    }
+    let mut k = 0;
+    for (a, b, v, inside) in pieces(runs, threshold, (i0, i1)) {
+        if inside {
+            push_interval(out, a, b);
+            continue;
+        }
+        while values.get(k).is_some_and(|c| c.1 <= a) {
+            k += 1;
+        }
+        for &(c0, c1, c) in values[k..].iter().take_while(|c| c.0 < b) {
+            if times_coverage(v, c) >= threshold {
+                push_interval(out, c0.max(a), c1.min(b));
+            }
+        }
+    }
+}
+
 pub(crate) fn push_interval(out: &mut Vec<(i64, i64)>, x0: i64, x1: i64) {
     match out.last_mut() {
         Some(last) if last.1 == x0 => last.1 = x1,
