@@ -427,24 +427,30 @@ pub(crate) fn quad_interior(active: &[Edge], j: i64) -> Option<(i64, i64)> {
     (i0 <= i1).then_some((i0 as i64, i1 as i64 + 1))
 }
 
-/// The runs of `runs` (each lasting until the next starts) whose value reaches `threshold`,
-/// cut where the interior columns `i0..i1` start and end: `(x0, x1, value, inside)`.
-fn pieces(
+/// Calls `f(x0, x1, value, inside)` for each run of `runs` (each lasting until the next
+/// starts) whose value reaches `threshold`, cut where the interior columns `i0..i1` start
+/// and end.
+fn for_each_piece(
     runs: &[(i64, u8)],
     threshold: u8,
     (i0, i1): (i64, i64),
-) -> impl Iterator<Item = (i64, i64, u8, bool)> + '_ {
-    runs.windows(2)
-        .filter(move |w| w[0].1 >= threshold)
-        .flat_map(move |w| {
-            let (x, v, end) = (w[0].0, w[0].1, w[1].0);
-            [
-                (x, end.min(i0), v, false),
-                (x.max(i0), end.min(i1), v, true),
-                (x.max(i1), end, v, false),
-            ]
-        })
-        .filter(|p| p.0 < p.1)
+    mut f: impl FnMut(i64, i64, u8, bool),
+) {
+    for w in runs.windows(2) {
+        let (x, v, end) = (w[0].0, w[0].1, w[1].0);
+        if v < threshold {
+            continue;
+        }
+        for (a, b, inside) in [
+            (x, end.min(i0), false),
+            (x.max(i0), end.min(i1), true),
+            (x.max(i1), end, false),
+        ] {
+            if a < b {
+                f(a, b, v, inside);
+            }
+        }
+    }
 }
 
 /// [`Shape::solid_in`] for an anti-aliased bitmap: each needed column's texel (clamped) is
@@ -474,19 +480,19 @@ fn bitmap_solid_in(
     }
     let (i0, i1) = quad_interior(active, j).unwrap_or((i64::MAX, i64::MAX));
     uncertain.clear();
-    for (a, b, _, inside) in pieces(runs, threshold, (i0, i1)) {
+    for_each_piece(runs, threshold, (i0, i1), |a, b, _, inside| {
         if !inside {
             push_interval(uncertain, a, b);
         }
-    }
+    });
     if !uncertain.is_empty() {
         coverage.values_in(active, j, FillRule::NonZero, uncertain, values);
     }
     let mut k = 0;
-    for (a, b, v, inside) in pieces(runs, threshold, (i0, i1)) {
+    for_each_piece(runs, threshold, (i0, i1), |a, b, v, inside| {
         if inside {
             push_interval(out, a, b);
-            continue;
+            return;
         }
         while values.get(k).is_some_and(|c| c.1 <= a) {
             k += 1;
@@ -496,7 +502,7 @@ fn bitmap_solid_in(
                 push_interval(out, c0.max(a), c1.min(b));
             }
         }
-    }
+    });
 }
 
 pub(crate) fn push_interval(out: &mut Vec<(i64, i64)>, x0: i64, x1: i64) {
