@@ -2,8 +2,9 @@
 //! `prof_rocks [sprites] [frames] [snap]`. Rocks from two shared images (48 and 28 px,
 //! lumpy discs with anti-aliased edges), each in a container turned about its centre,
 //! drifting by fractions of a pixel and turning every frame; one `contacts_among` a frame
-//! at tolerance 127, on one thread. With `snap`, poses are snapped to whole degrees and
-//! pixels. Prints the median time per frame.
+//! at tolerance 127, on one thread (`parallel`: on the default pool). With `snap`, poses
+//! are snapped to whole degrees and pixels (`exact` for the poses themselves). Prints the
+//! median time per frame: `prof_rocks [sprites] [frames] [snap|exact] [parallel]`.
 use pixelhit::{Bitmap, CollisionOptions, Stage};
 use pixelhit_benches::scenes::Rng;
 
@@ -32,6 +33,7 @@ fn main() {
     let n: usize = arg(1).and_then(|s| s.parse().ok()).unwrap_or(1000);
     let frames: usize = arg(2).and_then(|s| s.parse().ok()).unwrap_or(60);
     let snap = arg(3).as_deref() == Some("snap");
+    let parallel = arg(4).as_deref() == Some("parallel");
     let mut rng = Rng::new(1);
     let sizes = [48usize, 28];
     let images: Vec<Bitmap> = sizes.iter().map(|&s| rock(&mut rng, s)).collect();
@@ -57,7 +59,7 @@ fn main() {
             rng.range(-5.0, 5.0),
         ]);
     }
-    let opts = CollisionOptions::default().tolerance(127).parallel(false);
+    let opts = CollisionOptions::default().tolerance(127).parallel(parallel);
     let mut times = Vec::new();
     let mut contacts = 0;
     for _ in 0..frames {
