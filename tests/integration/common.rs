@@ -11,6 +11,34 @@ use std::collections::HashSet;
 
 use pixelhit::{Collision, DAffine2, DVec2, FillRule, Graphic, NodeId, Path, Rect, Stage};
 
+/// xorshift64, the generator of the bitmap and exactness tests (their cases are this
+/// sequence's).
+pub struct XorShift(pub u64);
+
+impl XorShift {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// Uniform in [0, 1).
+    pub fn f(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Uniform in [lo, hi).
+    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * self.f()
+    }
+
+    /// Uniform in 0..n.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
 /// SplitMix64: small, fast, and the same sequence on every platform.
 pub struct Rng(u64);
 

@@ -12,25 +12,7 @@
 use glam::{DAffine2, DVec2};
 use pixelhit::{Bitmap, CollisionOptions, FillRule, Graphic, NodeId, Path, Rect, Stage};
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn f(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.f()
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use crate::common::XorShift as Rng;
 
 /// A closed polygon's edges in the parent's space.
 type Edges = Vec<(DVec2, DVec2)>;
