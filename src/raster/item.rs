@@ -208,9 +208,11 @@ impl Shape {
                         map,
                         smoothing: *smoothing,
                     };
-                    let interior =
-                        quad_interior(&walk.active, j).is_some_and(|(i0, i1)| i0 <= span.0 && span.1 <= i1);
-                    if anti_alias && interior {
+                    // Asked only with anti-aliasing: without it there is no coverage to spare.
+                    let interior = || {
+                        quad_interior(&walk.active, j).is_some_and(|(i0, i1)| i0 <= span.0 && span.1 <= i1)
+                    };
+                    if anti_alias && interior() {
                         pose.row(j, span, Some(&[(span.0, ONE)]), runs);
                     } else if anti_alias {
                         coverage.runs(&walk.active, j, FillRule::NonZero, span, coverage_runs);
