@@ -161,41 +161,11 @@ impl CoverageRow {
         self.needed.clear();
         self.needed.push((x0, x1));
         self.compute(active, row, rule);
-        self.cells.sort_unstable_by_key(|c| c.0);
-        self.steps.sort_unstable_by_key(|s| s.0);
-        let (mut cells, mut steps) = (0, 0);
-        let mut carry = 0;
-        let mut x = x0;
-        while x < x1 {
-            while let Some(&(c, v)) = self.steps.get(steps) {
-                if c > x {
-                    break;
-                }
-                carry += v;
-                steps += 1;
-            }
-            let mut here = carry;
-            let mut has_cell = false;
-            while let Some(&(c, v)) = self.cells.get(cells) {
-                if c != x {
-                    break;
-                }
-                here += v;
-                has_cell = true;
-                cells += 1;
-            }
+        self.for_each_value(|x, _, here| {
             if out.last().is_none_or(|&(_, v)| v != here) {
                 out.push((x, here));
             }
-            // A cell lasts one column; without one the value holds until the next term.
-            x = if has_cell {
-                x + 1
-            } else {
-                let next_cell = self.cells.get(cells).map_or(x1, |c| c.0);
-                let next_step = self.steps.get(steps).map_or(x1, |s| s.0);
-                next_cell.min(next_step).min(x1)
-            };
-        }
+        });
     }
 
     /// The coverage of row `row` over the columns `needed` only (sorted, disjoint, non-empty
@@ -217,11 +187,21 @@ impl CoverageRow {
         self.needed.clear();
         self.needed.extend_from_slice(needed);
         self.compute(active, row, rule);
+        self.for_each_value(|x, end, here| match out.last_mut() {
+            Some(last) if last.1 == x && last.2 == here => last.1 = end,
+            _ => out.push((x, end, here)),
+        });
+    }
+
+    /// Walks the terms of the row just computed over the columns `self.needed`, calling
+    /// `emit(x0, x1, coverage)` for each stretch of one value, left to right: the running
+    /// sum of the steps, plus a column's own cells where it has any.
+    fn for_each_value(&mut self, mut emit: impl FnMut(i64, i64, i64)) {
         self.cells.sort_unstable_by_key(|c| c.0);
         self.steps.sort_unstable_by_key(|s| s.0);
         let (mut cells, mut steps) = (0, 0);
         let mut carry = 0;
-        for &(n0, n1) in needed {
+        for &(n0, n1) in &self.needed {
             let mut x = n0;
             while x < n1 {
                 while let Some(&(c, v)) = self.steps.get(steps) {
@@ -241,7 +221,8 @@ impl CoverageRow {
                     has_cell = true;
                     cells += 1;
                 }
-                // Cells are only made in the columns asked for, so none is skipped here.
+                // A cell lasts one column, and cells are only made in the columns asked
+                // for, so none is skipped; without one the value holds until the next term.
                 let end = if has_cell {
                     x + 1
                 } else {
@@ -249,10 +230,7 @@ impl CoverageRow {
                     let next_step = self.steps.get(steps).map_or(n1, |s| s.0);
                     next_cell.min(next_step).min(n1)
                 };
-                match out.last_mut() {
-                    Some(last) if last.1 == x && last.2 == here => last.1 = end,
-                    _ => out.push((x, end, here)),
-                }
+                emit(x, end, here);
                 x = end;
             }
         }
