@@ -55,6 +55,10 @@ Transform = Literal["none", "rotate", "rotozoom"]
 
 _TRANSFORMS = ("none", "rotate", "rotozoom")
 
+# pygame kills each sprite of groupa as groupcollide passes it (so with one group twice the
+# later sprites no longer see it); pygame-ce kills them all after the loop.
+_KILLS_A_AT_THE_END = bool(getattr(_pygame, "IS_CE", False))
+
 Sprite = Any  # a pygame.sprite.Sprite, or anything with the attributes the world reads
 Point = Tuple[int, int]
 
@@ -290,8 +294,8 @@ class World:
         order) that touches sprites of `groupb`, to the list of those (in `groupb`'s
         order). With one group twice, a sprite lists itself too, as pygame's does. With
         `dokillb` a sprite of `groupb` killed for one sprite of `groupa` is not found by
-        the later ones, and with `dokilla` the same for a sprite in both groups, as in
-        pygame.
+        the later ones; with `dokilla` the same holds for a sprite in both groups under
+        pygame, which kills as it goes, and not under pygame-ce, which kills at the end.
 
         # Errors
         As `spritecollide`.
@@ -301,15 +305,17 @@ class World:
         reads = self._read(a + b)
         pairs = self._pairs_between([reads[s] for s in a], [reads[s] for s in b], tol)
         result: Dict[Sprite, List[Sprite]] = {}
-        killed: Set[Sprite] = set()
+        killed: Set[Sprite] = set()  # gone from groupb for the sprites of groupa after it
         for i, sa in enumerate(a):
             hits = [b[j] for j in pairs.get(i, ()) if b[j] not in killed]
             if hits:
                 result[sa] = hits
                 if dokillb:
                     killed.update(hits)
-                if dokilla:
+                if dokilla and not _KILLS_A_AT_THE_END:
                     killed.add(sa)
+        if dokilla:
+            killed.update(result)
         self._kill(list(dict.fromkeys(s for s in a + b if s in killed)))
         return result
 

@@ -222,9 +222,11 @@ def test_errors_name_the_sprite_in_pygames_words():
         world.collide_mask(t, t)
     assert repr(t) in str(e.value)
     t.rect.size = (10, 10)
-    del t.image
-    with pytest.raises(pixelhit.ArgumentError, match="no attribute 'image'"):
-        world.spritecollide(t, [t])
+    with pytest.raises(pixelhit.ArgumentError, match="no attribute 'art'"):
+        php.World(image="art").spritecollide(t, [t])
+    t.original = "a picture"
+    with pytest.raises(pixelhit.ArgumentError, match="its original is 'a picture', not a pygame Surface"):
+        php.World(image="original").spritecollide(t, [t])
     with pytest.raises(pixelhit.ArgumentError, match="angle"):
         php.World(angle="angle")  # "none" blits the image as it is: an angle would be ignored
     with pytest.raises(pixelhit.ArgumentError, match="transform"):
