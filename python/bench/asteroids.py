@@ -8,7 +8,7 @@ answers wrong against the frame actually drawn, for each way of colliding.
 The game (issue 30): N rocks from three shared soft-edged images (lumpy discs with an
 anti-aliased rim around pygame's threshold 127, and two holes each), drifting by fractions of
 a pixel and turning every frame; each is drawn as `pygame.transform.rotate(original, angle)`
-(or `rotozoom(original, angle, scale)`, scale 0.6 to 1.4 per rock) blitted at
+(or `rotozoom(original, angle, scale)`, scale 0.75, 1 or 1.25 per rock) blitted at
 `image.get_rect(center=round(pos)).topleft`, the usual pygame way. Each frame asks for every
 touching pair of rocks. Contenders, given the same frame one after the other:
 
@@ -66,7 +66,7 @@ class Rock(pygame.sprite.Sprite):
         self.pos = pygame.Vector2(rng.uniform(0, field), rng.uniform(0, field))
         self.velocity = pygame.Vector2(rng.uniform(-1.3, 1.3), rng.uniform(-1.3, 1.3))
         self.angle, self.spin = rng.uniform(0, 360), rng.uniform(-3, 3)
-        self.scale = rng.uniform(0.6, 1.4) if transform == "rotozoom" else 1.0
+        self.scale = rng.choice([0.75, 1.0, 1.25]) if transform == "rotozoom" else 1.0  # a few sizes, as games have
         self.update()
 
     def update(self):
