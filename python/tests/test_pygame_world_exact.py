@@ -76,7 +76,10 @@ def rocks(rng, transform, n, shared, area):
     for _ in range(n):
         angle = rng.choice([0, 90, -90, 180, 270, 360, 450, -720, 89.5, 90.25, rng.uniform(-400, 400)])
         scale = rng.choice([1.0, 0.5, 2.0, rng.uniform(0.1, 3.0)])
-        g = Rock(rng.choice(shared), transform, angle, scale, (rng.randrange(-10, area), rng.randrange(-10, area)))
+        # transform="none": the game turns the images itself, any way, and the world reads
+        # the turned `image`.
+        drawn = rng.choice(["none", "rotate", "rotozoom"]) if transform == "none" else transform
+        g = Rock(rng.choice(shared), drawn, angle, scale, (rng.randrange(-10, area), rng.randrange(-10, area)))
         out.append(g)
     return out
 
@@ -124,7 +127,7 @@ def test_groupcollide_kills_as_pygame_does_with_one_group_twice(dokilla, dokillb
     for _ in range(10):
         shared = [art(rng) for _ in range(3)]
         mine = rocks(rng, "none", 12, shared, 30)
-        theirs = [Rock(s.original, "none", 0, 1, s.rect.topleft) for s in mine]
+        theirs = [Rock(s.original, s.transform, s.angle, s.scale, s.rect.topleft) for s in mine]
         twin = dict(zip(theirs, mine))
         g_mine, g_theirs = pygame.sprite.Group(mine), pygame.sprite.Group(theirs)
         for s in theirs:
