@@ -39,6 +39,7 @@ A surface with a colour key is solid where it is not the key, as in pygame.
 
 from __future__ import annotations
 
+import ctypes
 from typing import Any, Dict, Iterable, List, Literal, Optional, Sequence, Set, Tuple
 
 import pygame as _pygame
@@ -348,15 +349,23 @@ class World:
         tol = self._query_tolerance(threshold)
         reads = self._read([left, right])
         lr, rr = reads[left], reads[right]
-        if left is not right and not self._hits(lr, [rr], tol):
+        if left is right:
+            own = self._tolerance(lr, tol)
+            if own is None:
+                return None
+            # One sprite with itself: pygame's first set bit of its own drawn mask (one pass
+            # over its alpha plane, in C).
+            mask = _pygame.mask.from_surface(self._drawn(lr), 254 - own)
+            return mask.overlap(mask, (0, 0))
+        if self._tolerance(lr, tol) is None or self._tolerance(rr, tol) is None or not lr.touches_box(rr):
             return None
-        if left is right and self._tolerance(lr, tol) is None:
+        contacts = self.stage.collisions_with(
+            self.space, lr.entry.node, [rr.entry.node], tolerance=tol or 0, anti_alias=False, details=True
+        )
+        if not contacts or contacts[0].mask is None:
             return None
-        # Touching (or one sprite with itself): the point is the one pygame's overlap scan
-        # finds on the two drawn masks; built only for pairs that touch.
-        lm = _pygame.mask.from_surface(self._drawn(lr), self._threshold(lr, threshold))
-        rm = lm if left is right else _pygame.mask.from_surface(self._drawn(rr), self._threshold(rr, threshold))
-        return lm.overlap(rm, (rr.x - lr.x, rr.y - lr.y))
+        m = contacts[0].mask
+        return _pygame_overlap_point(m.tobytes(), m.width, m.height, m.x - lr.x, m.y - lr.y, rr.x - lr.x)
 
     def collidepoint(self, sprite: Sprite, pos: Sequence[int], *, threshold: Optional[int] = None) -> bool:
         """Whether the pixel `pos` (a mouse position) shows a solid pixel of `sprite` as
@@ -593,6 +602,37 @@ class World:
         for s in sprites:
             s.kill()
         self.remove(*sprites)
+
+
+#: The width of a word of pygame's bitmask (`BITMASK_W`, a C `unsigned long`): its masks are
+#: stored and scanned in vertical stripes this wide.
+_STRIPE = 8 * ctypes.sizeof(ctypes.c_ulong)
+
+
+def _pygame_overlap_point(data: bytes, w: int, h: int, x0: int, y0: int, xoffset: int) -> Optional[Point]:
+    """The point `Mask.overlap(other, (xoffset, _))` returns, from the pixels the two masks
+    share (`data`: `w` x `h` bytes, 1 where shared, its top-left at `(x0, y0)` in the left
+    mask's coordinates).
+
+    pygame scans in stripes of `_STRIPE` columns: the columns where a stripe of the left
+    mask meets a stripe of the right one form a segment; it visits the segments by the
+    right mask's stripe, then the left's (swapped when `xoffset` is negative), which is
+    left to right since both grow with x; and each segment row by row from the top, the
+    lowest x of a row first."""
+    cuts = {x0, x0 + w}
+    for origin in (0, xoffset):
+        k = (x0 - origin) // _STRIPE + 1
+        while origin + k * _STRIPE < x0 + w:
+            cuts.add(origin + k * _STRIPE)
+            k += 1
+    edges = sorted(cuts)
+    for c0, c1 in zip(edges, edges[1:]):
+        for j in range(h):
+            start = j * w + c0 - x0
+            i = data.find(1, start, start + c1 - c0)
+            if i >= 0:
+                return (c0 + i - start, y0 + j)
+    return None
 
 
 def _point(pos: Sequence[int]) -> Point:

@@ -136,3 +136,30 @@ def test_groupcollide_kills_as_pygame_does_with_one_group_twice(dokilla, dokillb
         got = php.World().groupcollide(g_mine, g_mine, dokilla, dokillb)
         assert got == {twin[k]: [twin[v] for v in vs] for k, vs in want.items()}
         assert [s.alive() for s in mine] == [s.alive() for s in theirs]
+
+
+def test_collide_mask_point_in_pygames_scan_order_across_stripes():
+    """Wide sprites (up to 200 px, past pygame's 64-column mask stripes) with scattered solid
+    specks, at offsets of every sign: the point is the one pygame's `Mask.overlap` finds,
+    whose scan goes stripe by stripe, not row by row."""
+    rng = random.Random("stripes")
+    world = php.World()
+    differs_from_row_major = 0
+    for _ in range(1000):
+        pair = []
+        for _ in range(2):
+            w, h = rng.randrange(1, 200), rng.randrange(1, 10)
+            s = pygame.Surface((w, h), pygame.SRCALPHA)
+            for _ in range(rng.randrange(1, 80)):
+                s.fill((255, 255, 255, 255), (rng.randrange(w), rng.randrange(h), rng.randrange(1, 6), 1))
+            g = Rock(s, "none", 0, 1, (rng.randrange(-70, 70), rng.randrange(-5, 5)))
+            g.drawn_mask(127)
+            pair.append(g)
+        left, right = pair
+        want = pygame.sprite.collide_mask(left, right)
+        assert world.collide_mask(left, right) == want, (left.rect, right.rect)
+        if want is not None:
+            shared = left.mask.overlap_mask(right.mask, (right.rect.x - left.rect.x, right.rect.y - left.rect.y))
+            first_row_major = min(((x, y) for y in range(shared.get_size()[1]) for x in range(shared.get_size()[0]) if shared.get_at((x, y))), key=lambda p: (p[1], p[0]))
+            differs_from_row_major += want != first_row_major
+    assert differs_from_row_major >= 20  # the cases the stripes decide are really met
