@@ -31,7 +31,7 @@ mod tracker;
 /// Build a tree of nested, transformed nodes on a `Stage` (containers with vector fills and
 /// strokes from SVG path data, bitmaps from PNG files, numpy arrays or pygame Surfaces) and
 /// ask whether two of them touch on screen and exactly where, with rotation, scale, alpha
-/// and visibility applied. Every sprite of a frame at once: `Stage.collisions`.
+/// and visibility applied. Every sprite of a frame at once: `Stage.contacts_among`.
 #[pymodule]
 #[pyo3(name = "_pixelhit")]
 fn pixelhit_module(m: &Bound<'_, PyModule>) -> PyResult<()> {

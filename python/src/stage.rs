@@ -9,12 +9,13 @@ use pixelhit as ph;
 use pyo3::PyTraverseError;
 use pyo3::gc::PyVisit;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use crate::answers::{PyCollision, PyContact};
 use crate::bitmap::{PyBitmap, bitmap_of};
 use crate::convert::{Level, Matrix, Tests, Xywh, matrix_tuple, point_of, xywh};
 use crate::crowd::{NodeList, collision_options, crowd_query};
-use crate::errors::{OrRaise, bad_argument, busy};
+use crate::errors::{OrRaise, bad_argument, busy, warn_renamed};
 use crate::graphic::{PyGraphic, graphic_of};
 use crate::motion::{self, MotionArgs, PySweep, PySweepHit, movers_of, opt_pose, pose_of, sweep_query};
 use crate::node::{PyNode, id_of, node_obj, node_of, opt_id};
@@ -25,7 +26,7 @@ use crate::path::path_of;
 /// `Stage()` holds an empty root container (`stage.root`). Add nodes with
 /// `add_container`, `add_bitmap` and `add_frames`, give containers fills and strokes with
 /// `add_graphic`, and set each node's properties as attributes of its `Node`. Queries
-/// (`collision_rect`, `collision`, `collisions`, `pick`, `hit_test_point`, `bounds`, ...)
+/// (`collision_rect`, `collision`, `contacts_among`, `pick`, `hit_test_point`, `bounds`, ...)
 /// answer in the space of the node given as `parent` or `space`, in pixels, y down,
 /// rotations in degrees clockwise. Rectangles are `(x, y, width, height)` tuples.
 #[pyclass(module = "pixelhit", name = "Stage", frozen)]
@@ -461,12 +462,12 @@ impl PyStage {
     /// `skip_hidden=True` leaves out nodes that are not shown (they or an ancestor hidden).
     /// The stage is not locked against other threads' reads while it runs (the GIL is
     /// released), but a change from another thread raises.
-    #[pyo3(signature = (parent, nodes, *, tolerance = Level(255), details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None))]
+    #[pyo3(signature = (nodes, parent, *, tolerance = Level(255), details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None))]
     #[allow(clippy::too_many_arguments)]
-    fn collisions(
+    fn contacts_among(
         slf: &Bound<'_, Self>,
-        parent: &Bound<'_, PyAny>,
         nodes: &Bound<'_, PyAny>,
+        parent: &Bound<'_, PyAny>,
         tolerance: Level,
         details: bool,
         skip_hidden: bool,
@@ -486,18 +487,20 @@ impl PyStage {
             skip_hidden,
             parallel,
         )?;
-        crowd_query(slf, &[&list], |stage| stage.contacts_among(&list.ids, parent, &opts))
+        crowd_query(slf, &[&list], |stage| {
+            stage.contacts_among(&list.ids, parent, &opts)
+        })
     }
 
     /// Every node of `others` that collides with `node`, in `parent`'s space, in the order of
-    /// `others` (`node` is always `a`). Options as `collisions`.
-    #[pyo3(signature = (parent, node, others, *, tolerance = Level(255), details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None))]
+    /// `others` (`node` is always `a`). Options as `contacts_among`.
+    #[pyo3(signature = (node, others, parent, *, tolerance = Level(255), details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None))]
     #[allow(clippy::too_many_arguments)]
-    fn collisions_with(
+    fn contacts_against(
         slf: &Bound<'_, Self>,
-        parent: &Bound<'_, PyAny>,
         node: &Bound<'_, PyAny>,
         others: &Bound<'_, PyAny>,
+        parent: &Bound<'_, PyAny>,
         tolerance: Level,
         details: bool,
         skip_hidden: bool,
@@ -530,14 +533,14 @@ impl PyStage {
 
     /// Every colliding pair with `a` from `group_a` and `b` from `group_b` (bullets against
     /// enemies, without testing bullets against bullets), ordered by `a`'s place in
-    /// `group_a`, then `b`'s in `group_b`. Options as `collisions`.
-    #[pyo3(signature = (parent, group_a, group_b, *, tolerance = Level(255), details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None))]
+    /// `group_a`, then `b`'s in `group_b`. Options as `contacts_among`.
+    #[pyo3(signature = (group_a, group_b, parent, *, tolerance = Level(255), details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None))]
     #[allow(clippy::too_many_arguments)]
-    fn collisions_between(
+    fn contacts_between(
         slf: &Bound<'_, Self>,
-        parent: &Bound<'_, PyAny>,
         group_a: &Bound<'_, PyAny>,
         group_b: &Bound<'_, PyAny>,
+        parent: &Bound<'_, PyAny>,
         tolerance: Level,
         details: bool,
         skip_hidden: bool,
@@ -560,6 +563,60 @@ impl PyStage {
         crowd_query(slf, &[&la, &lb], |stage| {
             stage.contacts_between(&la.ids, &lb.ids, parent, &opts)
         })
+    }
+
+    // The names before this release, with `parent` first (deprecated: a `DeprecationWarning`,
+    // then the same call under the new name with the same keywords; they go in the next
+    // release, as the crate's).
+
+    /// Deprecated: `contacts_among(nodes, parent, ...)` under its former name and argument
+    /// order.
+    #[pyo3(signature = (parent, nodes, **options))]
+    fn collisions<'py>(
+        slf: &Bound<'py, Self>,
+        parent: &Bound<'py, PyAny>,
+        nodes: &Bound<'py, PyAny>,
+        options: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        warn_renamed(
+            slf.py(),
+            c"Stage.collisions(parent, nodes) is deprecated: call Stage.contacts_among(nodes, parent), the crate's name and order (parent after the nodes)",
+        )?;
+        slf.call_method("contacts_among", (nodes, parent), options)
+    }
+
+    /// Deprecated: `contacts_against(node, others, parent, ...)` under its former name and
+    /// argument order.
+    #[pyo3(signature = (parent, node, others, **options))]
+    fn collisions_with<'py>(
+        slf: &Bound<'py, Self>,
+        parent: &Bound<'py, PyAny>,
+        node: &Bound<'py, PyAny>,
+        others: &Bound<'py, PyAny>,
+        options: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        warn_renamed(
+            slf.py(),
+            c"Stage.collisions_with(parent, node, others) is deprecated: call Stage.contacts_against(node, others, parent), the crate's name and order (parent after the nodes)",
+        )?;
+        slf.call_method("contacts_against", (node, others, parent), options)
+    }
+
+    /// Deprecated: `contacts_between(group_a, group_b, parent, ...)` under its former name
+    /// and argument order.
+    #[pyo3(signature = (parent, group_a, group_b, **options))]
+    fn collisions_between<'py>(
+        slf: &Bound<'py, Self>,
+        parent: &Bound<'py, PyAny>,
+        group_a: &Bound<'py, PyAny>,
+        group_b: &Bound<'py, PyAny>,
+        options: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        warn_renamed(
+            slf.py(),
+            c"Stage.collisions_between(parent, group_a, group_b) is deprecated: call Stage.contacts_between(group_a, group_b, parent), the crate's name and order (parent after the nodes)",
+        )?;
+        slf.call_method("contacts_between", (group_a, group_b, parent), options)
     }
 
     // ----- motion (semantics.md section 8) -----
@@ -610,7 +667,7 @@ impl PyStage {
     /// current pose (the others stay put), each with its first contact: a list of
     /// `SweepHit` in order of `t`, then of the tree. A bullet stops at the first. The mover
     /// is never among the answers; a node listed twice counts once. Options as `sweep`,
-    /// with `skip_hidden` and `parallel` as `collisions`.
+    /// with `skip_hidden` and `parallel` as `contacts_among`.
     #[pyo3(signature = (parent, mover, from_pose, others, *, tolerance = Level(255), skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_step = ph::DEFAULT_MAX_STEP, max_tests = Tests(ph::DEFAULT_MAX_TESTS)))]
     #[allow(clippy::too_many_arguments)]
     fn sweeps_with(

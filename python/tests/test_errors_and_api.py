@@ -55,7 +55,7 @@ def refusals():
         ("huge frame", ArgumentError, lambda: setattr(a, "frame", 2**80)),
         ("tolerance 2**70", ArgumentError, lambda: s.collision_rect(a, b, root, True, 2**70)),
         ("tolerance 256", ArgumentError, lambda: s.collision_rect(a, b, root, True, 256)),
-        ("tolerance -1 keyword", ArgumentError, lambda: s.collisions(root, [a, b], tolerance=-1)),
+        ("tolerance -1 keyword", ArgumentError, lambda: s.contacts_among([a, b], root, tolerance=-1)),
         ("node tolerance 2**70", ArgumentError, lambda: setattr(a, "tolerance", 2**70)),
         ("min_alpha 300", ArgumentError, lambda: s.pick(1, 1, min_alpha=300)),
         ("3-number scroll_rect", ArgumentError, lambda: setattr(a, "scroll_rect", (1, 2, 3))),
@@ -112,7 +112,7 @@ def test_busy_is_raised_and_nothing_changes():
     t.start()
     try:
         for _ in range(30):
-            s.collisions(root, sprites)
+            s.contacts_among(sprites, root)
     finally:
         stop.set()
         t.join()
@@ -161,14 +161,14 @@ def test_contact_tracker_phases_and_objects():
     b = rect_node(s, root, 5, 0, 10, 10)
     c = rect_node(s, root, 100, 0, 10, 10)
     tracker = pixelhit.ContactTracker()
-    events = tracker.update(s.collisions(root, [a, b, c]))
+    events = tracker.update(s.contacts_among([a, b, c], root))
     assert [(e.phase, e.a, e.b, e.frames) for e in events] == [("began", a, b, 1)]
     assert events[0].contact.rect == (5.0, 0.0, 5.0, 10.0)
     assert tracker.is_touching(b, a) and len(tracker) == 1
-    events = tracker.update(s.collisions(root, [a, b, c]))
+    events = tracker.update(s.contacts_among([a, b, c], root))
     assert [(e.phase, e.frames) for e in events] == [("continued", 2)]
     b.x = 50
-    events = tracker.update(s.collisions(root, [a, b, c]))
+    events = tracker.update(s.contacts_among([a, b, c], root))
     assert [(e.phase, e.a, e.b, e.contact, e.frames) for e in events] == [("ended", a, b, None, 2)]
     assert events[0].a is a  # the object the game passed in
     assert not tracker.is_touching(a, b) and tracker.frames_touching(a, b) == 0
@@ -200,7 +200,7 @@ def test_overlap_mask_to_pygame():
     s.add_graphic(a, Path.circle(10, 10, 9))
     b = s.add_container(root)
     s.add_graphic(b, Path.circle(20, 14, 8))
-    (c,) = s.collisions(root, [a, b], details=True)
+    (c,) = s.contacts_among([a, b], root, details=True)
     m = c.mask
     mask = m.to_mask()
     assert mask.get_size() == (m.width, m.height) and mask.count() == m.count()
