@@ -289,21 +289,31 @@ impl PyStage {
     fn set_transforms(&self, nodes: &Bound<'_, PyAny>, poses: &Bound<'_, PyAny>) -> PyResult<()> {
         let list = NodeList::new(nodes)?;
         let (rows, width) = pose_rows(poses, list.ids.len())?;
-        let mut stage = self.write()?;
-        let mut before = Vec::with_capacity(list.ids.len());
-        for &id in &list.ids {
-            before.push(stage.matrix(id).or_raise()?);
-        }
-        for (i, &id) in list.ids.iter().enumerate() {
+        let row = |i: usize| {
             let r = &rows[i * width..(i + 1) * width];
             let (sx, sy) = if width == 5 { (r[3], r[4]) } else { (1.0, 1.0) };
-            if let Err(e) = stage.set_transform(id, r[0], r[1], r[2], sx, sy) {
-                for (&id, m) in list.ids.iter().zip(&before).take(i) {
-                    // Restoring a matrix the node had a moment ago cannot fail.
-                    let _ = stage.set_matrix(id, *m);
-                }
-                return Err(crate::errors::raise(e));
+            (r[0], r[1], r[2], sx, sy)
+        };
+        let mut stage = self.write()?;
+        // Every row is checked before any node changes: restoring a node afterwards could
+        // only go through its matrix, which forgets the properties it was set with (a
+        // rotation of 370 would read back as 10, a negative scale as a half turn). The
+        // values are tried on a node of a scratch stage, so the checks are the crate's own
+        // (finite values, a finite matrix), not a copy of them that could drift.
+        let mut scratch = ph::Stage::new();
+        let probe = scratch.add_container(scratch.root()).or_raise()?;
+        for (i, &id) in list.ids.iter().enumerate() {
+            stage.matrix(id).or_raise()?;
+            let (x, y, rotation, sx, sy) = row(i);
+            if scratch.set_transform(probe, x, y, rotation, sx, sy).is_err() {
+                // The same values on the real node: the crate's refusal, naming that node
+                // (a refused `set_transform` changes nothing).
+                stage.set_transform(id, x, y, rotation, sx, sy).or_raise()?;
             }
+        }
+        for (i, &id) in list.ids.iter().enumerate() {
+            let (x, y, rotation, sx, sy) = row(i);
+            stage.set_transform(id, x, y, rotation, sx, sy).or_raise()?;
         }
         Ok(())
     }

@@ -256,6 +256,74 @@ def test_set_transforms_equals_one_call_each_and_is_all_or_nothing():
     assert [n.matrix for n in nodes] == before
 
 
+def _properties(n):
+    """Every transform property as its exact repr (so -0.0 and 0.0 differ)."""
+    try:
+        p = n.pose
+        pose = (p.x, p.y, p.rotation, p.scale_x, p.scale_y)
+    except NodeError as e:  # a matrix with skew has no pose
+        pose = str(e)
+    return repr((n.x, n.y, n.rotation, n.scale_x, n.scale_y, n.matrix, pose))
+
+
+def test_a_refused_set_transforms_leaves_every_property_as_it_was():
+    """Issue 28, class 6: a refused call restored nodes by matrix, so a rotation of 370 read
+    back as 10 and negative scales as a half turn. Nodes posed every way (rotations past
+    360 and below -360, negative and zero scales, a matrix with skew, a position set
+    alone after a turn), then a batch with one refused row anywhere (not finite, a removed
+    node, a node of another stage): every property reads back exactly as before."""
+    rng = np.random.default_rng(28)
+    other = Stage()
+    foreign = other.add_container(other.root)
+    for case in range(300):
+        s = Stage()
+        nodes = [s.add_container(s.root) for _ in range(int(rng.integers(2, 9)))]
+        for n in nodes:
+            way = rng.integers(4)
+            if way == 0:
+                n.set_transform(*rng.uniform(-50, 50, 2), rng.choice([370.0, -725.5, 1080.0, 359.75, -180.0]),
+                                rng.choice([-2.0, -0.5, 0.0, 1.0, 3.0]), rng.choice([-1.0, -3.5, 0.25, 2.0]))
+            elif way == 1:
+                n.matrix = tuple(rng.uniform(-3, 3, 6))
+            elif way == 2:
+                n.rotation = rng.uniform(-1000, 1000)
+                n.scale_y = -rng.uniform(0.1, 4)
+                n.x = rng.uniform(-9, 9)
+        width = int(rng.choice([3, 5]))
+        poses = rng.uniform(-720, 720, (len(nodes), width))
+        bad_at = int(rng.integers(len(nodes)))
+        batch = list(nodes)
+        kind = rng.integers(3)
+        if kind == 0:
+            poses[bad_at, rng.integers(width)] = rng.choice([np.nan, np.inf, -np.inf])
+        elif kind == 1:
+            batch[bad_at] = s.add_container(s.root)
+            batch[bad_at].remove()
+        else:
+            batch[bad_at] = foreign
+        before = [_properties(n) for n in nodes]
+        with pytest.raises(PixelhitError):
+            s.set_transforms(batch, poses)
+        assert [_properties(n) for n in nodes] == before, case
+        # A batch that is accepted sets each node as its own set_transform would.
+        good = np.where(np.isfinite(poses), poses, 1.0)
+        s.set_transforms(nodes, good)
+        for n, row in zip(nodes, good):
+            assert (n.x, n.y, n.rotation) == tuple(row[:3])
+            assert (n.scale_x, n.scale_y) == (tuple(row[3:]) if width == 5 else (1.0, 1.0))
+
+
+def test_a_refused_set_transforms_names_the_node_and_value():
+    s = Stage()
+    a, b, c = (s.add_container(s.root) for _ in range(3))
+    b.name = "ghost"
+    a.set_transform(1, 2, 370, -2, 3)
+    with pytest.raises(ArgumentError, match="rotation of .*ghost") as e:
+        s.set_transforms([a, b, c], [(0, 0, 0), (0, 0, float("nan")), (0, 0, 0)])
+    assert e.value.kind == "NonFinite"
+    assert (a.rotation, a.scale_x, a.scale_y, c.rotation) == (370, -2, 3, 0)
+
+
 def test_svg_files(tmp_path):
     path = tmp_path / "ship.svg"
     path.write_text(
