@@ -1,8 +1,6 @@
-//! `Stage`: the display tree behind a lock (a change from another thread during a query is
-//! a `BusyError`), each node's user data, building, and every query.
-
-use std::collections::HashMap;
-use std::sync::{Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard, TryLockError};
+//! `Stage`'s Python methods: building the tree, and every query. The stage itself (behind a
+//! lock: a change from another thread during a query is a `BusyError`) and each node's user
+//! data are in `handles`.
 
 use ph::NodeId;
 use pixelhit as ph;
@@ -15,113 +13,26 @@ use crate::answers::{PyCollision, PyContact};
 use crate::bitmap::{PyBitmap, bitmap_of};
 use crate::convert::{Level, Matrix, Tests, Xywh, matrix_tuple, point_of, xywh};
 use crate::crowd::{NodeList, collision_options, crowd_query};
-use crate::errors::{OrRaise, bad_argument, busy, warn_renamed};
+use crate::errors::{OrRaise, bad_argument, warn_renamed};
 use crate::graphic::{PyGraphic, graphic_of};
+use crate::handles::{PyNode, PyStage, id_of, node_obj, node_of, opt_id};
 use crate::motion::{self, MotionArgs, PySweep, PySweepHit, movers_of, opt_pose, pose_of, sweep_query};
-use crate::node::{PyNode, id_of, node_obj, node_of, opt_id};
 use crate::path::path_of;
-
-/// The display tree, and every question asked of it.
-///
-/// `Stage()` holds an empty root container (`stage.root`). Add nodes with
-/// `add_container`, `add_bitmap` and `add_frames`, give containers fills and strokes with
-/// `add_graphic`, and set each node's properties as attributes of its `Node`. Queries
-/// (`collision_rect`, `collision`, `contacts_among`, `pick`, `hit_test_point`, `bounds`, ...)
-/// answer in the space of the node given as `parent` or `space`, in pixels, y down,
-/// rotations in degrees clockwise. Rectangles are `(x, y, width, height)` tuples.
-#[pyclass(module = "pixelhit", name = "Stage", frozen)]
-pub(crate) struct PyStage {
-    inner: RwLock<ph::Stage>,
-    /// Each node's user data (`node.data`), kept here so that every `Node` object of the
-    /// node sees it; entries of removed nodes are dropped when they are removed.
-    data: Mutex<HashMap<NodeId, Py<PyAny>>>,
-}
-
-impl PyStage {
-    /// The stage for a query; `BusyError` while another thread changes it.
-    pub(crate) fn read(&self) -> PyResult<RwLockReadGuard<'_, ph::Stage>> {
-        match self.inner.try_read() {
-            Ok(g) => Ok(g),
-            Err(TryLockError::WouldBlock) => Err(busy("reads")),
-            // A panic while changing the stage cannot happen on input (nothing here
-            // panics); should one have happened, the stage is still whole (every change is
-            // checked before it is made).
-            Err(TryLockError::Poisoned(p)) => Ok(p.into_inner()),
-        }
-    }
-
-    /// The stage for a change; `BusyError` while another thread reads or changes it.
-    pub(crate) fn write(&self) -> PyResult<RwLockWriteGuard<'_, ph::Stage>> {
-        match self.inner.try_write() {
-            Ok(g) => Ok(g),
-            Err(TryLockError::WouldBlock) => Err(busy("changes")),
-            Err(TryLockError::Poisoned(p)) => Ok(p.into_inner()),
-        }
-    }
-
-    /// The user data map (never held while Python code runs).
-    fn data_map(&self) -> std::sync::MutexGuard<'_, HashMap<NodeId, Py<PyAny>>> {
-        self.data.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// `node`'s user data, or `None`.
-    pub(crate) fn data_of(&self, py: Python<'_>, id: NodeId) -> Option<Py<PyAny>> {
-        self.data_map().get(&id).map(|d| d.clone_ref(py))
-    }
-
-    /// Sets (`Some`) or deletes (`None`) `node`'s user data; the old value is dropped after
-    /// the map is unlocked (its `__del__` may run Python code that reads the map).
-    pub(crate) fn set_data(&self, id: NodeId, value: Option<Py<PyAny>>) -> PyResult<()> {
-        if !self.read()?.contains(id) {
-            // The crate's message for a removed node.
-            self.read()?.parent(id).or_raise()?;
-        }
-        let old = match value {
-            Some(v) => self.data_map().insert(id, v),
-            None => self.data_map().remove(&id),
-        };
-        drop(old);
-        Ok(())
-    }
-
-    /// Drops the user data of nodes that no longer live (after a removal).
-    pub(crate) fn forget_removed(&self) -> PyResult<()> {
-        let removed: Vec<Py<PyAny>> = {
-            let stage = self.read()?;
-            let mut map = self.data_map();
-            let gone: Vec<NodeId> = map.keys().copied().filter(|id| !stage.contains(*id)).collect();
-            gone.iter().filter_map(|id| map.remove(id)).collect()
-        };
-        drop(removed);
-        Ok(())
-    }
-}
 
 #[pymethods]
 impl PyStage {
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
-        // Never block the collector: a map in use (by a call on another thread) is skipped
-        // this time.
-        if let Ok(map) = self.data.try_lock() {
-            for v in map.values() {
-                visit.call(v)?;
-            }
-        }
-        Ok(())
+        self.traverse_data(visit)
     }
 
     fn __clear__(&self) {
-        let old = std::mem::take(&mut *self.data_map());
-        drop(old);
+        self.clear_data();
     }
 
     /// A stage holding only an empty root container.
     #[new]
     fn new() -> Self {
-        PyStage {
-            inner: RwLock::new(ph::Stage::new()),
-            data: Mutex::new(HashMap::new()),
-        }
+        PyStage::empty()
     }
 
     /// The root container (it cannot be removed or moved).
@@ -1002,7 +913,7 @@ impl PySvgLoad {
     fn __repr__(&self, py: Python<'_>) -> String {
         format!(
             "<SvgLoad root={} with {} ids, {} warnings>",
-            self.root.get().__repr__(py),
+            self.root.get().describe(py),
             self.ids.bind(py).len(),
             self.warnings.len()
         )

@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 
 use crate::answers::PyContact;
 use crate::errors::bad_argument;
-use crate::node::{PyNode, id_of};
+use crate::handles::{PyNode, id_of};
 
 /// Follows contacts from frame to frame: `events = tracker.update(contacts)` once a frame,
 /// with the list `Stage.contacts_among` (or `contacts_against`, `contacts_between`) gave.
@@ -53,8 +53,8 @@ impl PyContactEvent {
         format!(
             "ContactEvent({}, a={}, b={}, frames={})",
             self.phase,
-            self.a.get().__repr__(py),
-            self.b.get().__repr__(py),
+            self.a.get().describe(py),
+            self.b.get().describe(py),
             self.frames
         )
     }
