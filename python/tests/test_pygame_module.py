@@ -123,7 +123,7 @@ def test_turning_sprites_equal_the_core_calls():
     for s in sprites[:8]:
         got = world.spritecollide(s, group)
         others = [o for o in sprites if o is not s]
-        contacts = core.collisions_with(space, nodes[s], [nodes[o] for o in others], tolerance=154)
+        contacts = core.contacts_against(nodes[s], [nodes[o] for o in others], space, tolerance=154)
         want = [o for o in others if nodes[o] in {c.b for c in contacts}]
         assert [o for o in got if o is not s] == want
     # collidepoint: the shape at a pixel, against the core's pick with min_alpha = T + 1.
