@@ -10,8 +10,8 @@ do. Headless by default (SDL's dummy driver): it plays N frames (default 600) on
 saves the last one to PICTURE.png (default: the temporary folder); `--window` shows it.
 
 The two ways of colliding are the two classes between the `collisions:` markers below;
-`python tools/collision_lines.py examples/asteroids.py` counts their lines. pixelhit's needs
-no mask per frame: it tests the turned art exactly as it is drawn.
+`python tools/collision_lines.py examples/asteroids.py` counts their lines. pixelhit's answers
+are pygame's, on the images exactly as they are blitted.
 """
 
 import argparse
@@ -35,7 +35,7 @@ W, H = 480, 360
 # --- collisions: pixelhit ---
 class PixelhitCollisions:
     def __init__(self):
-        self.world = pixelhit.pygame.World(image="original")
+        self.world = pixelhit.pygame.World()  # sprite.image, blitted at rect.topleft
 
     def shots(self, bullets, rocks):
         return self.world.groupcollide(bullets, rocks, True, True)

@@ -6,7 +6,7 @@
 Runs headless (SDL_VIDEODRIVER=dummy unless set): rocks and ships, each a
 `pygame.sprite.Sprite` with an unrotated `original` Surface (rocks with holes and a faint rim
 below pygame's threshold), drift and turn about their centres for N frames (default 90).
-A `pixelhit.pygame.World` reads each sprite's rect and angle; each frame asks it which ships
+A `pixelhit.pygame.World` reads each sprite's image and rect as blitted; each frame asks it which ships
 touch which rocks (`groupcollide`, pygame's names and threshold), and the stage under it for
 every touching pair with details (`Stage.contacts_among`). The last frame is drawn with pygame and
 saved to OUT.png (default: pixelhit_pygame_sprites.png in the temporary folder), twice the
@@ -103,7 +103,7 @@ def main(argv):
     pygame.display.init()
     pygame.display.set_mode((1, 1))
     rng = random.Random(15)
-    world = pixelhit.pygame.World(image="original")  # threshold 127, as pygame's masks
+    world = pixelhit.pygame.World()  # sprite.image at rect.topleft; threshold 127, as pygame's masks
     rocks, ships = pygame.sprite.Group(), pygame.sprite.Group()
     for _ in range(16):
         Mover(rng, "rock", rocks)

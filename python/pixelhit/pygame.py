@@ -1,282 +1,605 @@
-"""pixelhit for pygame games: pixel-exact collisions of turning sprites, called like pygame.
+"""pixelhit for pygame games: the collisions of the sprites as the game draws them, with
+pygame's answers.
 
     import pixelhit.pygame as ph
 
-    world = ph.World()                        # threshold=127, as pygame.mask.from_surface
-    world.add(ship, ship.original_image)      # the unrotated art; the pivot is its centre
-    hits = world.spritecollide(ship, rocks, True)      # like pygame.sprite.spritecollide
+    world = ph.World()                                  # sprite.image blitted at rect.topleft
+    hits = world.spritecollide(ship, rocks, True)       # pygame.sprite.spritecollide's answer
     shot = world.groupcollide(bullets, rocks, True, True)
     if world.collide_mask(ship, ufo): ...
     if world.collidepoint(button, event.pos): ...
 
-A `World` is a pixelhit `Stage` whose nodes are your `pygame.sprite.Sprite`s. Each sprite is
-shown from its unrotated image (a pygame Surface, read as `pygame.mask.from_surface` reads
-it) and turns about the image's centre. Its pose is read from the sprite at every query: the
-centre of `sprite.rect` (a `Rect` or an `FRect`) and, when the sprite has one, its `angle`
-attribute in pygame's direction (degrees counter-clockwise, as `pygame.transform.rotate`
-takes them). So a game that draws `pygame.transform.rotate(original, angle)` centred on
-`rect.center` collides exactly what it draws, without building a mask per frame.
+A `World` is told how the game draws its sprites, and answers for exactly that picture:
 
-Answers are the game's own Sprites. `dokill` kills them (`Sprite.kill`) and takes them off
-the stage; a sprite killed by the game itself (it was in a group and is in none now) is taken
-off at the next query. Sprites met for the first time in a query are added from their
-`image` (or the attribute the world is told to read, such as `original`).
+- `transform="none"` (the default): the game blits `sprite.image` (the attribute named by
+  `image`) as it is at `sprite.rect.topleft`. A game that turns its sprites itself
+  (`sprite.image = pygame.transform.rotate(original, angle)`) and blits the result is this.
+- `transform="rotate"`: the game blits `pygame.transform.rotate(art, angle)` at
+  `sprite.rect.topleft`, where `art` is the attribute named by `image` (the unturned art,
+  say `image="original"`) and `angle` the attribute named by `angle`.
+- `transform="rotozoom"`: the same with `pygame.transform.rotozoom(art, angle, scale)`
+  (`scale` names an attribute, or `None` for 1).
+
+The answers are pygame's own on the drawn sprites: `collide_mask` is what
+`pygame.sprite.collide_mask` returns (the point included), `spritecollide`,
+`spritecollideany` and `groupcollide` are pygame's results with that `collided` (order,
+self-pairs and killing included). `among(group)` gives every touching pair of one group once.
+
+Nothing is guessed: a sprite without an attribute the world reads, or whose `rect` is not the
+size the declared transform gives its art (an image turned twice, a rect not updated), is an
+`ArgumentError` naming the sprite. A call reads only the sprites it is asked about, so its
+cost follows them, not the number of sprites the world holds. Sprites showing one Surface share
+one bitmap. A Surface changed in place (drawn on after it was first seen) is not read again:
+give the sprite a new Surface, or call `world.forget_image(surface)`.
 
 `threshold` means what it means to `pygame.mask.from_surface`: a pixel is solid where its
-alpha is above it (default 127; 0 counts every pixel that is not fully transparent, 255
-none). A surface with a colour key is solid where it is not the key, whatever the threshold,
-as in pygame.
-
-This module is plain Python over `pixelhit.Stage`: `world.stage` and `world.node(sprite)`
-give the nodes for everything else pixelhit does (`debug_image`, `ContactTracker`, ...).
+alpha is above it (default 127; 0 counts every pixel that is not fully transparent, 255 none).
+A surface with a colour key is solid where it is not the key, as in pygame.
 """
 
-import pygame as _pygame  # noqa: F401  (fails early and clearly without pygame)
+from __future__ import annotations
 
-from . import ArgumentError, Bitmap, Stage
+from typing import Any, Dict, Iterable, List, Literal, Optional, Sequence, Set, Tuple
 
-__all__ = ["DEFAULT_THRESHOLD", "World", "tolerance_for"]
+import pygame as _pygame
+
+from . import ArgumentError, Bitmap, Node, Stage
+
+__all__ = ["DEFAULT_THRESHOLD", "Transform", "World", "tolerance_for"]
 
 #: pygame's default mask threshold (`pygame.mask.from_surface(surface, threshold=127)`).
 DEFAULT_THRESHOLD = 127
 
+#: How the game draws a sprite's art: `"none"`, `"rotate"` or `"rotozoom"`.
+Transform = Literal["none", "rotate", "rotozoom"]
 
-def tolerance_for(threshold):
+_TRANSFORMS = ("none", "rotate", "rotozoom")
+
+# pygame kills each sprite of groupa as groupcollide passes it (so with one group twice the
+# later sprites no longer see it); pygame-ce kills them all after the loop.
+_KILLS_A_AT_THE_END = bool(getattr(_pygame, "IS_CE", False))
+
+Sprite = Any  # a pygame.sprite.Sprite, or anything with the attributes the world reads
+Point = Tuple[int, int]
+
+
+def tolerance_for(threshold: int) -> Optional[int]:
     """pixelhit's `tolerance` for pygame's `threshold`: solid where alpha > threshold is
     solid where alpha >= 255 - tolerance, so tolerance = 254 - threshold. `None` for 255
-    (nothing is solid, which no tolerance says)."""
+    (nothing is solid, which no tolerance says).
+
+    # Errors
+    `ArgumentError` for anything but an integer 0..=255.
+
+    >>> tolerance_for(127), tolerance_for(0), tolerance_for(255)
+    (127, 254, None)
+    """
     if isinstance(threshold, bool) or not isinstance(threshold, int) or not 0 <= threshold <= 255:
         raise ArgumentError(f"threshold is an integer 0..=255 (pygame's meaning), not {threshold!r}")
     return None if threshold == 255 else 254 - threshold
 
 
+class _Art:
+    """One Surface's bitmap, shared by every sprite showing it; `users` counts them so the
+    bitmap goes when the last one changes image (the Surface is kept so its id stays
+    unique while the entry lives)."""
+
+    __slots__ = ("surface", "bitmap", "users")
+
+    def __init__(self, surface: Any, bitmap: Bitmap) -> None:
+        self.surface, self.bitmap, self.users = surface, bitmap, 0
+
+
 class _Entry:
-    """What the world keeps for one sprite: its node (the pivot, at the image's centre), the
-    bitmap node inside it, the bitmap, and whether the sprite was ever in a group."""
+    """What the world keeps for one sprite: its bitmap node, the Surface it shows, the pose
+    last given to the node, its own threshold, and whether it was ever in a group."""
 
-    __slots__ = ("node", "art", "bitmap", "size", "was_alive")
+    __slots__ = ("node", "surface", "pose", "threshold", "was_alive")
 
-    def __init__(self, node, art, bitmap, size):
-        self.node, self.art, self.bitmap, self.size = node, art, bitmap, size
+    def __init__(self, node: Node, surface: Any, threshold: Optional[int]) -> None:
+        self.node, self.surface, self.threshold = node, surface, threshold
+        self.pose: Optional[Tuple[Any, ...]] = None
         self.was_alive = False
 
 
+class _Read:
+    """One sprite as this call sees it: the art, the drawn rect's corner, angle and scale."""
+
+    __slots__ = ("sprite", "entry", "x", "y", "w", "h", "angle", "scale")
+
+    def __init__(self, sprite: Sprite, entry: _Entry, x: int, y: int, w: int, h: int, angle: float, scale: float) -> None:
+        self.sprite, self.entry = sprite, entry
+        self.x, self.y, self.w, self.h, self.angle, self.scale = x, y, w, h, angle, scale
+
+    def touches_box(self, other: "_Read") -> bool:
+        return self.x < other.x + other.w and other.x < self.x + self.w and self.y < other.y + other.h and other.y < self.y + self.h
+
+
 class World:
-    """Sprites on a pixelhit stage, tested pixel for pixel as they are drawn.
+    """Sprites on a pixelhit stage, tested pixel for pixel as the game draws them.
 
     `threshold` is the default alpha threshold of every query (pygame's meaning, default
-    127); `image` names the sprite attribute holding its unrotated image, read when a
-    sprite is first met (default `"image"`; a game that keeps `sprite.original` and draws
-    `sprite.image = rotate(sprite.original, angle)` says `image="original"`); `angle` names the sprite attribute holding its rotation in pygame's direction
-    (`None`: sprites do not turn); `scale` names an attribute holding a uniform scale, as
-    `pygame.transform.rotozoom` takes it (`None`, the default: 1).
+    127). `transform` says how the game draws a sprite (see the module's text): `"none"`
+    blits the sprite's `image` attribute as it is, `"rotate"` and `"rotozoom"` blit
+    `pygame.transform.rotate(art, angle)` / `rotozoom(art, angle, scale)` of it. `image`
+    names the attribute holding the art (default `"image"`), `angle` the attribute holding
+    the angle in pygame's degrees (needed by `"rotate"` and `"rotozoom"`, refused by
+    `"none"`), `scale` the attribute holding `rotozoom`'s scale (`None`: 1).
+
+    # Errors
+    `ArgumentError` for an unknown transform, a threshold outside 0..=255, an `angle`
+    missing where the transform turns or given where it does not, a `scale` without
+    `"rotozoom"`, and a `"rotate"`/`"rotozoom"` world on a pixelhit built without pygame
+    renderer sampling.
+
+    >>> import pygame, pixelhit.pygame as ph
+    >>> world = ph.World()
+    >>> a, b = pygame.sprite.Sprite(), pygame.sprite.Sprite()
+    >>> for s, x in ((a, 0), (b, 5)):
+    ...     s.image = pygame.Surface((8, 8), pygame.SRCALPHA); s.image.fill((9, 9, 9, 255))
+    ...     s.rect = s.image.get_rect(topleft=(x, 0))
+    >>> world.collide_mask(a, b)
+    (5, 0)
     """
 
-    def __init__(self, threshold=DEFAULT_THRESHOLD, *, image="image", angle="angle", scale=None):
+    def __init__(
+        self,
+        threshold: int = DEFAULT_THRESHOLD,
+        *,
+        image: str = "image",
+        angle: Optional[str] = None,
+        scale: Optional[str] = None,
+        transform: Transform = "none",
+    ) -> None:
         tolerance_for(threshold)
+        if transform not in _TRANSFORMS:
+            raise ArgumentError(f"transform is one of {', '.join(map(repr, _TRANSFORMS))}, not {transform!r}")
+        for what, name in (("image", image), ("angle", angle), ("scale", scale)):
+            if name is not None and not isinstance(name, str):
+                raise ArgumentError(f"{what} names a sprite attribute (a str), not {name!r}")
+        if transform == "none" and angle is not None:
+            raise ArgumentError(
+                f'transform="none" blits the sprite\'s {image!r} as it is, so angle={angle!r} would be '
+                'ignored; a game that blits pygame.transform.rotate(art, angle) says transform="rotate"'
+            )
+        if transform != "none" and angle is None:
+            raise ArgumentError(f'transform="{transform}" needs angle= naming the sprite attribute that holds the angle')
+        if scale is not None and transform != "rotozoom":
+            raise ArgumentError(f'scale={scale!r} is read only with transform="rotozoom"')
+        if transform != "none":
+            from . import _pixelhit
+
+            if not hasattr(_pixelhit, "pygame_output_size"):
+                raise ArgumentError(
+                    f'transform="{transform}" needs renderer-exact sampling (Node.set_pygame_transform), '
+                    "which this pixelhit build does not have"
+                )
+            self._output_size = getattr(_pixelhit, "pygame_output_size")
         self.threshold = threshold
+        self.transform: Transform = transform
         self._image, self._angle, self._scale = image, angle, scale
         self.stage = Stage()
         #: The container of every sprite's node; queries are asked in its space (screen
         #: pixels, y down).
         self.space = self.stage.add_container(self.stage.root)
-        self._entries = {}
+        self._entries: Dict[Sprite, _Entry] = {}
+        self._arts: Dict[int, _Art] = {}
+        self._probe = self.stage.add_bitmap(self.space, Bitmap.from_rgba(1, 1, bytes([0, 0, 0, 255])))
+        self._probe.visible = False
+        self._sweep: List[Sprite] = []
 
     # ----- sprites -----
 
-    def add(self, sprite, image=None, *, threshold=None):
-        """Puts `sprite` on the stage, showing `image` (default: the sprite's attribute
-        named by the world's `image`, `sprite.image` unless said otherwise), the
-        sprite's art before any rotation; returns its `pixelhit.Node`. Adding a sprite again
-        replaces its image. `threshold` gives this sprite a threshold of its own, used
-        instead of the query's (as a mask made with that threshold would be)."""
-        image = getattr(sprite, self._image) if image is None else image
-        bitmap = Bitmap.from_surface(image)
-        self.remove(sprite)
-        node = self.stage.add_container(self.space)
-        art = self.stage.add_bitmap(node, bitmap)
-        w, h = image.get_size()
-        art.set_position(-w / 2, -h / 2)
-        node.data = sprite
+    def add(self, sprite: Sprite, *, threshold: Optional[int] = None) -> Node:
+        """Puts `sprite` on the stage (a sprite met in a query is added by itself) and
+        returns its `pixelhit.Node`; `threshold` gives it a threshold of its own, used in
+        every call instead of the call's (as a mask made with that threshold would be).
+        Adding a sprite again sets its threshold again.
+
+        # Errors
+        `ArgumentError` for a threshold outside 0..=255 or a sprite without the image
+        attribute the world reads (nothing is changed then).
+        """
         if threshold is not None:
-            t = tolerance_for(threshold)
-            if t is None:
-                art.visible = False  # nothing solid
-            else:
-                node.tolerance = t
-        self._entries[sprite] = _Entry(node, art, bitmap, (w, h))
-        return node
+            tolerance_for(threshold)
+        surface = self._attribute(sprite, self._image)
+        entry = self._entries.get(sprite)
+        if entry is None:
+            art = self._acquire(sprite, surface)
+            node = self.stage.add_bitmap(self.space, art.bitmap)
+            node.data = sprite
+            entry = _Entry(node, surface, threshold)
+            self._entries[sprite] = entry
+        entry.threshold = threshold
+        tol = None if threshold is None else tolerance_for(threshold)
+        entry.node.tolerance = tol
+        return entry.node
 
-    def set_image(self, sprite, image, *, threshold=None):
-        """Shows another unrotated image for `sprite` (an animation frame): `add` again."""
-        return self.add(sprite, image, threshold=threshold)
-
-    def remove(self, *sprites):
+    def remove(self, *sprites: Sprite) -> None:
         """Takes sprites off the stage (those not on it are ignored)."""
         for s in sprites:
             entry = self._entries.pop(s, None)
-            if entry is not None and entry.node.alive:
-                entry.node.remove()
+            if entry is not None:
+                self._release(entry.surface)
+                if entry.node.alive:
+                    entry.node.remove()
 
-    def node(self, sprite):
-        """The sprite's `pixelhit.Node` (added from `sprite.image` if it is not on the stage)."""
+    def forget_image(self, surface: Any) -> None:
+        """Reads `surface` again at the next call that meets it (after the game drew on
+        it in place)."""
+        art = self._arts.get(id(surface))
+        if art is not None and art.surface is surface:
+            art.bitmap = Bitmap.from_surface(surface)
+            for entry in self._entries.values():
+                if entry.surface is surface:
+                    entry.node.set_bitmap(art.bitmap)
+
+    def node(self, sprite: Sprite) -> Node:
+        """The sprite's `pixelhit.Node` (the bitmap as drawn), added if need be."""
         return self._entry(sprite).node
 
-    def sprites(self):
-        """The sprites on the stage, in the order they were added (the paint order)."""
+    def sprites(self) -> List[Sprite]:
+        """The sprites on the stage, in the order they were added."""
         return list(self._entries)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._entries)
 
-    def __contains__(self, sprite):
+    def __contains__(self, sprite: object) -> bool:
         return sprite in self._entries
 
     # ----- queries -----
 
-    def spritecollide(self, sprite, group, dokill=False, *, threshold=None):
-        """The sprites of `group` whose pixels touch `sprite`'s, in the group's order, as
-        `pygame.sprite.spritecollide(sprite, group, dokill, pygame.sprite.collide_mask)`
-        answers for unrotated sprites; with `dokill`, those sprites are killed and taken
-        off the stage."""
+    def spritecollide(self, sprite: Sprite, group: Iterable[Sprite], dokill: bool = False, *, threshold: Optional[int] = None) -> List[Sprite]:
+        """What `pygame.sprite.spritecollide(sprite, group, dokill,
+        pygame.sprite.collide_mask)` returns on the drawn sprites: the sprites of `group`
+        whose solid pixels touch `sprite`'s, in the group's order (`sprite` itself when it
+        is in `group` and has a solid pixel); with `dokill` they are killed and taken off
+        the stage.
+
+        # Errors
+        `ArgumentError` for a bad threshold or a sprite the world cannot read (see the
+        class); nothing is killed then.
+        """
         others = list(group)
         tol = self._query_tolerance(threshold)
-        self._sync([sprite] + others)
-        if tol is None or not others:
-            return []
-        node = self._entries[sprite].node
-        contacts = self.stage.collisions_with(
-            self.space, node, [self._entries[s].node for s in others], tolerance=tol
-        )
-        hit = {c.b for c in contacts}
-        if sprite in others and self._first_solid(sprite, tol) is not None:
-            hit.add(node)  # pygame finds a sprite with a solid pixel in its own group
-        found = [s for s in others if self._entries[s].node in hit]
+        reads = self._read([sprite] + others)
+        me = reads[sprite]
+        found = [others[i] for i in self._hits(me, [reads[o] for o in others], tol)]
         if dokill:
             self._kill(found)
         return found
 
-    def spritecollideany(self, sprite, group, *, threshold=None):
-        """The first sprite of `group` that touches `sprite`, or `None`."""
+    def spritecollideany(self, sprite: Sprite, group: Iterable[Sprite], *, threshold: Optional[int] = None) -> Optional[Sprite]:
+        """The first sprite of `group` that touches `sprite`, or `None`, as
+        `pygame.sprite.spritecollideany(sprite, group, collide_mask)`.
+
+        # Errors
+        As `spritecollide`.
+        """
         found = self.spritecollide(sprite, group, threshold=threshold)
         return found[0] if found else None
 
-    def groupcollide(self, groupa, groupb, dokilla=False, dokillb=False, *, threshold=None):
-        """A dict from each sprite of `groupa` that touches sprites of `groupb` to the list
-        of those (in `groupb`'s order), as `pygame.sprite.groupcollide(..., collide_mask)`;
-        `dokilla`/`dokillb` kill the colliding sprites of either group."""
+    def groupcollide(
+        self,
+        groupa: Iterable[Sprite],
+        groupb: Iterable[Sprite],
+        dokilla: bool = False,
+        dokillb: bool = False,
+        *,
+        threshold: Optional[int] = None,
+    ) -> Dict[Sprite, List[Sprite]]:
+        """What `pygame.sprite.groupcollide(groupa, groupb, dokilla, dokillb,
+        collide_mask)` returns on the drawn sprites: each sprite of `groupa` (in its
+        order) that touches sprites of `groupb`, to the list of those (in `groupb`'s
+        order). With one group twice, a sprite lists itself too, as pygame's does. With
+        `dokillb` a sprite of `groupb` killed for one sprite of `groupa` is not found by
+        the later ones; with `dokilla` the same holds for a sprite in both groups under
+        pygame, which kills as it goes, and not under pygame-ce, which kills at the end.
+
+        # Errors
+        As `spritecollide`.
+        """
         a, b = list(groupa), list(groupb)
         tol = self._query_tolerance(threshold)
-        self._sync(a + b)
-        if tol is None or not a or not b:
-            return {}
-        contacts = self.stage.collisions_between(
-            self.space, [self._entries[s].node for s in a], [self._entries[s].node for s in b], tolerance=tol
-        )
-        result = {}
-        for c in contacts:
-            result.setdefault(c.a.data, []).append(c.b.data)
+        reads = self._read(a + b)
+        pairs = self._pairs_between([reads[s] for s in a], [reads[s] for s in b], tol)
+        result: Dict[Sprite, List[Sprite]] = {}
+        killed: Set[Sprite] = set()  # gone from groupb for the sprites of groupa after it
+        for i, sa in enumerate(a):
+            hits = [b[j] for j in pairs.get(i, ()) if b[j] not in killed]
+            if hits:
+                result[sa] = hits
+                if dokillb:
+                    killed.update(hits)
+                if dokilla and not _KILLS_A_AT_THE_END:
+                    killed.add(sa)
         if dokilla:
-            self._kill(list(result))
-        if dokillb:
-            self._kill(list(dict.fromkeys(s for hits in result.values() for s in hits)))
+            killed.update(result)
+        self._kill(list(dict.fromkeys(s for s in a + b if s in killed)))
         return result
 
-    def collide_mask(self, left, right, *, threshold=None):
-        """Whether two sprites' pixels touch, as `pygame.sprite.collide_mask(left, right)`:
-        the first touching pixel (row by row from the top) relative to `left.rect`'s
-        top-left corner, or `None`. Usable as the `collided` argument of pygame's own
-        `spritecollide`, `groupcollide` and `spritecollideany`."""
+    def among(self, group: Iterable[Sprite], *, threshold: Optional[int] = None) -> List[Tuple[Sprite, Sprite]]:
+        """Every touching pair of `group` once, `(a, b)` with `a` before `b` in the group's
+        order, sorted by `a` then `b` (no sprite with itself).
+
+        # Errors
+        As `spritecollide`.
+        """
+        members = list(dict.fromkeys(group))
         tol = self._query_tolerance(threshold)
-        self._sync([left, right])
-        if tol is None:
-            return None
-        ln, rn = self._entries[left].node, self._entries[right].node
-        if ln == rn:
-            return self._first_solid(left, tol)
-        contacts = self.stage.collisions_with(self.space, ln, [rn], tolerance=tol, details=True)
-        if not contacts:
-            return None
-        x, y = contacts[0].first
-        return (x - int(left.rect.x), y - int(left.rect.y))
+        reads = self._read(members)
+        nodes = self._solid_nodes([reads[s] for s in members], tol)
+        if len(nodes) < 2:
+            return []
+        contacts = self.stage.contacts_among(nodes, self.space, tolerance=tol or 0, anti_alias=False)
+        return [(c.a.data, c.b.data) for c in contacts]
 
-    def collidepoint(self, sprite, pos, *, threshold=None):
-        """Whether the pixel `pos` (a mouse position) shows a solid pixel of `sprite`: its
-        shape, not its box (`sprite.rect.collidepoint(pos)` is the box). The pixel's centre
-        is tested against the turned image, texel by texel."""
-        t = self.threshold if threshold is None else threshold
-        tolerance_for(t)
-        self._sync([sprite])
-        entry = self._entries[sprite]
-        if not entry.art.visible:
-            return False
-        u, v = entry.art.global_to_local(pos[0] + 0.5, pos[1] + 0.5)
-        texel = entry.bitmap.pixel(int(u // 1), int(v // 1))
-        return texel is not None and texel[3] > t
+    def collide_mask(self, left: Sprite, right: Sprite, *, threshold: Optional[int] = None) -> Optional[Point]:
+        """What `pygame.sprite.collide_mask(left, right)` returns on the drawn sprites
+        (masks made with the threshold): the point pygame's `Mask.overlap` finds, relative
+        to `left.rect`'s top-left corner, or `None`. Usable as the `collided` argument of
+        pygame's own `spritecollide`, `groupcollide` and `spritecollideany`: pairs whose
+        rects do not meet are answered without touching the stage.
 
-    def sprite_at(self, pos, *, threshold=None):
-        """The topmost sprite (the last added) whose solid pixel is at `pos`, or `None`."""
-        t = self.threshold if threshold is None else threshold
-        tolerance_for(t)
-        self._sync(list(self._entries))
-        if t == 255:
+        # Errors
+        As `spritecollide`.
+        """
+        tol = self._query_tolerance(threshold)
+        reads = self._read([left, right])
+        lr, rr = reads[left], reads[right]
+        if left is not right and not self._hits(lr, [rr], tol):
             return None
-        node = self.stage.pick(pos[0] + 0.5, pos[1] + 0.5, min_alpha=t + 1)
-        return None if node is None else node.data
+        if left is right and self._tolerance(lr, tol) is None:
+            return None
+        # Touching (or one sprite with itself): the point is the one pygame's overlap scan
+        # finds on the two drawn masks; built only for pairs that touch.
+        lm = _pygame.mask.from_surface(self._drawn(lr), self._threshold(lr, threshold))
+        rm = lm if left is right else _pygame.mask.from_surface(self._drawn(rr), self._threshold(rr, threshold))
+        return lm.overlap(rm, (rr.x - lr.x, rr.y - lr.y))
+
+    def collidepoint(self, sprite: Sprite, pos: Sequence[int], *, threshold: Optional[int] = None) -> bool:
+        """Whether the pixel `pos` (a mouse position) shows a solid pixel of `sprite` as
+        drawn: `sprite.mask.get_at` for the drawn mask, where `sprite.rect.collidepoint(pos)`
+        is the box. The sprite's own threshold, if it has one, is used.
+
+        # Errors
+        As `spritecollide`, and `ArgumentError` for a `pos` that is not two integers.
+        """
+        px, py = _point(pos)
+        tol = self._query_tolerance(threshold)
+        r = self._read([sprite])[sprite]
+        return self._point_hits(r, px, py, tol)
+
+    def sprite_at(self, pos: Sequence[int], group: Iterable[Sprite], *, threshold: Optional[int] = None) -> Optional[Sprite]:
+        """The topmost sprite of `group` (the last in its order, as `Group.draw` paints
+        them) with a solid pixel at `pos`, or `None`. Each sprite's own threshold is used.
+
+        # Errors
+        As `collidepoint`.
+        """
+        px, py = _point(pos)
+        tol = self._query_tolerance(threshold)
+        members = list(group)
+        reads = self._read(members)
+        for s in reversed(members):
+            r = reads[s]
+            if r.x <= px < r.x + r.w and r.y <= py < r.y + r.h and self._point_hits(r, px, py, tol):
+                return s
+        return None
 
     # ----- plumbing -----
 
-    def _query_tolerance(self, threshold):
+    def _query_tolerance(self, threshold: Optional[int]) -> Optional[int]:
         return tolerance_for(self.threshold if threshold is None else threshold)
 
-    def _entry(self, sprite):
+    def _threshold(self, r: _Read, threshold: Optional[int]) -> int:
+        own = r.entry.threshold
+        if own is not None:
+            return own
+        return self.threshold if threshold is None else threshold
+
+    @staticmethod
+    def _tolerance(r: _Read, query: Optional[int]) -> Optional[int]:
+        own = r.entry.threshold
+        return query if own is None else tolerance_for(own)
+
+    def _solid_nodes(self, reads: List[_Read], tol: Optional[int]) -> List[Node]:
+        return [r.entry.node for r in reads if self._tolerance(r, tol) is not None]
+
+    def _hits(self, me: _Read, others: List[_Read], tol: Optional[int]) -> List[int]:
+        """Indices of `others` touching `me` (`me` itself included when it has a solid
+        pixel), in `others`' order."""
+        if self._tolerance(me, tol) is None:
+            return []
+        near = [i for i, o in enumerate(others) if o is not me and self._tolerance(o, tol) is not None and me.touches_box(o)]
+        hit: Set[Node] = set()
+        if near:
+            contacts = self.stage.contacts_against(
+                me.entry.node, [others[i].entry.node for i in near], self.space, tolerance=tol or 0, anti_alias=False
+            )
+            hit = {c.b for c in contacts}
+        selfhit = any(o is me for o in others) and self._has_solid(me, tol)
+        return [i for i, o in enumerate(others) if (o is me and selfhit) or (o is not me and o.entry.node in hit)]
+
+    def _pairs_between(self, a: List[_Read], b: List[_Read], tol: Optional[int]) -> Dict[int, List[int]]:
+        """For each index of `a`, the indices of `b` it touches, ascending (self-pairs of a
+        sprite in both lists included when it has a solid pixel)."""
+        out: Dict[int, List[int]] = {}
+        na = [r for r in a if self._tolerance(r, tol) is not None]
+        nb = [r for r in b if self._tolerance(r, tol) is not None]
+        if not na or not nb:
+            return out
+        index_a: Dict[Node, List[int]] = {}
+        for i, r in enumerate(a):
+            index_a.setdefault(r.entry.node, []).append(i)
+        index_b: Dict[Node, List[int]] = {}
+        for j, r in enumerate(b):
+            index_b.setdefault(r.entry.node, []).append(j)
+        ua = list(dict.fromkeys(r.entry.node for r in na))
+        ub = list(dict.fromkeys(r.entry.node for r in nb))
+        found: Dict[int, Set[int]] = {}
+        if any(n in index_b for n in index_a):
+            # Groups that share sprites: every pair of their union once, read both ways.
+            union = list(dict.fromkeys(ua + ub))
+            contacts = self.stage.contacts_among(union, self.space, tolerance=tol or 0, anti_alias=False)
+            ends = [(c.a, c.b) for c in contacts] + [(c.b, c.a) for c in contacts]
+        else:
+            contacts = self.stage.contacts_between(ua, ub, self.space, tolerance=tol or 0, anti_alias=False)
+            ends = [(c.a, c.b) for c in contacts]
+        for na_, nb_ in ends:
+            if na_ in index_a and nb_ in index_b and na_ != nb_:
+                for i in index_a[na_]:
+                    found.setdefault(i, set()).update(index_b[nb_])
+        for node, idx in index_a.items():
+            if node in index_b and self._has_solid(a[idx[0]], tol):
+                for i in idx:
+                    found.setdefault(i, set()).update(index_b[node])
+        for i in sorted(found):
+            out[i] = sorted(found[i])
+        return out
+
+    def _has_solid(self, r: _Read, tol: Optional[int]) -> bool:
+        """Whether the drawn sprite has a solid pixel: one pass over its own alpha plane
+        (pygame's mask of the drawn surface, in C)."""
+        own = self._tolerance(r, tol)
+        if own is None:
+            return False
+        return _pygame.mask.from_surface(self._drawn(r), 254 - own).count() > 0
+
+    def _point_hits(self, r: _Read, px: int, py: int, tol: Optional[int]) -> bool:
+        own = self._tolerance(r, tol)
+        if own is None or not (r.x <= px < r.x + r.w and r.y <= py < r.y + r.h):
+            return False
+        self._probe.set_position(px, py)
+        return self.stage.collision_rect(r.entry.node, self._probe, self.space, tolerance=own) is not None
+
+    def _drawn(self, r: _Read) -> Any:
+        """The Surface the game blits for this sprite (built by pygame for the turning
+        transforms; only for answers that need pygame's own scan order)."""
+        art = r.entry.surface
+        if self.transform == "rotate":
+            return _pygame.transform.rotate(art, r.angle)
+        if self.transform == "rotozoom":
+            return _pygame.transform.rotozoom(art, r.angle, r.scale)
+        return art
+
+    def _attribute(self, sprite: Sprite, name: str) -> Any:
+        try:
+            return getattr(sprite, name)
+        except AttributeError:
+            raise ArgumentError(f"sprite {sprite!r} has no attribute {name!r} (the World reads it: {name}=...)") from None
+
+    def _number(self, sprite: Sprite, name: str) -> float:
+        value = self._attribute(sprite, name)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value in (float("inf"), float("-inf")):
+            raise ArgumentError(f"sprite {sprite!r}: its {name} is {value!r}, not a finite number")
+        return float(value)
+
+    def _acquire(self, sprite: Sprite, surface: Any) -> _Art:
+        art = self._arts.get(id(surface))
+        if art is None or art.surface is not surface:
+            if not isinstance(surface, _pygame.Surface):
+                raise ArgumentError(f"sprite {sprite!r}: its {self._image} is {surface!r}, not a pygame Surface")
+            art = _Art(surface, Bitmap.from_surface(surface))
+            self._arts[id(surface)] = art
+        art.users += 1
+        return art
+
+    def _release(self, surface: Any) -> None:
+        art = self._arts.get(id(surface))
+        if art is not None and art.surface is surface:
+            art.users -= 1
+            if art.users <= 0:
+                del self._arts[id(surface)]
+
+    def _entry(self, sprite: Sprite) -> _Entry:
         entry = self._entries.get(sprite)
         if entry is None:
             self.add(sprite)
             entry = self._entries[sprite]
         return entry
 
-    def _sync(self, sprites):
-        """Takes killed sprites off, adds new ones, and poses every sprite given from its
-        rect and angle, in one call."""
-        given = set(sprites)
-        for s, entry in list(self._entries.items()):
-            if s.alive():
-                entry.was_alive = True
-            elif entry.was_alive and s not in given:
-                self.remove(s)
-        nodes, poses = [], []
-        for s in dict.fromkeys(sprites):
+    def _read(self, sprites: List[Sprite]) -> Dict[Sprite, _Read]:
+        """Reads each sprite given once (image, rect, angle, scale), checks the rect against
+        the declared transform, and poses the nodes that moved. Everything is read and
+        checked before any node changes, so a refused call changes nothing."""
+        unique = list(dict.fromkeys(sprites))
+        read: Dict[Sprite, Tuple[Any, int, int, int, int, float, float]] = {}
+        for s in unique:
+            surface = self._attribute(s, self._image)
+            if not isinstance(surface, _pygame.Surface):
+                raise ArgumentError(f"sprite {s!r}: its {self._image} is {surface!r}, not a pygame Surface")
+            rect = self._attribute(s, "rect")
+            try:
+                x, y, w, h = rect.x, rect.y, rect.width, rect.height
+            except AttributeError:
+                raise ArgumentError(f"sprite {s!r}: its rect is {rect!r}, not a pygame Rect") from None
+            if x != int(x) or y != int(y):
+                raise ArgumentError(f"sprite {s!r}: its rect's topleft {(x, y)} is not a whole pixel (pygame blits at whole pixels)")
+            angle = self._number(s, self._angle) if self._angle else 0.0
+            scale = self._number(s, self._scale) if self._scale else 1.0
+            aw, ah = surface.get_size()
+            if self.transform == "none":
+                want, how = (aw, ah), f'its {self._image}, blitted as it is (transform="none"),'
+            else:
+                call = f"pygame.transform.{self.transform}({self._image}, {self._angle}={angle:g}"
+                call += f", {self._scale}={scale:g})" if self.transform == "rotozoom" else ")"
+                want = tuple(self._output_size(aw, ah, self.transform, angle, scale))
+                how = f"{call} of its {aw}x{ah} {self._image}"
+            if (w, h) != want:
+                raise ArgumentError(
+                    f"sprite {s!r}: its rect is {w}x{h}, but {how} is {want[0]}x{want[1]}; the World must be told "
+                    "what the game blits (an image turned twice, or a rect not updated after the image changed?)"
+                )
+            read[s] = (surface, int(x), int(y), int(w), int(h), angle, scale)
+        out: Dict[Sprite, _Read] = {}
+        for s in unique:
+            surface, x, y, w, h, angle, scale = read[s]
             entry = self._entry(s)
-            if s.alive():
+            if s.alive() if hasattr(s, "alive") else False:
                 entry.was_alive = True
-            r = s.rect
-            angle = getattr(s, self._angle, 0) if self._angle else 0
-            scale = getattr(s, self._scale, 1) if self._scale else 1
-            nodes.append(entry.node)
-            # The exact centre of the rect (rect.center rounds down for odd sizes), and
-            # pygame's counter-clockwise degrees as pixelhit's clockwise ones.
-            poses.append((r.x + r.width / 2, r.y + r.height / 2, -float(angle or 0), scale, scale))
-        if nodes:
-            self.stage.set_transforms(nodes, poses)
+            if surface is not entry.surface:
+                art = self._acquire(s, surface)
+                self._release(entry.surface)
+                entry.surface = surface
+                entry.node.set_bitmap(art.bitmap)
+                entry.pose = None
+            pose = (x, y, angle, scale)
+            if pose != entry.pose:
+                entry.node.set_position(x, y)
+                if self.transform != "none":
+                    getattr(entry.node, "set_pygame_transform")(self.transform, angle, scale)
+                entry.pose = pose
+            out[s] = _Read(s, entry, x, y, w, h, angle, scale)
+        self._sweep_killed(len(unique) + 1, out)
+        return out
 
-    def _kill(self, sprites):
+    def _sweep_killed(self, budget: int, asked: Dict[Sprite, _Read]) -> None:
+        """Takes off up to `budget` sprites the game killed (in a group once, in none now),
+        walking the world a little per call, so a call's cost follows what it asks."""
+        while budget > 0:
+            if not self._sweep:
+                if len(self._entries) <= len(asked):
+                    return
+                self._sweep = list(self._entries)
+            s = self._sweep.pop()
+            budget -= 1
+            entry = self._entries.get(s)
+            if entry is not None and s not in asked and entry.was_alive and hasattr(s, "alive") and not s.alive():
+                self.remove(s)
+
+    def _kill(self, sprites: List[Sprite]) -> None:
         for s in sprites:
             s.kill()
         self.remove(*sprites)
 
-    def _first_solid(self, sprite, tolerance):
-        """A sprite against itself: its first solid pixel, row by row, relative to its rect."""
-        r = sprite.rect
-        threshold = 254 - tolerance
-        entry = self._entries[sprite]
-        box = self.stage.bounds(entry.node, self.space)
-        if box is None:
-            return None
-        x0, y0 = int(box[0] // 1), int(box[1] // 1)
-        for y in range(y0, int(-(-(box[1] + box[3]) // 1))):
-            for x in range(x0, int(-(-(box[0] + box[2]) // 1))):
-                if self.collidepoint(sprite, (x, y), threshold=threshold):
-                    return (x - int(r.x), y - int(r.y))
-        return None
 
+def _point(pos: Sequence[int]) -> Point:
+    try:
+        x, y = pos
+    except (TypeError, ValueError):
+        raise ArgumentError(f"pos is two integers (x, y), not {pos!r}") from None
+    if x != int(x) or y != int(y):
+        raise ArgumentError(f"pos is a whole pixel (x, y), not {pos!r}")
+    return int(x), int(y)
