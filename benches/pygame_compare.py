@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""pygame.mask on the sprites of pixelhit's `aligned_N` benchmarks, for the README's table.
+"""pygame.mask on the sprites of pixelhit's `aligned_N` benchmarks, for the table of docs/performance.md.
 
     cargo run --release -p pixelhit-benches --example bench_sprites -- /tmp/sprites
     pip install pygame==2.6.1      # or pygame-ce; not needed by CI

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints the README's performance tables from criterion's results.
+"""Prints the performance tables of docs/performance.md from criterion's results.
 
 Run `cargo bench -p pixelhit-benches --bench collision` and `cargo bench -p pixelhit-benches --bench crowd` first; this reads
 target/criterion/<group>/<function>/new/{estimates,benchmark}.json and prints:

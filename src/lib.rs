@@ -171,6 +171,15 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+/// The examples of the pages moved out of the README run as doc tests too.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/methods.md")]
+struct MethodsDoctests;
+
+#[cfg(doctest)]
+#[doc = include_str!("../docs/game-notes.md")]
+struct GameNotesDoctests;
+
 mod debug;
 mod error;
 mod geom;

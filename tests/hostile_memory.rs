@@ -5,7 +5,7 @@
 //! which is why this is a test binary of its own (as `tests/no_alloc.rs`).
 //!
 //! No test here asserts a time: the sizes are those that took seconds to minutes and
-//! gigabytes before, and the figures are in the README's limits table.
+//! gigabytes before, and the figures are in the limits table of docs/limits.md.
 
 use pixelhit::{Error, FillRule, Graphic, NodeId, Path, PickOptions, Rect, Stage};
 

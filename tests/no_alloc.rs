@@ -134,7 +134,7 @@ fn spinning_sprites_keep_memory_flat_frame_after_frame() {
     let cached: Vec<u64> = cached.into_iter().map(|b| b as u64).collect();
     // 150,000 new poses in all (tens of MB of edges). The cache ages once 16 MiB came in
     // since its last age and then drops what neither age used, so what it holds swings by
-    // about an age's intake (README, "How it works"): it may swing by that, but must not
+    // about an age's intake (docs/how-it-works.md): it may swing by that, but must not
     // grow with the poses.
     eprintln!(
         "cache bytes over frames 1,000 to 3,000: {:?} to {:?}",

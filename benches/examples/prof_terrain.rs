@@ -1,5 +1,5 @@
 //! Times a 32 px sprite against a 10,000 px terrain stroke, an item drawn in tiles that the
-//! stage keeps between queries (the figure in the README's "How it works").
+//! stage keeps between queries (the figure in docs/how-it-works.md).
 use pixelhit::*;
 fn main() {
     let mut stage = Stage::new();

@@ -12,9 +12,9 @@ others. A pixel counts when its alpha is at least 255 - tolerance (pygame: `thre
 same poses, one after the other in the same run:
 
 - pixelhit: `node.set_transform(x, y, angle)` for each sprite (a container turned about its
-  centre, the bitmap moved by half its size inside it), then one `stage.collisions(world,
-  sprites)` (tolerance 255: every pixel that shows; each contact has its overlap rectangle
-  and pixel count). Also timed with `parallel=False` (one core), in the same frames.
+  centre, the bitmap moved by half its size inside it), then one `stage.contacts_among(sprites,
+  world)` (tolerance 255: every pixel that shows; each contact has its overlap rectangle and
+  pixel count). Also timed with `parallel=False` (one core), in the same frames.
 - pixelhit, snapped: the same, with every pose snapped as pygame's cached angles snap it
   (angle to a whole degree, position to a whole pixel) before `set_transform`. Each answer
   is exact for the snapped pose, not for the pose asked; turned sprites then come back to
@@ -138,7 +138,7 @@ class Scene:
     def pixelhit_frame(self, poses, parallel=True):
         for node, (x, y, a) in zip(self.nodes, poses):
             node.set_transform(x, y, a)
-        contacts = self.stage.collisions(self.world, self.nodes, tolerance=self.tolerance, parallel=parallel)
+        contacts = self.stage.contacts_among(self.nodes, self.world, tolerance=self.tolerance, parallel=parallel)
         return {pair(self.index[c.a], self.index[c.b]) for c in contacts}
 
     def pixelhit_snapped_frame(self, poses):
@@ -240,7 +240,7 @@ def run(n, frames, seed, tolerance):
     pairs = {k: statistics.mean(v) for k, v in found.items()}
     print(f"N = {n} sprites of {len(IMAGE_SIZES)} shared images, field {scene.side:.0f} px square, "
           f"tolerance {tolerance}, {frames} frames (median of the last {frames - skip})")
-    print(f"  pixelhit (set_transform x N + collisions, 2 threads): {ms(ph)} / frame, {pairs['ph']:.1f} pairs")
+    print(f"  pixelhit (set_transform x N + contacts_among, 2 threads): {ms(ph)} / frame, {pairs['ph']:.1f} pairs")
     print(f"  pixelhit, parallel=False (1 thread):                  {ms(ph1)} / frame")
     print(f"  pixelhit, snapped to whole degrees and pixels (2 threads): {ms(snap)} / frame, "
           f"{pairs['snap']:.1f} pairs")

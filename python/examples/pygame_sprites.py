@@ -8,7 +8,7 @@ Runs headless (SDL_VIDEODRIVER=dummy unless set): rocks and ships, each a
 below pygame's threshold), drift and turn about their centres for N frames (default 90).
 A `pixelhit.pygame.World` reads each sprite's image and rect as blitted; each frame asks it which ships
 touch which rocks (`groupcollide`, pygame's names and threshold), and the stage under it for
-every touching pair with details (`Stage.collisions`). The last frame is drawn with pygame and
+every touching pair with details (`Stage.contacts_among`). The last frame is drawn with pygame and
 saved to OUT.png (default: pixelhit_pygame_sprites.png in the temporary folder), twice the
 size, with the pixels each pair shares in magenta, each overlap rectangle pixelhit reports
 outlined in red, and each contact's normal (from a into b) as a yellow line from the
@@ -117,7 +117,7 @@ def main(argv):
         ships.update()
         ship_hits = world.groupcollide(ships, rocks)  # {ship: [rocks it touches]}
         # Every touching pair, with details, from the stage under the world.
-        contacts = world.stage.collisions(world.space, [world.node(s) for s in sprites], details=True,
+        contacts = world.stage.contacts_among([world.node(s) for s in sprites], world.space, details=True,
                                           tolerance=pixelhit.pygame.tolerance_for(world.threshold))
         total += len(contacts)
 

@@ -3,7 +3,7 @@
 Build a tree of nested, transformed nodes on a `Stage` (containers with vector fills and
 strokes from SVG path data or SVG files, bitmaps from PNG files, numpy arrays or pygame
 Surfaces) and ask whether two of them touch on screen and exactly where, with rotation,
-scale, alpha and visibility applied. Every sprite of a frame at once: `Stage.collisions`.
+scale, alpha and visibility applied. Every sprite of a frame at once: `Stage.contacts_among`.
 
 `pixelhit.pygame` puts the same answers behind calls that read like pygame's
 (`spritecollide`, `groupcollide`, `collide_mask`, `collidepoint`) for `pygame.sprite.Sprite`s.

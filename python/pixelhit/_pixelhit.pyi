@@ -3,7 +3,7 @@
 Build a tree of nested, transformed nodes on a `Stage` (containers with vector fills and
 strokes from SVG path data, bitmaps from PNG files, numpy arrays or pygame Surfaces) and
 ask whether two of them touch on screen and exactly where, with rotation, scale, alpha and
-visibility applied. Every sprite of a frame at once: `Stage.collisions`.
+visibility applied. Every sprite of a frame at once: `Stage.contacts_among`.
 
 Units are pixels, y points down, rotations are degrees clockwise on screen. Rectangles are
 `(x, y, width, height)` tuples of floats; matrices are `(a, b, c, d, tx, ty)` with
@@ -12,6 +12,8 @@ Units are pixels, y points down, rotations are degrees clockwise on screen. Rect
 
 from os import PathLike
 from typing import Any, Iterable, Iterator, Literal, Optional, Sequence, Tuple, Union, final
+
+from typing_extensions import deprecated
 
 __version__: str
 
@@ -637,10 +639,10 @@ class Stage:
         """`collision_rect` with every option, also counting the overlapping pixels.
         `anti_alias=False` tests pixel centres instead of covered areas; `max_pixels`
         bounds the pixels a precise query may compare (default 2^28)."""
-    def collisions(
+    def contacts_among(
         self,
-        parent: Node,
         nodes: Iterable[Node],
+        parent: Node,
         *,
         tolerance: int = 255,
         details: bool = False,
@@ -656,6 +658,56 @@ class Stage:
         `nodes` (`a` before `b`); `contact.a` and `contact.b` are the objects given.
         `details=True` adds each contact's `normal`, `centroid`, `first` and `mask`;
         `skip_hidden=True` leaves out nodes that are not shown."""
+    def contacts_against(
+        self,
+        node: Node,
+        others: Iterable[Node],
+        parent: Node,
+        *,
+        tolerance: int = 255,
+        details: bool = False,
+        skip_hidden: bool = False,
+        precise: bool = True,
+        anti_alias: bool = True,
+        parallel: bool = True,
+        max_pixels: Optional[int] = None,
+    ) -> list[Contact]:
+        """Every node of `others` that collides with `node`, in the order of `others`
+        (`node` is always `a`). Options as `contacts_among`."""
+    def contacts_between(
+        self,
+        group_a: Iterable[Node],
+        group_b: Iterable[Node],
+        parent: Node,
+        *,
+        tolerance: int = 255,
+        details: bool = False,
+        skip_hidden: bool = False,
+        precise: bool = True,
+        anti_alias: bool = True,
+        parallel: bool = True,
+        max_pixels: Optional[int] = None,
+    ) -> list[Contact]:
+        """Every colliding pair with `a` from `group_a` and `b` from `group_b` (bullets
+        against enemies, without testing bullets against bullets), ordered by `a`'s place
+        in `group_a`, then `b`'s in `group_b`. Options as `contacts_among`."""
+    @deprecated("call contacts_among(nodes, parent): the crate's name and order")
+    def collisions(
+        self,
+        parent: Node,
+        nodes: Iterable[Node],
+        *,
+        tolerance: int = 255,
+        details: bool = False,
+        skip_hidden: bool = False,
+        precise: bool = True,
+        anti_alias: bool = True,
+        parallel: bool = True,
+        max_pixels: Optional[int] = None,
+    ) -> list[Contact]:
+        """Deprecated: `contacts_among(nodes, parent, ...)` under its former name and
+        argument order (a `DeprecationWarning`, then the same answers)."""
+    @deprecated("call contacts_against(node, others, parent): the crate's name and order")
     def collisions_with(
         self,
         parent: Node,
@@ -670,8 +722,9 @@ class Stage:
         parallel: bool = True,
         max_pixels: Optional[int] = None,
     ) -> list[Contact]:
-        """Every node of `others` that collides with `node`, in the order of `others`
-        (`node` is always `a`). Options as `collisions`."""
+        """Deprecated: `contacts_against(node, others, parent, ...)` under its former name
+        and argument order (a `DeprecationWarning`, then the same answers)."""
+    @deprecated("call contacts_between(group_a, group_b, parent): the crate's name and order")
     def collisions_between(
         self,
         parent: Node,
@@ -686,9 +739,8 @@ class Stage:
         parallel: bool = True,
         max_pixels: Optional[int] = None,
     ) -> list[Contact]:
-        """Every colliding pair with `a` from `group_a` and `b` from `group_b` (bullets
-        against enemies, without testing bullets against bullets), ordered by `a`'s place
-        in `group_a`, then `b`'s in `group_b`. Options as `collisions`."""
+        """Deprecated: `contacts_between(group_a, group_b, parent, ...)` under its former
+        name and argument order (a `DeprecationWarning`, then the same answers)."""
 
     # ----- motion -----
     def sweep(
@@ -732,7 +784,7 @@ class Stage:
         """Every node of `others` that `mover` meets while it moves from `from_pose` to its
         current pose (the others stay put), each with its first contact, in order of `t`,
         then of the tree. The mover is never among the answers; a node listed twice counts
-        once. Options as `sweep` and `collisions`."""
+        once. Options as `sweep` and `contacts_among`."""
     def sweeps_between(
         self,
         parent: Node,

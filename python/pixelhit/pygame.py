@@ -333,7 +333,7 @@ class World:
         nodes = self._solid_nodes([reads[s] for s in members], tol)
         if len(nodes) < 2:
             return []
-        contacts = self.stage.collisions(self.space, nodes, tolerance=tol or 0, anti_alias=False)
+        contacts = self.stage.contacts_among(nodes, self.space, tolerance=tol or 0, anti_alias=False)
         return [(c.a.data, c.b.data) for c in contacts]
 
     def collide_mask(self, left: Sprite, right: Sprite, *, threshold: Optional[int] = None) -> Optional[Point]:
@@ -424,8 +424,8 @@ class World:
         near = [i for i, o in enumerate(others) if o is not me and self._tolerance(o, tol) is not None and me.touches_box(o)]
         hit: Set[Node] = set()
         if near:
-            contacts = self.stage.collisions_with(
-                self.space, me.entry.node, [others[i].entry.node for i in near], tolerance=tol or 0, anti_alias=False
+            contacts = self.stage.contacts_against(
+                me.entry.node, [others[i].entry.node for i in near], self.space, tolerance=tol or 0, anti_alias=False
             )
             hit = {c.b for c in contacts}
         selfhit = any(o is me for o in others) and self._has_solid(me, tol)
@@ -451,10 +451,10 @@ class World:
         if any(n in index_b for n in index_a):
             # Groups that share sprites: every pair of their union once, read both ways.
             union = list(dict.fromkeys(ua + ub))
-            contacts = self.stage.collisions(self.space, union, tolerance=tol or 0, anti_alias=False)
+            contacts = self.stage.contacts_among(union, self.space, tolerance=tol or 0, anti_alias=False)
             ends = [(c.a, c.b) for c in contacts] + [(c.b, c.a) for c in contacts]
         else:
-            contacts = self.stage.collisions_between(self.space, ua, ub, tolerance=tol or 0, anti_alias=False)
+            contacts = self.stage.contacts_between(ua, ub, self.space, tolerance=tol or 0, anti_alias=False)
             ends = [(c.a, c.b) for c in contacts]
         for na_, nb_ in ends:
             if na_ in index_a and nb_ in index_b and na_ != nb_:

@@ -5,7 +5,7 @@ use pixelhit as ph;
 use pyo3::prelude::*;
 
 use crate::convert::{Xywh, pair};
-use crate::node::{PyNode, id_of};
+use crate::handles::{PyNode, id_of};
 use crate::overlap_mask::PyOverlapMask;
 
 /// The answer of `Stage.collision`: `rect` is `(x, y, width, height)` or `None`, and
@@ -95,8 +95,8 @@ impl PyContact {
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
-        let a = self.a.get().__repr__(py);
-        let b = self.b.get().__repr__(py);
+        let a = self.a.get().describe(py);
+        let b = self.b.get().describe(py);
         let count = self.overlap_pixels.map_or("None".into(), |n| n.to_string());
         format!(
             "Contact(a={a}, b={b}, rect={:?}, overlap_pixels={count})",

@@ -10,8 +10,8 @@ use pyo3::prelude::*;
 use crate::answers::PyContact;
 use crate::convert::{Level, xywh};
 use crate::errors::{OrRaise, bad_argument};
-use crate::node::{PyNode, node_obj, node_of};
-use crate::stage::PyStage;
+use crate::handles::PyStage;
+use crate::handles::{PyNode, node_obj, node_of};
 
 /// The nodes of an iterable, as ids and as the objects given (answers hand the same objects
 /// back).

@@ -150,3 +150,10 @@ impl<T> OrRaise<T> for ph::Result<T> {
         self.map_err(raise)
     }
 }
+
+/// Warns that a deprecated call was made (a `DeprecationWarning` pointing at the caller's
+/// line); raises instead when the warnings filter turns it into an error.
+pub(crate) fn warn_renamed(py: Python<'_>, message: &std::ffi::CStr) -> PyResult<()> {
+    let category = py.get_type::<pyo3::exceptions::PyDeprecationWarning>();
+    PyErr::warn(py, category.as_any(), message, 1)
+}

@@ -8,8 +8,23 @@
 //! `pixelhit::Error`'s. The stubs in `pixelhit.pyi` give every signature and type.
 //!
 //! Nothing here panics on input: every id, number and buffer goes through the crate's own
-//! checks or the checks below, and the stage is borrowed with `try_borrow`/`try_borrow_mut`
+//! checks or the checks below, and the stage is borrowed with `try_read`/`try_write`
 //! (a change from another thread while a query runs raises instead of waiting or failing).
+//!
+//! The modules, each importing only those above it (`.ci/check-import-cycles` checks that
+//! none imports another that imports it back):
+//!
+//! | module | holds |
+//! |---|---|
+//! | `errors` | the exception classes, the crate's errors raised as them, the deprecation warning |
+//! | `convert` | numbers, rectangles, matrices, colours and buffers in and out |
+//! | `handles` | `PyStage` (the stage behind its lock, user data) and `PyNode` (a node id and its stage), nodes in and out |
+//! | `path`, `graphic`, `bitmap`, `overlap_mask` | the content classes and the overlap mask |
+//! | `answers` | `Collision`, `Contact` |
+//! | `crowd` | the many-object queries' plumbing: node lists, options, contacts out |
+//! | `motion` | `Pose`, `Sweep`, `SweepHit`, the motion queries' plumbing |
+//! | `tracker` | `ContactTracker`, `ContactEvent` |
+//! | `node`, `stage` | the Python methods of `Node` and `Stage` |
 
 use pyo3::prelude::*;
 
@@ -19,6 +34,7 @@ mod convert;
 mod crowd;
 mod errors;
 mod graphic;
+mod handles;
 mod motion;
 mod node;
 mod overlap_mask;
@@ -31,12 +47,12 @@ mod tracker;
 /// Build a tree of nested, transformed nodes on a `Stage` (containers with vector fills and
 /// strokes from SVG path data, bitmaps from PNG files, numpy arrays or pygame Surfaces) and
 /// ask whether two of them touch on screen and exactly where, with rotation, scale, alpha
-/// and visibility applied. Every sprite of a frame at once: `Stage.collisions`.
+/// and visibility applied. Every sprite of a frame at once: `Stage.contacts_among`.
 #[pymodule]
 #[pyo3(name = "_pixelhit")]
 fn pixelhit_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<stage::PyStage>()?;
-    m.add_class::<node::PyNode>()?;
+    m.add_class::<handles::PyStage>()?;
+    m.add_class::<handles::PyNode>()?;
     m.add_class::<path::PyPath>()?;
     m.add_class::<graphic::PyGraphic>()?;
     m.add_class::<bitmap::PyBitmap>()?;

@@ -10,8 +10,8 @@ use pyo3::types::PyTuple;
 use crate::convert::{Level, Xywh, type_name, xywh};
 use crate::crowd::{NodeList, NodeLookup, collision_options};
 use crate::errors::{OrRaise, bad_argument};
-use crate::node::{PyNode, node_of};
-use crate::stage::PyStage;
+use crate::handles::PyStage;
+use crate::handles::{PyNode, node_of};
 
 /// Where a node is at one end of a motion: `x`, `y`, `rotation` (degrees clockwise, as
 /// given: 370 is not reduced to 10) and `scale_x`, `scale_y`. `node.pose` reads a node's
@@ -242,7 +242,7 @@ pub(crate) struct PySweepHit {
 #[pymethods]
 impl PySweepHit {
     fn __repr__(&self, py: Python<'_>) -> String {
-        let (m, o) = (self.mover.get().__repr__(py), self.other.get().__repr__(py));
+        let (m, o) = (self.mover.get().describe(py), self.other.get().describe(py));
         format!(
             "SweepHit(mover={m}, other={o}, {})",
             sweep_text(self.t, self.rect, self.overlap_pixels, self.last_clear)

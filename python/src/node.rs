@@ -1,5 +1,5 @@
-//! `Node`: a handle to one node of a stage, its properties as attributes, its user data,
-//! and Flash's display-list calls.
+//! `Node`'s Python methods: a node's properties as attributes, its user data, and Flash's
+//! display-list calls (the handle itself, a node id with its stage, is in `handles`).
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 
@@ -11,45 +11,12 @@ use pyo3::prelude::*;
 
 use crate::bitmap::{PyBitmap, bitmap_of};
 use crate::convert::{
-    ColorTuple, Index, Matrix, Xywh, color_of, matrix_of, matrix_tuple, pair, rect_of, type_name, xywh,
+    ColorTuple, Index, Matrix, Xywh, color_of, matrix_of, matrix_tuple, pair, rect_of, xywh,
 };
-use crate::errors::{OrRaise, bad_argument};
+use crate::errors::OrRaise;
 use crate::graphic::PyGraphic;
+use crate::handles::{PyNode, PyStage, id_of, node_obj, opt_id};
 use crate::motion::{PyPose, pose_of};
-use crate::stage::PyStage;
-
-/// A handle to one node of a `Stage`: its properties are attributes (`node.x = 10`), and
-/// it keeps its stage alive. Two `Node` objects for the same node compare equal and hash
-/// alike. Using a node after it (or an ancestor) was removed raises `PixelhitError`.
-#[pyclass(module = "pixelhit", name = "Node", frozen)]
-pub(crate) struct PyNode {
-    pub(crate) stage: Py<PyStage>,
-    pub(crate) id: NodeId,
-}
-
-/// A `Node` object for `id` of `stage`.
-pub(crate) fn node_obj(stage: &Bound<'_, PyStage>, id: NodeId) -> PyResult<Py<PyNode>> {
-    Py::new(
-        stage.py(),
-        PyNode {
-            stage: stage.clone().unbind(),
-            id,
-        },
-    )
-}
-
-pub(crate) fn node_of<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> PyResult<&'a Bound<'py, PyNode>> {
-    obj.cast::<PyNode>()
-        .map_err(|_| bad_argument(format!("expected a Node, not {}", type_name(obj))))
-}
-
-pub(crate) fn id_of(obj: &Bound<'_, PyAny>) -> PyResult<NodeId> {
-    Ok(node_of(obj)?.get().id)
-}
-
-pub(crate) fn opt_id(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<NodeId>> {
-    obj.filter(|o| !o.is_none()).map(id_of).transpose()
-}
 
 impl PyNode {
     /// Runs a read of the stage about this node.
@@ -139,12 +106,8 @@ impl PyNode {
         h.finish()
     }
 
-    pub(crate) fn __repr__(&self, py: Python<'_>) -> String {
-        match self.stage.bind(py).get().read() {
-            Ok(s) if s.contains(self.id) => format!("<Node {}>", s.describe(self.id)),
-            Ok(_) => format!("<Node #{} (removed)>", self.id.index()),
-            Err(_) => format!("<Node #{}>", self.id.index()),
-        }
+    fn __repr__(&self, py: Python<'_>) -> String {
+        self.describe(py)
     }
 
     /// The node's name, or `None`. Names need not be unique; `stage.find(name)` finds the

@@ -1,126 +1,38 @@
-//! `Stage`: the display tree behind a lock (a change from another thread during a query is
-//! a `BusyError`), each node's user data, building, and every query.
-
-use std::collections::HashMap;
-use std::sync::{Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard, TryLockError};
+//! `Stage`'s Python methods: building the tree, and every query. The stage itself (behind a
+//! lock: a change from another thread during a query is a `BusyError`) and each node's user
+//! data are in `handles`.
 
 use ph::NodeId;
 use pixelhit as ph;
 use pyo3::PyTraverseError;
 use pyo3::gc::PyVisit;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use crate::answers::{PyCollision, PyContact};
 use crate::bitmap::{PyBitmap, bitmap_of};
 use crate::convert::{Level, Matrix, Tests, Xywh, matrix_tuple, point_of, xywh};
 use crate::crowd::{NodeList, collision_options, crowd_query};
-use crate::errors::{OrRaise, bad_argument, busy};
+use crate::errors::{OrRaise, bad_argument, warn_renamed};
 use crate::graphic::{PyGraphic, graphic_of};
+use crate::handles::{PyNode, PyStage, id_of, node_obj, node_of, opt_id};
 use crate::motion::{self, MotionArgs, PySweep, PySweepHit, movers_of, opt_pose, pose_of, sweep_query};
-use crate::node::{PyNode, id_of, node_obj, node_of, opt_id};
 use crate::path::path_of;
-
-/// The display tree, and every question asked of it.
-///
-/// `Stage()` holds an empty root container (`stage.root`). Add nodes with
-/// `add_container`, `add_bitmap` and `add_frames`, give containers fills and strokes with
-/// `add_graphic`, and set each node's properties as attributes of its `Node`. Queries
-/// (`collision_rect`, `collision`, `collisions`, `pick`, `hit_test_point`, `bounds`, ...)
-/// answer in the space of the node given as `parent` or `space`, in pixels, y down,
-/// rotations in degrees clockwise. Rectangles are `(x, y, width, height)` tuples.
-#[pyclass(module = "pixelhit", name = "Stage", frozen)]
-pub(crate) struct PyStage {
-    inner: RwLock<ph::Stage>,
-    /// Each node's user data (`node.data`), kept here so that every `Node` object of the
-    /// node sees it; entries of removed nodes are dropped when they are removed.
-    data: Mutex<HashMap<NodeId, Py<PyAny>>>,
-}
-
-impl PyStage {
-    /// The stage for a query; `BusyError` while another thread changes it.
-    pub(crate) fn read(&self) -> PyResult<RwLockReadGuard<'_, ph::Stage>> {
-        match self.inner.try_read() {
-            Ok(g) => Ok(g),
-            Err(TryLockError::WouldBlock) => Err(busy("reads")),
-            // A panic while changing the stage cannot happen on input (nothing here
-            // panics); should one have happened, the stage is still whole (every change is
-            // checked before it is made).
-            Err(TryLockError::Poisoned(p)) => Ok(p.into_inner()),
-        }
-    }
-
-    /// The stage for a change; `BusyError` while another thread reads or changes it.
-    pub(crate) fn write(&self) -> PyResult<RwLockWriteGuard<'_, ph::Stage>> {
-        match self.inner.try_write() {
-            Ok(g) => Ok(g),
-            Err(TryLockError::WouldBlock) => Err(busy("changes")),
-            Err(TryLockError::Poisoned(p)) => Ok(p.into_inner()),
-        }
-    }
-
-    /// The user data map (never held while Python code runs).
-    fn data_map(&self) -> std::sync::MutexGuard<'_, HashMap<NodeId, Py<PyAny>>> {
-        self.data.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// `node`'s user data, or `None`.
-    pub(crate) fn data_of(&self, py: Python<'_>, id: NodeId) -> Option<Py<PyAny>> {
-        self.data_map().get(&id).map(|d| d.clone_ref(py))
-    }
-
-    /// Sets (`Some`) or deletes (`None`) `node`'s user data; the old value is dropped after
-    /// the map is unlocked (its `__del__` may run Python code that reads the map).
-    pub(crate) fn set_data(&self, id: NodeId, value: Option<Py<PyAny>>) -> PyResult<()> {
-        if !self.read()?.contains(id) {
-            // The crate's message for a removed node.
-            self.read()?.parent(id).or_raise()?;
-        }
-        let old = match value {
-            Some(v) => self.data_map().insert(id, v),
-            None => self.data_map().remove(&id),
-        };
-        drop(old);
-        Ok(())
-    }
-
-    /// Drops the user data of nodes that no longer live (after a removal).
-    pub(crate) fn forget_removed(&self) -> PyResult<()> {
-        let removed: Vec<Py<PyAny>> = {
-            let stage = self.read()?;
-            let mut map = self.data_map();
-            let gone: Vec<NodeId> = map.keys().copied().filter(|id| !stage.contains(*id)).collect();
-            gone.iter().filter_map(|id| map.remove(id)).collect()
-        };
-        drop(removed);
-        Ok(())
-    }
-}
 
 #[pymethods]
 impl PyStage {
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
-        // Never block the collector: a map in use (by a call on another thread) is skipped
-        // this time.
-        if let Ok(map) = self.data.try_lock() {
-            for v in map.values() {
-                visit.call(v)?;
-            }
-        }
-        Ok(())
+        self.traverse_data(visit)
     }
 
     fn __clear__(&self) {
-        let old = std::mem::take(&mut *self.data_map());
-        drop(old);
+        self.clear_data();
     }
 
     /// A stage holding only an empty root container.
     #[new]
     fn new() -> Self {
-        PyStage {
-            inner: RwLock::new(ph::Stage::new()),
-            data: Mutex::new(HashMap::new()),
-        }
+        PyStage::empty()
     }
 
     /// The root container (it cannot be removed or moved).
@@ -288,21 +200,31 @@ impl PyStage {
     fn set_transforms(&self, nodes: &Bound<'_, PyAny>, poses: &Bound<'_, PyAny>) -> PyResult<()> {
         let list = NodeList::new(nodes)?;
         let (rows, width) = pose_rows(poses, list.ids.len())?;
-        let mut stage = self.write()?;
-        let mut before = Vec::with_capacity(list.ids.len());
-        for &id in &list.ids {
-            before.push(stage.matrix(id).or_raise()?);
-        }
-        for (i, &id) in list.ids.iter().enumerate() {
+        let row = |i: usize| {
             let r = &rows[i * width..(i + 1) * width];
             let (sx, sy) = if width == 5 { (r[3], r[4]) } else { (1.0, 1.0) };
-            if let Err(e) = stage.set_transform(id, r[0], r[1], r[2], sx, sy) {
-                for (&id, m) in list.ids.iter().zip(&before).take(i) {
-                    // Restoring a matrix the node had a moment ago cannot fail.
-                    let _ = stage.set_matrix(id, *m);
-                }
-                return Err(crate::errors::raise(e));
+            (r[0], r[1], r[2], sx, sy)
+        };
+        let mut stage = self.write()?;
+        // Every row is checked before any node changes: restoring a node afterwards could
+        // only go through its matrix, which forgets the properties it was set with (a
+        // rotation of 370 would read back as 10, a negative scale as a half turn). The
+        // values are tried on a node of a scratch stage, so the checks are the crate's own
+        // (finite values, a finite matrix), not a copy of them that could drift.
+        let mut scratch = ph::Stage::new();
+        let probe = scratch.add_container(scratch.root()).or_raise()?;
+        for (i, &id) in list.ids.iter().enumerate() {
+            stage.matrix(id).or_raise()?;
+            let (x, y, rotation, sx, sy) = row(i);
+            if scratch.set_transform(probe, x, y, rotation, sx, sy).is_err() {
+                // The same values on the real node: the crate's refusal, naming that node
+                // (a refused `set_transform` changes nothing).
+                stage.set_transform(id, x, y, rotation, sx, sy).or_raise()?;
             }
+        }
+        for (i, &id) in list.ids.iter().enumerate() {
+            let (x, y, rotation, sx, sy) = row(i);
+            stage.set_transform(id, x, y, rotation, sx, sy).or_raise()?;
         }
         Ok(())
     }
@@ -461,12 +383,12 @@ impl PyStage {
     /// `skip_hidden=True` leaves out nodes that are not shown (they or an ancestor hidden).
     /// The stage is not locked against other threads' reads while it runs (the GIL is
     /// released), but a change from another thread raises.
-    #[pyo3(signature = (parent, nodes, *, tolerance = Level(255), details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None))]
+    #[pyo3(signature = (nodes, parent, *, tolerance = Level(255), details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None))]
     #[allow(clippy::too_many_arguments)]
-    fn collisions(
+    fn contacts_among(
         slf: &Bound<'_, Self>,
-        parent: &Bound<'_, PyAny>,
         nodes: &Bound<'_, PyAny>,
+        parent: &Bound<'_, PyAny>,
         tolerance: Level,
         details: bool,
         skip_hidden: bool,
@@ -486,18 +408,20 @@ impl PyStage {
             skip_hidden,
             parallel,
         )?;
-        crowd_query(slf, &[&list], |stage| stage.contacts_among(&list.ids, parent, &opts))
+        crowd_query(slf, &[&list], |stage| {
+            stage.contacts_among(&list.ids, parent, &opts)
+        })
     }
 
     /// Every node of `others` that collides with `node`, in `parent`'s space, in the order of
-    /// `others` (`node` is always `a`). Options as `collisions`.
-    #[pyo3(signature = (parent, node, others, *, tolerance = Level(255), details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None))]
+    /// `others` (`node` is always `a`). Options as `contacts_among`.
+    #[pyo3(signature = (node, others, parent, *, tolerance = Level(255), details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None))]
     #[allow(clippy::too_many_arguments)]
-    fn collisions_with(
+    fn contacts_against(
         slf: &Bound<'_, Self>,
-        parent: &Bound<'_, PyAny>,
         node: &Bound<'_, PyAny>,
         others: &Bound<'_, PyAny>,
+        parent: &Bound<'_, PyAny>,
         tolerance: Level,
         details: bool,
         skip_hidden: bool,
@@ -530,14 +454,14 @@ impl PyStage {
 
     /// Every colliding pair with `a` from `group_a` and `b` from `group_b` (bullets against
     /// enemies, without testing bullets against bullets), ordered by `a`'s place in
-    /// `group_a`, then `b`'s in `group_b`. Options as `collisions`.
-    #[pyo3(signature = (parent, group_a, group_b, *, tolerance = Level(255), details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None))]
+    /// `group_a`, then `b`'s in `group_b`. Options as `contacts_among`.
+    #[pyo3(signature = (group_a, group_b, parent, *, tolerance = Level(255), details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None))]
     #[allow(clippy::too_many_arguments)]
-    fn collisions_between(
+    fn contacts_between(
         slf: &Bound<'_, Self>,
-        parent: &Bound<'_, PyAny>,
         group_a: &Bound<'_, PyAny>,
         group_b: &Bound<'_, PyAny>,
+        parent: &Bound<'_, PyAny>,
         tolerance: Level,
         details: bool,
         skip_hidden: bool,
@@ -560,6 +484,60 @@ impl PyStage {
         crowd_query(slf, &[&la, &lb], |stage| {
             stage.contacts_between(&la.ids, &lb.ids, parent, &opts)
         })
+    }
+
+    // The names before this release, with `parent` first (deprecated: a `DeprecationWarning`,
+    // then the same call under the new name with the same keywords; they go in the next
+    // release, as the crate's).
+
+    /// Deprecated: `contacts_among(nodes, parent, ...)` under its former name and argument
+    /// order.
+    #[pyo3(signature = (parent, nodes, **options))]
+    fn collisions<'py>(
+        slf: &Bound<'py, Self>,
+        parent: &Bound<'py, PyAny>,
+        nodes: &Bound<'py, PyAny>,
+        options: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        warn_renamed(
+            slf.py(),
+            c"Stage.collisions(parent, nodes) is deprecated: call Stage.contacts_among(nodes, parent), the crate's name and order (parent after the nodes)",
+        )?;
+        slf.call_method("contacts_among", (nodes, parent), options)
+    }
+
+    /// Deprecated: `contacts_against(node, others, parent, ...)` under its former name and
+    /// argument order.
+    #[pyo3(signature = (parent, node, others, **options))]
+    fn collisions_with<'py>(
+        slf: &Bound<'py, Self>,
+        parent: &Bound<'py, PyAny>,
+        node: &Bound<'py, PyAny>,
+        others: &Bound<'py, PyAny>,
+        options: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        warn_renamed(
+            slf.py(),
+            c"Stage.collisions_with(parent, node, others) is deprecated: call Stage.contacts_against(node, others, parent), the crate's name and order (parent after the nodes)",
+        )?;
+        slf.call_method("contacts_against", (node, others, parent), options)
+    }
+
+    /// Deprecated: `contacts_between(group_a, group_b, parent, ...)` under its former name
+    /// and argument order.
+    #[pyo3(signature = (parent, group_a, group_b, **options))]
+    fn collisions_between<'py>(
+        slf: &Bound<'py, Self>,
+        parent: &Bound<'py, PyAny>,
+        group_a: &Bound<'py, PyAny>,
+        group_b: &Bound<'py, PyAny>,
+        options: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        warn_renamed(
+            slf.py(),
+            c"Stage.collisions_between(parent, group_a, group_b) is deprecated: call Stage.contacts_between(group_a, group_b, parent), the crate's name and order (parent after the nodes)",
+        )?;
+        slf.call_method("contacts_between", (group_a, group_b, parent), options)
     }
 
     // ----- motion (semantics.md section 8) -----
@@ -610,7 +588,7 @@ impl PyStage {
     /// current pose (the others stay put), each with its first contact: a list of
     /// `SweepHit` in order of `t`, then of the tree. A bullet stops at the first. The mover
     /// is never among the answers; a node listed twice counts once. Options as `sweep`,
-    /// with `skip_hidden` and `parallel` as `collisions`.
+    /// with `skip_hidden` and `parallel` as `contacts_among`.
     #[pyo3(signature = (parent, mover, from_pose, others, *, tolerance = Level(255), skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_step = ph::DEFAULT_MAX_STEP, max_tests = Tests(ph::DEFAULT_MAX_TESTS)))]
     #[allow(clippy::too_many_arguments)]
     fn sweeps_with(
@@ -935,7 +913,7 @@ impl PySvgLoad {
     fn __repr__(&self, py: Python<'_>) -> String {
         format!(
             "<SvgLoad root={} with {} ids, {} warnings>",
-            self.root.get().__repr__(py),
+            self.root.get().describe(py),
             self.ids.bind(py).len(),
             self.warnings.len()
         )

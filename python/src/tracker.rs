@@ -11,10 +11,10 @@ use pyo3::prelude::*;
 
 use crate::answers::PyContact;
 use crate::errors::bad_argument;
-use crate::node::{PyNode, id_of};
+use crate::handles::{PyNode, id_of};
 
 /// Follows contacts from frame to frame: `events = tracker.update(contacts)` once a frame,
-/// with the list `Stage.collisions` (or `collisions_with`, `collisions_between`) gave.
+/// with the list `Stage.contacts_among` (or `contacts_against`, `contacts_between`) gave.
 /// Each `ContactEvent` says whether its pair `began`, `continued` or `ended` touching, with
 /// the `Node` objects of the pair and, except for `ended`, this frame's `Contact`. A pair
 /// is the same whichever order its nodes come in.
@@ -53,8 +53,8 @@ impl PyContactEvent {
         format!(
             "ContactEvent({}, a={}, b={}, frames={})",
             self.phase,
-            self.a.get().__repr__(py),
-            self.b.get().__repr__(py),
+            self.a.get().describe(py),
+            self.b.get().describe(py),
             self.frames
         )
     }
@@ -92,7 +92,7 @@ impl PyContactTracker {
             let c = c?;
             let contact = c.cast::<PyContact>().map_err(|_| {
                 bad_argument(format!(
-                    "ContactTracker.update takes the Contacts of a collisions query, not {}",
+                    "ContactTracker.update takes the Contacts of a contacts_* query, not {}",
                     crate::convert::type_name(&c)
                 ))
             })?;

@@ -58,7 +58,7 @@ def test_a_removed_node_raises_everywhere():
         lambda: wing.parent,
         lambda: s.bounds(wing),
         lambda: s.collision_rect(wing, other, root),
-        lambda: s.collisions(root, [other, wing]),
+        lambda: s.contacts_among([other, wing], root),
         lambda: s.hit_test_point(wing, 1, 1),
     ):
         with pytest.raises(PixelhitError, match="was removed") as e:
@@ -332,7 +332,7 @@ def test_contacts_hand_back_the_nodes_given_with_details():
     s = Stage()
     root = s.root
     boxes = [rect_node(s, root, x, 0, 10, 10) for x in (0, 8, 30)]
-    contacts = s.collisions(root, boxes, details=True)
+    contacts = s.contacts_among(boxes, root, details=True)
     assert len(contacts) == 1
     c = contacts[0]
     assert c.a is boxes[0] and c.b is boxes[1]
@@ -345,15 +345,84 @@ def test_contacts_hand_back_the_nodes_given_with_details():
     assert (m.x, m.y, m.width, m.height, m.count()) == (8, 0, 2, 10, 20)
     assert m.tobytes() == b"\1" * 20 and m.contains(9, 9) and not m.contains(10, 0)
     assert c.other(boxes[0]) is boxes[1] and c.other(boxes[2]) is None
-    plain = s.collisions(root, boxes)[0]
+    plain = s.contacts_among(boxes, root)[0]
     assert plain.normal is None and plain.mask is None and plain.centroid is None
     # A generator works as well as a list, and the order of the list decides a and b.
-    back = s.collisions(root, (b for b in reversed(boxes)))
+    back = s.contacts_among((b for b in reversed(boxes)), root)
     assert back[0].a is boxes[1] or back[0].a == boxes[1]
-    assert s.collisions_with(root, boxes[1], boxes)[0].b is boxes[0]
-    assert s.collisions(root, []) == []
+    assert s.contacts_against(boxes[1], boxes, root)[0].b is boxes[0]
+    assert s.contacts_among([], root) == []
     with pytest.raises(PixelhitError, match="not a str"):
-        s.collisions(root, "abc")
+        s.contacts_among("abc", root)
+
+
+def _answers(contacts):
+    return [(c.a, c.b, c.rect, c.overlap_pixels, c.normal, c.first) for c in contacts]
+
+
+def test_contacts_names_take_the_crates_order_and_the_old_names_warn_and_agree():
+    """`contacts_among(nodes, parent)`, `contacts_against(node, others, parent)` and
+    `contacts_between(group_a, group_b, parent)` find exactly the pairs `collision` finds;
+    the former names (`collisions`, `collisions_with`, `collisions_between`, parent first)
+    give the same answers with a DeprecationWarning pointing at the caller."""
+    rng = random.Random(30)
+    for case in range(40):
+        s = Stage()
+        root = s.root
+        layer = s.add_container(root)
+        layer.set_transform(rng.uniform(-5, 5), rng.uniform(-5, 5), rng.uniform(-30, 30))
+        nodes = []
+        for _ in range(rng.randrange(2, 9)):
+            n = s.add_container(rng.choice([root, layer]))
+            s.add_graphic(n, Path.circle(0, 0, rng.uniform(2, 9)) if rng.random() < 0.5
+                          else Path.rect(0, 0, rng.uniform(2, 12), rng.uniform(2, 12)))
+            n.set_transform(rng.uniform(0, 30), rng.uniform(0, 30), rng.uniform(-360, 360))
+            n.visible = rng.random() < 0.9
+            nodes.append(n)
+        opts = dict(details=rng.random() < 0.5, skip_hidden=rng.random() < 0.5,
+                    tolerance=rng.choice([255, 128, 0]), parallel=rng.random() < 0.5)
+        shown = [n for n in nodes if n.visible or not opts["skip_hidden"]]
+        touching = lambda a, b: s.collision(a, b, root, tolerance=opts["tolerance"])
+
+        among = s.contacts_among(nodes, root, **opts)
+        want = [(a, b) for i, a in enumerate(shown) for b in shown[i + 1:] if touching(a, b)]
+        assert [(c.a, c.b) for c in among] == want, case
+        for c in among:
+            assert c.rect == touching(c.a, c.b).rect
+        me, others = nodes[0], nodes[1:]
+        against = s.contacts_against(me, others, root, **opts)
+        if me in shown:
+            assert [c.b for c in against] == [o for o in shown if o is not me and touching(me, o)]
+        else:
+            assert against == []
+        k = rng.randrange(len(nodes) + 1)
+        between = s.contacts_between(nodes[:k], nodes[k:], root, **opts)
+        assert [(c.a, c.b) for c in between] == [
+            (a, b) for a in shown[: sum(1 for n in nodes[:k] if n in shown)]
+            for b in shown if b not in nodes[:k] and touching(a, b)
+        ], case
+
+        for old, args, new in [
+            (s.collisions, (root, nodes), among),
+            (s.collisions_with, (root, me, others), against),
+            (s.collisions_between, (root, nodes[:k], nodes[k:]), between),
+        ]:
+            with pytest.warns(DeprecationWarning, match=r"is deprecated: call Stage\.contacts_") as w:
+                got = old(*args, **opts)
+            assert _answers(got) == _answers(new), (case, old.__name__)
+            assert [x.filename for x in w] == [__file__]
+
+
+def test_old_contacts_names_raise_when_warnings_are_errors():
+    s = Stage()
+    a, b = rect_node(s, s.root, 0, 0, 10, 10), rect_node(s, s.root, 5, 0, 10, 10)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        with pytest.raises(DeprecationWarning, match="contacts_among"):
+            s.collisions(s.root, [a, b])
+        assert len(s.contacts_among([a, b], s.root)) == 1
 
 
 def test_stage_pick_and_bounds_accept_nodes_of_any_origin():
@@ -391,7 +460,7 @@ def test_queries_release_the_gil_and_changes_during_them_raise_or_wait():
     t.start()
     try:
         for _ in range(20):
-            s.collisions(root, sprites)
+            s.contacts_among(sprites, root)
     finally:
         stop.set()
         t.join()
@@ -426,7 +495,7 @@ def test_hostile_calls_raise_and_never_panic():
                 s.collision(a, b, p, tolerance=rng.randrange(-5, 300), anti_alias=rng.random() < 0.5,
                             max_pixels=rng.choice([None, 0, 1, 10**6]))
             elif op == 3:
-                s.collisions(p, rng.sample(nodes, k=min(6, len(nodes))), details=True)
+                s.contacts_among(rng.sample(nodes, k=min(6, len(nodes))), p, details=True)
             elif op == 4:
                 s.hit_test_point(a, v, rng.choice(numbers), rng.random() < 0.5)
             elif op == 5:

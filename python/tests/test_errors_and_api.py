@@ -55,7 +55,7 @@ def refusals():
         ("huge frame", ArgumentError, lambda: setattr(a, "frame", 2**80)),
         ("tolerance 2**70", ArgumentError, lambda: s.collision_rect(a, b, root, True, 2**70)),
         ("tolerance 256", ArgumentError, lambda: s.collision_rect(a, b, root, True, 256)),
-        ("tolerance -1 keyword", ArgumentError, lambda: s.collisions(root, [a, b], tolerance=-1)),
+        ("tolerance -1 keyword", ArgumentError, lambda: s.contacts_among([a, b], root, tolerance=-1)),
         ("node tolerance 2**70", ArgumentError, lambda: setattr(a, "tolerance", 2**70)),
         ("min_alpha 300", ArgumentError, lambda: s.pick(1, 1, min_alpha=300)),
         ("3-number scroll_rect", ArgumentError, lambda: setattr(a, "scroll_rect", (1, 2, 3))),
@@ -112,7 +112,7 @@ def test_busy_is_raised_and_nothing_changes():
     t.start()
     try:
         for _ in range(30):
-            s.collisions(root, sprites)
+            s.contacts_among(sprites, root)
     finally:
         stop.set()
         t.join()
@@ -161,14 +161,14 @@ def test_contact_tracker_phases_and_objects():
     b = rect_node(s, root, 5, 0, 10, 10)
     c = rect_node(s, root, 100, 0, 10, 10)
     tracker = pixelhit.ContactTracker()
-    events = tracker.update(s.collisions(root, [a, b, c]))
+    events = tracker.update(s.contacts_among([a, b, c], root))
     assert [(e.phase, e.a, e.b, e.frames) for e in events] == [("began", a, b, 1)]
     assert events[0].contact.rect == (5.0, 0.0, 5.0, 10.0)
     assert tracker.is_touching(b, a) and len(tracker) == 1
-    events = tracker.update(s.collisions(root, [a, b, c]))
+    events = tracker.update(s.contacts_among([a, b, c], root))
     assert [(e.phase, e.frames) for e in events] == [("continued", 2)]
     b.x = 50
-    events = tracker.update(s.collisions(root, [a, b, c]))
+    events = tracker.update(s.contacts_among([a, b, c], root))
     assert [(e.phase, e.a, e.b, e.contact, e.frames) for e in events] == [("ended", a, b, None, 2)]
     assert events[0].a is a  # the object the game passed in
     assert not tracker.is_touching(a, b) and tracker.frames_touching(a, b) == 0
@@ -200,7 +200,7 @@ def test_overlap_mask_to_pygame():
     s.add_graphic(a, Path.circle(10, 10, 9))
     b = s.add_container(root)
     s.add_graphic(b, Path.circle(20, 14, 8))
-    (c,) = s.collisions(root, [a, b], details=True)
+    (c,) = s.contacts_among([a, b], root, details=True)
     m = c.mask
     mask = m.to_mask()
     assert mask.get_size() == (m.width, m.height) and mask.count() == m.count()
@@ -254,6 +254,74 @@ def test_set_transforms_equals_one_call_each_and_is_all_or_nothing():
     with pytest.raises(ArgumentError):
         s.set_transforms(nodes, bad)
     assert [n.matrix for n in nodes] == before
+
+
+def _properties(n):
+    """Every transform property as its exact repr (so -0.0 and 0.0 differ)."""
+    try:
+        p = n.pose
+        pose = (p.x, p.y, p.rotation, p.scale_x, p.scale_y)
+    except NodeError as e:  # a matrix with skew has no pose
+        pose = str(e)
+    return repr((n.x, n.y, n.rotation, n.scale_x, n.scale_y, n.matrix, pose))
+
+
+def test_a_refused_set_transforms_leaves_every_property_as_it_was():
+    """Issue 28, class 6: a refused call restored nodes by matrix, so a rotation of 370 read
+    back as 10 and negative scales as a half turn. Nodes posed every way (rotations past
+    360 and below -360, negative and zero scales, a matrix with skew, a position set
+    alone after a turn), then a batch with one refused row anywhere (not finite, a removed
+    node, a node of another stage): every property reads back exactly as before."""
+    rng = np.random.default_rng(28)
+    other = Stage()
+    foreign = other.add_container(other.root)
+    for case in range(300):
+        s = Stage()
+        nodes = [s.add_container(s.root) for _ in range(int(rng.integers(2, 9)))]
+        for n in nodes:
+            way = rng.integers(4)
+            if way == 0:
+                n.set_transform(*rng.uniform(-50, 50, 2), rng.choice([370.0, -725.5, 1080.0, 359.75, -180.0]),
+                                rng.choice([-2.0, -0.5, 0.0, 1.0, 3.0]), rng.choice([-1.0, -3.5, 0.25, 2.0]))
+            elif way == 1:
+                n.matrix = tuple(rng.uniform(-3, 3, 6))
+            elif way == 2:
+                n.rotation = rng.uniform(-1000, 1000)
+                n.scale_y = -rng.uniform(0.1, 4)
+                n.x = rng.uniform(-9, 9)
+        width = int(rng.choice([3, 5]))
+        poses = rng.uniform(-720, 720, (len(nodes), width))
+        bad_at = int(rng.integers(len(nodes)))
+        batch = list(nodes)
+        kind = rng.integers(3)
+        if kind == 0:
+            poses[bad_at, rng.integers(width)] = rng.choice([np.nan, np.inf, -np.inf])
+        elif kind == 1:
+            batch[bad_at] = s.add_container(s.root)
+            batch[bad_at].remove()
+        else:
+            batch[bad_at] = foreign
+        before = [_properties(n) for n in nodes]
+        with pytest.raises(PixelhitError):
+            s.set_transforms(batch, poses)
+        assert [_properties(n) for n in nodes] == before, case
+        # A batch that is accepted sets each node as its own set_transform would.
+        good = np.where(np.isfinite(poses), poses, 1.0)
+        s.set_transforms(nodes, good)
+        for n, row in zip(nodes, good):
+            assert (n.x, n.y, n.rotation) == tuple(row[:3])
+            assert (n.scale_x, n.scale_y) == (tuple(row[3:]) if width == 5 else (1.0, 1.0))
+
+
+def test_a_refused_set_transforms_names_the_node_and_value():
+    s = Stage()
+    a, b, c = (s.add_container(s.root) for _ in range(3))
+    b.name = "ghost"
+    a.set_transform(1, 2, 370, -2, 3)
+    with pytest.raises(ArgumentError, match="rotation of .*ghost") as e:
+        s.set_transforms([a, b, c], [(0, 0, 0), (0, 0, float("nan")), (0, 0, 0)])
+    assert e.value.kind == "NonFinite"
+    assert (a.rotation, a.scale_x, a.scale_y, c.rotation) == (370, -2, 3, 0)
 
 
 def test_svg_files(tmp_path):

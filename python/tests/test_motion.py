@@ -101,7 +101,7 @@ def test_a_bullet_that_tunnels_between_frames_is_stopped():
     bullet.x = 180
     # Both frames miss the wall: the discrete queries see nothing...
     assert not stage.collision(bullet, wall, root)
-    assert stage.collisions_with(root, bullet, [wall]) == []
+    assert stage.contacts_against(bullet, [wall], root) == []
     # ...the step does not.
     hit = stage.sweep(bullet, wall, root, a_from=last_frame)
     assert hit and 0 < hit.t < 1 and hit.last_clear is not None
@@ -328,7 +328,7 @@ def test_separation_pushes_out_by_exactly_enough():
             assert d == 0.0, what
             continue
         if direction is None:
-            [c] = stage.collisions_with(root, a, [b], details=True)
+            [c] = stage.contacts_against(a, [b], root, details=True)
             nx, ny = c.normal
             if (nx, ny) == (0, 0):
                 continue

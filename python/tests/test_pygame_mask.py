@@ -112,7 +112,7 @@ def test_collisions_of_a_crowd_agree_with_pygame_pair_by_pair():
             node = stage.add_bitmap(world, pixelhit.Bitmap.from_array(rgba))
             node.set_position(x, y)
             sprites.append((node, surface_of(rgba), x, y))
-        contacts = stage.collisions(world, [s[0] for s in sprites])
+        contacts = stage.contacts_among([s[0] for s in sprites], world)
         got = {(c.a, c.b): (c.overlap_pixels, c.rect) for c in contacts}
         want = {}
         for i, (na, sa, xa, ya) in enumerate(sprites):

@@ -223,8 +223,8 @@ def test_hidden_descendants_have_no_pixels_and_hidden_targets_still_collide():
     assert s.collision(a, b, root).overlap_pixels == 50
     assert not b.is_shown and left.visible
     # ...unless the query skips hidden targets, as games do.
-    assert s.collisions(root, [a, b]) != []
-    assert s.collisions(root, [a, b], skip_hidden=True) == []
+    assert s.contacts_among([a, b], root) != []
+    assert s.contacts_among([a, b], root, skip_hidden=True) == []
 
 
 def test_alpha_multiplier_of_the_target_counts():
@@ -497,10 +497,10 @@ def test_a_nodes_own_tolerance_overrides_the_querys():
     assert s.collision(ghost, wall, root).rect is not None
     ghost.tolerance = 0
     assert s.collision(ghost, wall, root).rect is None
-    assert s.collisions(root, [ghost, wall]) == []
+    assert s.contacts_among([ghost, wall], root) == []
 
 
-def test_collisions_between_orders_and_never_pairs_a_group_with_itself():
+def test_contacts_between_orders_and_never_pairs_a_group_with_itself():
     s = Stage()
     root = s.root
 
@@ -512,7 +512,7 @@ def test_collisions_between_orders_and_never_pairs_a_group_with_itself():
 
     bullets = [add(0), add(4)]
     enemies = [add(10)]
-    hits = s.collisions_between(root, bullets, enemies)
+    hits = s.contacts_between(bullets, enemies, root)
     assert len(hits) == 1
     assert hits[0].a is bullets[1] and hits[0].b is enemies[0]
 

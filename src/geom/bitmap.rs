@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use glam::DVec2;
 
+use crate::geom::content_id::ContentId;
 use crate::geom::hull::{Kept, KeptHull};
 use crate::{Error, Result};
 
@@ -45,6 +46,8 @@ struct Pixels {
     width: u32,
     height: u32,
     rgba: Vec<u8>,
+    /// What caches key the pixels by (never reused, unlike the `Arc`'s address).
+    id: ContentId,
     /// Where texels with alpha > 0 lie, worked out on first use.
     hulls: Kept<TexelHulls>,
 }
@@ -102,6 +105,7 @@ impl Bitmap {
             width,
             height,
             rgba,
+            id: ContentId::fresh(),
             hulls: Kept::default(),
         })))
     }
@@ -168,6 +172,7 @@ impl Bitmap {
             width,
             height,
             rgba,
+            id: ContentId::fresh(),
             hulls: Kept::default(),
         })))
     }
@@ -224,8 +229,9 @@ impl Bitmap {
         Arc::ptr_eq(&self.0, &other.0)
     }
 
-    pub(crate) fn id(&self) -> usize {
-        Arc::as_ptr(&self.0) as usize
+    /// What caches key the pixels by: never the same for two bitmaps, kept by clones.
+    pub(crate) fn id(&self) -> u64 {
+        self.0.id.get()
     }
 
     /// Where its samples can have alpha > 0, in texel space ([`TexelHulls`]).

@@ -7,12 +7,14 @@
 //! - [`polygon`]: flattened contours and the polygon operations on them.
 //! - [`shape`]: what a node draws, fills and strokes of a path (`Graphic`), and a leaf.
 //! - [`bitmap`]: RGBA8 images shared between the nodes that show them.
+//! - [`content_id`]: identities of paths and bitmaps that caches key by, never reused.
 //! - [`color`]: colour transforms.
 //! - [`hull`]: convex hulls, the conservative outlines that reject near misses.
 //! - [`tolerance`]: the flattening tolerances, each with why.
 
 pub(crate) mod bitmap;
 pub(crate) mod color;
+pub(crate) mod content_id;
 pub(crate) mod hull;
 pub(crate) mod interop;
 pub(crate) mod path;

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use glam::DAffine2;
 
+use crate::geom::content_id::ContentId;
 use crate::geom::hull::{self, Kept, KeptHull};
 
 use crate::geom::path::Polylines;
@@ -25,6 +26,8 @@ pub enum Graphic {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fill {
     path: Arc<Path>,
+    /// What caches key the path by (never reused, unlike the `Arc`'s address).
+    id: ContentId,
     rule: FillRule,
     alpha: f64,
     /// The path's exact box, worked out once: every bounds query needs it.
@@ -37,6 +40,8 @@ pub struct Fill {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stroke {
     path: Arc<Path>,
+    /// What caches key the path by.
+    id: ContentId,
     width: f64,
     alpha: f64,
     /// The centreline's exact box, worked out once.
@@ -87,6 +92,7 @@ impl Graphic {
         Ok(Graphic::Fill(Fill {
             path_box: path.bounds(DAffine2::IDENTITY),
             path: Arc::new(path),
+            id: ContentId::fresh(),
             rule,
             alpha,
             hull: Kept::default(),
@@ -111,6 +117,7 @@ impl Graphic {
         Ok(Graphic::Stroke(Stroke {
             path_box: path.bounds(DAffine2::IDENTITY),
             path: Arc::new(path),
+            id: ContentId::fresh(),
             width,
             alpha,
             hull: Kept::default(),
@@ -134,11 +141,11 @@ impl Graphic {
         }
     }
 
-    /// The shared path; caches hold a clone so that its address stays a valid key.
-    pub(crate) fn shared_path(&self) -> &Arc<Path> {
+    /// What caches key the path by: never the same for two paths, kept by clones.
+    pub(crate) fn content_id(&self) -> u64 {
         match self {
-            Graphic::Fill(f) => &f.path,
-            Graphic::Stroke(s) => &s.path,
+            Graphic::Fill(f) => f.id.get(),
+            Graphic::Stroke(s) => s.id.get(),
         }
     }
 

@@ -108,7 +108,7 @@ impl Stage {
         Ok(self.run_method(a, b, parent, opts, method, false)?.hit)
     }
 
-    /// [`Stage::collides_with`], also telling how much work the method did (the README's
+    /// [`Stage::collides_with`], also telling how much work the method did (docs/methods.md's
     /// table of visited pixel pairs comes from this).
     ///
     /// # Errors

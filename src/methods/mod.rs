@@ -4,7 +4,7 @@
 //! Code's per-pixel scans, summed-area tables, the Android "n-distributed" sampling, the
 //! radial perimeter test and Flash's own `getCollisionRect` pipeline. Each is offered here as
 //! a [`Method`] of [`Stage::collides`], measured against the default exact method (see the
-//! README's methods table and `tests/integration/methods.rs`, which enforce the exactness claims).
+//! methods table of docs/methods.md and `tests/integration/methods.rs`, which enforce the exactness claims).
 //!
 //! All methods that look at pixels go through the collision pipeline (`query/pipeline.rs`):
 //! its setup checks that the targets are inside the parent and that their Flash bounds

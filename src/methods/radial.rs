@@ -51,7 +51,7 @@ impl Default for RadialOptions {
 ///
 /// # Where it fails
 ///
-/// The test is approximate both ways; the README's methods table gives its measured rates.
+/// The test is approximate both ways; the methods table of docs/methods.md gives its measured rates.
 ///
 /// - **Concave shapes.** A radius says where the object ends in a direction, not that
 ///   everything nearer the centre is solid: a notch, a hole or a C's mouth on the line

@@ -20,6 +20,8 @@ pub(crate) mod broad_phase;
 #[cfg(test)]
 mod budget_tests;
 pub(crate) mod collision;
+#[cfg(test)]
+mod content_change_tests;
 pub(crate) mod crowd;
 pub(crate) mod hit_test;
 pub(crate) mod near_miss;

@@ -19,10 +19,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use super::item::Shape;
 use super::sample::Texels;
+use crate::Bitmap;
 use crate::geom::path::Polylines;
 use crate::geom::rect::PixelRect;
 use crate::raster::bitmask::BitMask;
-use crate::{Bitmap, Path};
 
 /// Bytes of cached data a stage keeps; past it what the current frame has not used goes.
 pub(crate) const CACHE_BYTES: usize = 128 << 20;
@@ -32,8 +32,8 @@ const ENTRY_BYTES: usize = 192;
 /// What an item's pose depends on, besides the shared path or bitmap it was made from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct RasterKey {
-    /// Address of the shared path or bitmap (kept alive by the cache entry).
-    pub source: usize,
+    /// The path's or bitmap's content id (never reused: `geom::content_id`).
+    pub source: u64,
     /// Fill rule, or stroke, or bitmap sampling.
     pub kind: u8,
     /// Stroke width, or the bitmap's colour transform (alpha multiplier, offset), as bits.
@@ -47,21 +47,12 @@ pub(crate) struct RasterKey {
 // Word by word: the derived hash would feed the arrays through `Hasher::write` as bytes.
 impl std::hash::Hash for RasterKey {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        state.write_u64(self.source as u64);
+        state.write_u64(self.source);
         state.write_u64(u64::from(self.kind) | u64::from(self.alpha) << 8 | u64::from(self.anti_alias) << 16);
         for v in self.extra.iter().chain(&self.matrix) {
             state.write_u64(*v);
         }
     }
-}
-
-/// Keeps a cached entry's source alive, so that its address cannot be reused by another
-/// path or bitmap while the key holds it.
-#[allow(dead_code)]
-#[derive(Clone, Debug)]
-pub(crate) enum Source {
-    Path(Arc<Path>),
-    Bitmap(Bitmap),
 }
 
 /// A whole item raster, relative to the item's anchor, with its bit masks.
@@ -205,12 +196,13 @@ impl std::hash::Hasher for KeyHasher {
 
 type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<KeyHasher>>;
 
-/// Local geometry's key: the path's address, fill rule or stroke, stroke width and the
+/// Local geometry's key: the path's content id, fill rule or stroke, stroke width and the
 /// flattening tolerance in local units, as bits.
-pub(crate) type LocalKey = (usize, u8, u64, u64);
+pub(crate) type LocalKey = (u64, u8, u64, u64);
 
-/// Texels' key: the bitmap, its colour transform's alpha multiplier and offset, as bits.
-type TexelKey = (usize, u64, u64);
+/// Texels' key: the bitmap's content id, its colour transform's alpha multiplier and
+/// offset, as bits.
+type TexelKey = (u64, u64, u64);
 
 /// A pair query's key, made by the many-object queries: the two targets and the parent (by
 /// index, which names one node while the tree is unchanged) and the options that can change
@@ -237,47 +229,94 @@ const SOURCE_FRAMES: u64 = 64;
 /// still scene never ages, a turning crowd ages every few frames.
 pub(crate) const AGE_BYTES: usize = 16 << 20;
 
-/// What an entry costs, counted against [`CACHE_BYTES`].
+/// What an entry costs, counted against [`CACHE_BYTES`]: its own bytes, and the texels it
+/// shares with other entries, counted once while any entry holds them (a pose or a raster
+/// of a bitmap keeps its texels alive after their own entry has gone, so they must count).
 trait Weighed {
+    /// Bytes of its own.
     fn weight(&self) -> usize;
-    /// Called when the entry leaves the cache, before it is weighed.
-    fn leaves(&self) {}
+    /// Shared bytes it holds that no entry holds now: what keeping it may add besides its
+    /// own bytes.
+    fn shared_if_unheld(&self) -> usize {
+        0
+    }
+    /// Called when the entry enters the cache: the shared bytes that are counted now.
+    fn joins(&self) -> usize {
+        0
+    }
+    /// Called when the entry leaves the cache: the shared bytes that no entry holds now.
+    fn leaves(&self) -> usize {
+        0
+    }
+}
+
+fn texels_held(shape: &Shape) -> usize {
+    shape.shared_texels().map_or(0, Texels::held_by_entry)
+}
+
+fn texels_let_go(shape: &Shape) -> usize {
+    shape.shared_texels().map_or(0, Texels::let_go_by_entry)
+}
+
+fn texels_if_unheld(shape: &Shape) -> usize {
+    shape.shared_texels().map_or(0, Texels::bytes_if_unheld)
 }
 
 impl Weighed for Arc<CachedRaster> {
     fn weight(&self) -> usize {
         self.bytes()
     }
-    fn leaves(&self) {
+    fn shared_if_unheld(&self) -> usize {
+        texels_if_unheld(&self.shape)
+    }
+    fn joins(&self) -> usize {
+        self.cached.store(true, Ordering::SeqCst);
+        texels_held(&self.shape)
+    }
+    fn leaves(&self) -> usize {
         self.cached.store(false, Ordering::SeqCst);
+        texels_let_go(&self.shape)
     }
 }
 
-/// The weight of entries leaving the cache.
+/// The bytes given back by entries leaving the cache.
 fn weigh_leaving<'a, V: Weighed + 'a>(values: impl Iterator<Item = &'a V>) -> usize {
-    values
-        .map(|v| {
-            v.leaves();
-            v.weight()
-        })
-        .sum()
+    values.map(|v| v.leaves() + v.weight()).sum()
 }
 
 impl Weighed for PoseEntry {
     fn weight(&self) -> usize {
         self.0.bytes() + ENTRY_BYTES
     }
+    fn shared_if_unheld(&self) -> usize {
+        texels_if_unheld(&self.0)
+    }
+    fn joins(&self) -> usize {
+        texels_held(&self.0)
+    }
+    fn leaves(&self) -> usize {
+        texels_let_go(&self.0)
+    }
 }
 
 impl Weighed for LocalEntry {
     fn weight(&self) -> usize {
-        polylines_bytes(&self.0) + ENTRY_BYTES
+        polylines_bytes(self) + ENTRY_BYTES
     }
 }
 
 impl Weighed for TexelEntry {
     fn weight(&self) -> usize {
-        self.0.bytes() + ENTRY_BYTES
+        ENTRY_BYTES
+    }
+    fn shared_if_unheld(&self) -> usize {
+        self.bytes_if_unheld()
+    }
+    fn joins(&self) -> usize {
+        self.held_by_entry()
+    }
+    fn leaves(&self) -> usize {
+        self.let_go_by_entry()
     }
 }
 
@@ -357,10 +396,10 @@ impl<K: std::hash::Hash + Eq + Copy, V: Clone + Weighed> Generations<K, V> {
     }
 }
 
-/// A pose seen, the source keeping its address alive, and the epoch that saw it.
-type PoseEntry = (Arc<Shape>, Source, u64);
-type LocalEntry = (Arc<Polylines>, Source);
-type TexelEntry = (Arc<Texels>, Source);
+/// A pose seen, and the epoch that saw it.
+type PoseEntry = (Arc<Shape>, u64);
+type LocalEntry = Arc<Polylines>;
+type TexelEntry = Arc<Texels>;
 
 /// One shard of the cache.
 #[derive(Default)]
@@ -403,6 +442,19 @@ impl Shard {
             freed += wl + wt;
         }
         freed
+    }
+
+    /// Every entry leaves (the shard is being dropped whole).
+    fn leave_all(&self) {
+        fn each<K, V: Weighed>(g: &Generations<K, V>) {
+            for v in g.young.values().chain(g.old.values()) {
+                v.leaves();
+            }
+        }
+        each(&self.rasters);
+        each(&self.poses);
+        each(&self.local);
+        each(&self.texels);
     }
 
     /// Makes room by dropping what was last used before the current frame.
@@ -533,11 +585,12 @@ impl RasterCache {
         self.shard(shard_of(key))
     }
 
-    /// Drops everything.
+    /// Drops everything (each entry leaves, so that texels still held elsewhere are not
+    /// taken for counted).
     pub fn clear(&self) {
         for i in 0..SHARDS {
             let old = std::mem::take(&mut *self.shard(i));
-            drop(old);
+            old.leave_all();
         }
         self.bytes.store(0, Ordering::Relaxed);
     }
@@ -606,12 +659,10 @@ impl RasterCache {
         let weight = value.weight();
         let mut dropped = Dropped::default();
         let mut shard = self.shard_for(&key);
-        if self.room(&mut shard, weight, &mut dropped) {
-            self.count(weight);
+        if self.room(&mut shard, weight + value.shared_if_unheld(), &mut dropped) {
+            self.count(weight + value.joins());
             let replaced = pick(&mut shard).insert(key, value);
             self.release(replaced);
-        } else {
-            value.leaves();
         }
         drop(shard);
         drop(dropped);
@@ -657,7 +708,6 @@ impl RasterCache {
     pub fn keep_raster(&self, key: RasterKey, raster: Arc<CachedRaster>) {
         let freed = self.shard_for(&key).poses.remove(&key);
         self.release(freed);
-        raster.cached.store(true, Ordering::SeqCst);
         #[cfg(test)]
         self.made[1].fetch_add(1, Ordering::Relaxed);
         self.keep(key, raster, |s| &mut s.rasters);
@@ -665,13 +715,13 @@ impl RasterCache {
 
     /// A pose seen before, and the epoch it was seen in.
     pub fn pose(&self, key: &RasterKey) -> Option<(Arc<Shape>, u64)> {
-        self.shard_for(key).poses.get(key).map(|(s, _, e)| (s, e))
+        self.shard_for(key).poses.get(key)
     }
 
-    pub fn keep_pose(&self, key: RasterKey, shape: Arc<Shape>, source: Source, epoch: u64) {
+    pub fn keep_pose(&self, key: RasterKey, shape: Arc<Shape>, epoch: u64) {
         #[cfg(test)]
         self.made[0].fetch_add(1, Ordering::Relaxed);
-        self.keep(key, (shape, source, epoch), |s| &mut s.poses);
+        self.keep(key, (shape, epoch), |s| &mut s.poses);
     }
 
     /// The epoch of a query starting now on a tree at `revision`: a new one, unless a
@@ -733,14 +783,13 @@ impl RasterCache {
     pub fn local<E>(
         &self,
         key: LocalKey,
-        source: impl FnOnce() -> Source,
         make: impl FnOnce() -> Result<Polylines, E>,
     ) -> Result<Arc<Polylines>, E> {
-        if let Some((p, _)) = self.shard_for(&key).local.get(&key) {
+        if let Some(p) = self.shard_for(&key).local.get(&key) {
             return Ok(p);
         }
         let p = Arc::new(make()?);
-        self.keep(key, (p.clone(), source()), |s| &mut s.local);
+        self.keep(key, p.clone(), |s| &mut s.local);
         Ok(p)
     }
 
@@ -751,13 +800,11 @@ impl RasterCache {
             ct.alpha_multiplier.to_bits(),
             ct.alpha_offset.to_bits(),
         );
-        if let Some((t, _)) = self.shard_for(&key).texels.get(&key) {
+        if let Some(t) = self.shard_for(&key).texels.get(&key) {
             return t;
         }
         let t = Arc::new(Texels::new(bitmap, ct));
-        self.keep(key, (t.clone(), Source::Bitmap(bitmap.clone())), |s| {
-            &mut s.texels
-        });
+        self.keep(key, t.clone(), |s| &mut s.texels);
         t
     }
 
@@ -765,8 +812,38 @@ impl RasterCache {
     #[cfg(test)]
     pub(crate) fn recount(&self) -> usize {
         let mut total = 0;
+        let mut texels = std::collections::HashSet::new();
+        let mut shared = |t: Option<&Texels>| {
+            if let Some(t) = t
+                && texels.insert(std::ptr::from_ref(t) as usize)
+            {
+                return t.bytes();
+            }
+            0
+        };
         for i in 0..SHARDS {
             let s = self.shard(i);
+            let g = &s.rasters;
+            total += g
+                .young
+                .values()
+                .chain(g.old.values())
+                .map(|r| shared(r.shape.shared_texels()))
+                .sum::<usize>();
+            let g = &s.poses;
+            total += g
+                .young
+                .values()
+                .chain(g.old.values())
+                .map(|p| shared(p.0.shared_texels()))
+                .sum::<usize>();
+            let g = &s.texels;
+            total += g
+                .young
+                .values()
+                .chain(g.old.values())
+                .map(|t| shared(Some(t)))
+                .sum::<usize>();
             let sum = |w: &mut dyn Iterator<Item = usize>| w.sum::<usize>();
             let g = &s.rasters;
             total += sum(&mut g.young.values().chain(g.old.values()).map(Weighed::weight));
@@ -796,7 +873,7 @@ mod tests {
 
     fn key(n: usize) -> RasterKey {
         RasterKey {
-            source: n,
+            source: n as u64,
             kind: 0,
             extra: [0; 2],
             matrix: [0; 6],
@@ -822,10 +899,9 @@ mod tests {
         let cache = RasterCache::default();
         // Every new frame is a new age here (see the next test for the bytes).
         cache.set_age_bytes(0);
-        let path = Arc::new(Path::rect(0.0, 0.0, 1.0, 1.0));
         let keep = |n: usize, frame_revision: u64| {
             cache.query_epoch(frame_revision);
-            cache.keep_pose(key(n), shape(8), Source::Path(path.clone()), 0);
+            cache.keep_pose(key(n), shape(8), 0);
         };
         keep(1, 10);
         keep(2, 10);
@@ -855,12 +931,11 @@ mod tests {
     #[test]
     fn ages_follow_the_bytes_taken_in_not_the_revisions() {
         let cache = RasterCache::default();
-        let path = Arc::new(Path::rect(0.0, 0.0, 1.0, 1.0));
-        let weight = (shape(8), Source::Path(path.clone()), 0).weight();
+        let weight = (shape(8), 0).weight();
         cache.set_age_bytes(10 * weight);
         for n in 0..5 {
             cache.query_epoch(1);
-            cache.keep_pose(key(n), shape(8), Source::Path(path.clone()), 0);
+            cache.keep_pose(key(n), shape(8), 0);
         }
         // A thousand frames, each changing the tree and using one entry: nothing came in,
         // so nothing ages, and the entries no frame used lately stay.
@@ -875,13 +950,13 @@ mod tests {
         // Ten new entries in one frame make the next frame an age (the five are in the
         // generation before it); the age after that drops what neither used.
         for n in 5..15 {
-            cache.keep_pose(key(n), shape(8), Source::Path(path.clone()), 0);
+            cache.keep_pose(key(n), shape(8), 0);
         }
         cache.query_epoch(1002);
         assert_eq!(cache.counts().poses, 15);
         assert!(cache.pose(&key(7)).is_some());
         for n in 15..25 {
-            cache.keep_pose(key(n), shape(8), Source::Path(path.clone()), 0);
+            cache.keep_pose(key(n), shape(8), 0);
         }
         cache.query_epoch(1003);
         // Kept: 7 (used in the age before) and the ten of the last age; the other 14 went.
@@ -894,7 +969,6 @@ mod tests {
     fn the_cache_stays_within_its_bytes_and_counts_masks() {
         let cache = RasterCache::default();
         cache.set_age_bytes(0);
-        let path = Arc::new(Path::rect(0.0, 0.0, 1.0, 1.0));
         let one = shape(1000);
         let per_entry = one.bytes() + ENTRY_BYTES;
         let n = 3 * CACHE_BYTES / per_entry;
@@ -902,7 +976,7 @@ mod tests {
         // used goes, then nothing more is kept in the frame.
         for i in 0..n {
             cache.query_epoch((i / 2000) as u64);
-            cache.keep_pose(key(i), one.clone(), Source::Path(path.clone()), 0);
+            cache.keep_pose(key(i), one.clone(), 0);
             assert!(cache.bytes() <= CACHE_BYTES, "{} bytes after {i}", cache.bytes());
         }
         assert_eq!(cache.bytes(), cache.recount());

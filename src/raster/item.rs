@@ -95,7 +95,16 @@ impl Shape {
         }
     }
 
-    /// Memory it holds of its own (a bitmap's texels are counted where they are cached).
+    /// A bitmap's texels, which it shares with the other poses of that bitmap and colour
+    /// transform (the cache counts them once).
+    pub fn shared_texels(&self) -> Option<&Texels> {
+        match self {
+            Shape::Fill { .. } => None,
+            Shape::Bitmap { texels, .. } => Some(texels),
+        }
+    }
+
+    /// Memory it holds of its own (a bitmap's texels are shared: [`Shape::shared_texels`]).
     pub fn bytes(&self) -> usize {
         std::mem::size_of::<Shape>()
             + match self {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use glam::{DAffine2, DVec2};
 
 use super::budget::DrawBudget;
-use super::cache::{CachedRaster, LocalKey, MaskRef, RasterCache, RasterKey, Source};
+use super::cache::{CachedRaster, LocalKey, MaskRef, RasterCache, RasterKey};
 use super::edges::{Edges, TooFar, snap};
 use super::item::{Scratch, Shape};
 use super::sample::TexelMap;
@@ -298,7 +298,7 @@ impl Prepared {
                     Graphic::Stroke(s) => (2, s.width()),
                 };
                 RasterKey {
-                    source: Arc::as_ptr(g.shared_path()) as usize,
+                    source: g.content_id(),
                     kind,
                     extra: [width.to_bits(), 0],
                     matrix: matrix_bits(&rel),
@@ -350,11 +350,7 @@ impl Prepared {
                 };
                 budget.take_vertices(shape.vertices(), target)?;
                 let shape = Arc::new(shape);
-                let source = match leaf {
-                    Leaf::Graphic(g) => Source::Path(g.shared_path().clone()),
-                    Leaf::Bitmap(b, _) => Source::Bitmap(b.clone()),
-                };
-                cache.keep_pose(key, shape.clone(), source, self.epoch);
+                cache.keep_pose(key, shape.clone(), self.epoch);
                 (shape, false)
             }
         };
@@ -546,30 +542,21 @@ fn local_geometry(
         Graphic::Fill(f) => (f.rule() as u8, 0.0),
         Graphic::Stroke(s) => (2, s.width()),
     };
-    let key: LocalKey = (
-        Arc::as_ptr(g.shared_path()) as usize,
-        kind,
-        width.to_bits(),
-        tol.to_bits(),
-    );
+    let key: LocalKey = (g.content_id(), kind, width.to_bits(), tol.to_bits());
     let budget = polygon::MAX_OUTLINE_VERTICES as usize;
-    cache.local(
-        key,
-        || Source::Path(g.shared_path().clone()),
-        || {
-            let mut polys = Polylines::default();
-            let id = DAffine2::IDENTITY;
-            let ok = match g {
-                Graphic::Fill(f) => f.path().flatten_within(&id, tol, &mut polys, budget),
-                Graphic::Stroke(s) => polygon::stroke_outline(s.path(), s.width(), &id, tol, &mut polys),
-            };
-            match (ok, g) {
-                (true, _) => Ok(polys),
-                (false, Graphic::Fill(_)) => Err(polygon::over_budget("a fill", target)),
-                (false, Graphic::Stroke(_)) => Err(polygon::over_budget("a stroke", target)),
-            }
-        },
-    )
+    cache.local(key, || {
+        let mut polys = Polylines::default();
+        let id = DAffine2::IDENTITY;
+        let ok = match g {
+            Graphic::Fill(f) => f.path().flatten_within(&id, tol, &mut polys, budget),
+            Graphic::Stroke(s) => polygon::stroke_outline(s.path(), s.width(), &id, tol, &mut polys),
+        };
+        match (ok, g) {
+            (true, _) => Ok(polys),
+            (false, Graphic::Fill(_)) => Err(polygon::over_budget("a fill", target)),
+            (false, Graphic::Stroke(_)) => Err(polygon::over_budget("a stroke", target)),
+        }
+    })
 }
 
 /// The pose of one leaf relative to its anchor (`rel`), or `None` when it draws nothing.

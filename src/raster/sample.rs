@@ -8,6 +8,8 @@
 //! row of pixels crosses texel rows and runs of opaque texels at places found by one
 //! division each, so its cost follows the texels it reads, not the pixels it skips.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use glam::DAffine2;
 
 use crate::Bitmap;
@@ -35,6 +37,9 @@ pub(crate) struct Texels {
     runs: Vec<(u32, u32)>,
     /// Where each texel row's runs start in `runs` (one more entry than rows).
     run_starts: Vec<u32>,
+    /// Cache entries holding it (its texel entry, poses and rasters of it): the cache
+    /// counts its bytes once, while any of them holds it.
+    cache_holders: AtomicUsize,
 }
 
 impl Texels {
@@ -74,6 +79,33 @@ impl Texels {
             alpha,
             runs,
             run_starts,
+            cache_holders: AtomicUsize::new(0),
+        }
+    }
+
+    /// One more cache entry holds it: its bytes when no entry held it before (to be
+    /// counted now), else 0.
+    pub fn held_by_entry(&self) -> usize {
+        match self.cache_holders.fetch_add(1, Ordering::AcqRel) {
+            0 => self.bytes(),
+            _ => 0,
+        }
+    }
+
+    /// A cache entry holding it left: its bytes when no entry holds it any more (to be
+    /// given back now), else 0.
+    pub fn let_go_by_entry(&self) -> usize {
+        match self.cache_holders.fetch_sub(1, Ordering::AcqRel) {
+            1 => self.bytes(),
+            _ => 0,
+        }
+    }
+
+    /// Its bytes if no cache entry holds it now: what keeping one more entry of it may add.
+    pub fn bytes_if_unheld(&self) -> usize {
+        match self.cache_holders.load(Ordering::Acquire) {
+            0 => self.bytes(),
+            _ => 0,
         }
     }
 

@@ -204,7 +204,7 @@ struct Writer<'a> {
     stem: String,
     pngs: Vec<(String, Bitmap)>,
     /// Bitmaps already written, by identity, so that shared images are written once.
-    png_index: HashMap<usize, usize>,
+    png_index: HashMap<u64, usize>,
     /// Names written so far, with the place of their object.
     names: HashMap<String, usize>,
     places: Places,

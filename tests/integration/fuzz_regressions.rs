@@ -137,7 +137,7 @@ fn picking_slow_thick_stroke_self_collision() {
 /// outline crossing itself many times in every row) collided with itself: the exact
 /// coverage splits each row's strips at every crossing and sorts its pieces again for each
 /// split. It answers, but took 14 s under the fuzzer's first build: see the fuzzing notes
-/// in the README. With
+/// in docs/limits.md. With
 /// tolerance 255 every pixel the stroke reaches is solid: at least every pixel whose centre
 /// it covers (point tests), at most the pixels of its rectangle, inside its box.
 #[test]

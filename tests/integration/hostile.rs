@@ -204,7 +204,7 @@ fn many_large_shapes_against_a_small_target_are_answered_in_the_window() {
 /// Two thin strokes crossing far from the origin, inside a parent scaled so that the
 /// window is 20,000 x 20,000 pixels (4e8, over the default budget): refused by default,
 /// exact with a larger budget. Run alone under `/usr/bin/time -v` to see that memory
-/// stays flat (the README's figure).
+/// stays flat (docs/limits.md's figure).
 #[test]
 fn far_apart_targets_in_a_huge_parent() {
     let mut s = Stage::new();
@@ -512,7 +512,7 @@ fn saving_refuses_only_trees_deeper_than_a_file_may_nest() {
     assert!(e.to_string().contains("131070 levels"), "{e}");
 }
 
-/// 200,000 objects and 200,000 queries (1,000,000 measured by hand for the README):
+/// 200,000 objects and 200,000 queries (1,000,000 measured by hand for docs/limits.md):
 /// loading and answering take time in proportion to the file.
 #[test]
 fn many_objects_and_queries() {

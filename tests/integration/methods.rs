@@ -4,7 +4,7 @@
 //! and bitmaps; convex and concave; hits, near misses found by bisection, and clear misses)
 //! is run through every method. The exact methods must agree with the default on every
 //! case, answer and rectangle and count; `Sampled` must never report a hit the default does
-//! not see. The approximate methods' rates are printed (they are the README's table):
+//! not see. The approximate methods' rates are printed (they are docs/methods.md's table):
 //!
 //! ```sh
 //! cargo test --test integration methods::corpus -- --nocapture
@@ -471,7 +471,7 @@ fn corpus_scans_visit_fewer_pairs_incrementally_on_hits() {
     );
 }
 
-/// Prints the accuracy half of the README's methods table, and holds the approximate
+/// Prints the accuracy half of the methods table of docs/methods.md, and holds the approximate
 /// methods to the rates it states.
 #[test]
 fn corpus_rates_of_every_method() {
@@ -508,7 +508,7 @@ fn corpus_rates_of_every_method() {
     println!("{}", flash.line("flash"));
     let (compat, _) = rates(Method::FlashPipeline { compat: true });
     println!("{}", compat.line("flash_compat (against pixelhit's rule)"));
-    // The approximate methods are held to what the README says of them.
+    // The approximate methods are held to what docs/methods.md says of them.
     let pct = |n: u64, of: u64| 100.0 * n as f64 / of.max(1) as f64;
     assert!(pct(radial.false_hits, radial.misses) < 20.0, "{radial:?}");
     assert!(pct(radial.missed_hits, radial.hits) < 10.0, "{radial:?}");
