@@ -359,8 +359,8 @@ class World:
             return mask.overlap(mask, (0, 0))
         if self._tolerance(lr, tol) is None or self._tolerance(rr, tol) is None or not lr.touches_box(rr):
             return None
-        contacts = self.stage.collisions_with(
-            self.space, lr.entry.node, [rr.entry.node], tolerance=tol or 0, anti_alias=False, details=True
+        contacts = self.stage.contacts_against(
+            lr.entry.node, [rr.entry.node], self.space, tolerance=tol or 0, anti_alias=False, details=True
         )
         if not contacts or contacts[0].mask is None:
             return None
