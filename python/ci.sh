@@ -31,6 +31,7 @@ MATURIN="maturin==1.16.0"
 TEST_DEPS=("pytest>=8,<10" "numpy==2.4.6")
 PYGAME="pygame==2.6.1"
 PYGAME_CE="pygame-ce==2.5.8"
+MYPY="mypy==2.4.1"
 
 echo "== release metadata: one version, one licence text"
 crate_version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
@@ -98,6 +99,12 @@ echo "== venv with $PYGAME: install the wheel, run the tests"
 install "$work/pygame" "$PYGAME"
 "$work/pygame/bin/python" -c "import pixelhit; assert pixelhit.__version__ == '$crate_version', pixelhit.__version__"
 run_tests "$work/pygame"
+
+echo "== the stubs against the installed wheel ($MYPY's stubtest)"
+# No allowlist: stubtest sees every name, parameter and default of the module (the Rust
+# signatures give their defaults as plain numbers, which Python's signatures show).
+PATH="$plain_path" "$work/pygame/bin/pip" install --quiet --progress-bar off --only-binary :all: "$MYPY"
+(cd "$work" && PATH="$plain_path" "$work/pygame/bin/python" -m mypy.stubtest pixelhit)
 
 echo "== venv with $PYGAME_CE: install the same wheel, run the tests"
 install "$work/pygame-ce" "$PYGAME_CE"

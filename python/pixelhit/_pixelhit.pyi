@@ -398,14 +398,14 @@ class Pose:
     current one; wherever a pose is asked for, `(x, y)`, `(x, y, rotation)` or 5 numbers
     work too. Iterates as its five numbers; equal when they are."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         x: float = 0.0,
         y: float = 0.0,
         rotation: float = 0.0,
         scale_x: float = 1.0,
         scale_y: float = 1.0,
-    ) -> None: ...
+    ) -> Pose: ...
     @property
     def x(self) -> float: ...
     @property
@@ -840,10 +840,11 @@ class Stage:
         y: float,
         *,
         bitmap_hit: Literal["alpha", "box"] = "alpha",
-        min_alpha: int = 1,
+        min_alpha: Optional[int] = None,
     ) -> Optional[Node]:
         """The node that a click at `(x, y)` (root space) goes to, by Flash's rules, or
-        `None`. Bitmaps are hit where their texel's alpha is at least `min_alpha`, or
+        `None`. Bitmaps are hit where their texel's alpha is at least `min_alpha` (1 when
+        `None`), or
         anywhere on their rectangle with `bitmap_hit="box"`."""
     def objects_under_point(self, container: Node, x: float, y: float) -> list[Node]:
         """Every node in `container`'s subtree (itself included) whose own content is under
@@ -895,6 +896,7 @@ class ContactEvent:
     def frames(self) -> int:
         """Frames the pair has touched in a row (for `ended`: the run that ended)."""
 
+@final
 class ContactTracker:
     """Follows contacts from frame to frame: `events = tracker.update(contacts)`."""
 

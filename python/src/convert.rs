@@ -166,19 +166,6 @@ pub(crate) fn copy_exact(
     buf.to_vec(obj.py()).map_err(|e| argument_from(what, e))
 }
 
-/// A tolerance argument, 0..=255: any other value, however large, is an
-/// `ArgumentError` (not an `OverflowError`).
-#[derive(Clone, Copy)]
-pub(crate) struct Level(pub(crate) u8);
-
-impl<'a, 'py> FromPyObject<'a, 'py> for Level {
-    type Error = PyErr;
-
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        level(&obj, "tolerance").map(Level)
-    }
-}
-
 /// A child index, frame index or count argument, 0 or more: a negative or huge value is an
 /// `ArgumentError` (not an `OverflowError`).
 #[derive(Clone, Copy)]
@@ -192,19 +179,24 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Index {
     }
 }
 
+/// An index argument as [`Index`] checks it, for `#[pyo3(from_py_with = index_arg)]` (a
+/// default Python's signature shows, as for `max_tests_arg`).
+pub(crate) fn index_arg(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    index(obj, "an index")
+}
+
 /// A motion query's `max_tests`, 0 up to 2^63 - 1: a negative or huge value is an
-/// `ArgumentError` (not an `OverflowError`).
-#[derive(Clone, Copy)]
-pub(crate) struct Tests(pub(crate) u64);
+/// `ArgumentError` (not an `OverflowError`). A parameter's converter
+/// (`#[pyo3(from_py_with = max_tests_arg)]`), so that the parameter's default is a plain
+/// number that Python's signature shows (a default of a wrapper type shows as `...`).
+pub(crate) fn max_tests_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    Ok(int_in(obj, "max_tests", 0, i64::MAX, "0..=9223372036854775807")? as u64)
+}
 
-impl<'a, 'py> FromPyObject<'a, 'py> for Tests {
-    type Error = PyErr;
-
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        Ok(Tests(
-            int_in(&obj, "max_tests", 0, i64::MAX, "0..=9223372036854775807")? as u64,
-        ))
-    }
+/// A query's `tolerance`, 0..=255: any other value, however large, is an `ArgumentError`
+/// (not an `OverflowError`). For `#[pyo3(from_py_with = tolerance_arg)]`, as `max_tests_arg`.
+pub(crate) fn tolerance_arg(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
+    level(obj, "tolerance")
 }
 
 /// A point or vector `(x, y)` from any sequence of 2 numbers (a tuple, a `pygame.Vector2`).

@@ -8,7 +8,7 @@ use pixelhit as ph;
 use pyo3::prelude::*;
 
 use crate::answers::PyContact;
-use crate::convert::{Level, xywh};
+use crate::convert::xywh;
 use crate::errors::{OrRaise, bad_argument};
 use crate::handles::PyStage;
 use crate::handles::{PyNode, node_obj, node_of};
@@ -69,7 +69,7 @@ impl<'a, 'py> NodeLookup<'a, 'py> {
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn collision_options(
     precise: bool,
-    tolerance: Level,
+    tolerance: u8,
     anti_alias: bool,
     max_pixels: Option<u64>,
     details: bool,
@@ -78,7 +78,7 @@ pub(crate) fn collision_options(
 ) -> PyResult<CollisionOptions> {
     let mut opts = CollisionOptions::default()
         .precise(precise)
-        .tolerance(tolerance.0)
+        .tolerance(tolerance)
         .anti_alias(anti_alias)
         .details(details)
         .skip_hidden(skip_hidden)

@@ -7,7 +7,7 @@ use pixelhit as ph;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::convert::{Level, Xywh, type_name, xywh};
+use crate::convert::{Xywh, type_name, xywh};
 use crate::crowd::{NodeList, NodeLookup, collision_options};
 use crate::errors::{OrRaise, bad_argument};
 use crate::handles::PyStage;
@@ -130,7 +130,7 @@ pub(crate) fn opt_pose(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<O
 /// The keyword options every motion query takes, as given.
 pub(crate) struct MotionArgs {
     pub(crate) precise: bool,
-    pub(crate) tolerance: Level,
+    pub(crate) tolerance: u8,
     pub(crate) anti_alias: bool,
     pub(crate) max_pixels: Option<u64>,
     pub(crate) skip_hidden: bool,

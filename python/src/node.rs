@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 
 use crate::bitmap::{PyBitmap, bitmap_of};
 use crate::convert::{
-    ColorTuple, Index, Matrix, Xywh, color_of, matrix_of, matrix_tuple, pair, rect_of, xywh,
+    ColorTuple, Index, Matrix, Xywh, color_of, index_arg, matrix_of, matrix_tuple, pair, rect_of, xywh,
 };
 use crate::errors::OrRaise;
 use crate::graphic::PyGraphic;
@@ -483,11 +483,16 @@ impl PyNode {
 
     /// Removes the children with paint indices `start` up to `end` (excluded; all the rest
     /// when `None`) with their subtrees, and returns how many were removed.
-    #[pyo3(signature = (start = Index(0), end = None))]
-    fn remove_children(&self, py: Python<'_>, start: Index, end: Option<Index>) -> PyResult<usize> {
+    #[pyo3(signature = (start = 0, end = None))]
+    fn remove_children(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = index_arg)] start: usize,
+        end: Option<Index>,
+    ) -> PyResult<usize> {
         let removed = self.write(py, |s, id| match end {
-            Some(end) => s.remove_children(id, start.0..end.0),
-            None => s.remove_children(id, start.0..),
+            Some(end) => s.remove_children(id, start..end.0),
+            None => s.remove_children(id, start..),
         })?;
         self.stage.bind(py).get().forget_removed()?;
         Ok(removed)

@@ -11,13 +11,19 @@ use pyo3::types::PyDict;
 
 use crate::answers::{PyCollision, PyContact};
 use crate::bitmap::{PyBitmap, bitmap_of};
-use crate::convert::{Level, Matrix, Tests, Xywh, matrix_tuple, point_of, xywh};
+use crate::convert::{Matrix, Xywh, matrix_tuple, max_tests_arg, point_of, tolerance_arg, xywh};
 use crate::crowd::{NodeList, collision_options, crowd_query};
 use crate::errors::{OrRaise, bad_argument, warn_renamed};
 use crate::graphic::{PyGraphic, graphic_of};
 use crate::handles::{PyNode, PyStage, id_of, node_obj, node_of, opt_id};
 use crate::motion::{self, MotionArgs, PySweep, PySweepHit, movers_of, opt_pose, pose_of, sweep_query};
 use crate::path::path_of;
+
+// Defaults are written in the signatures below as plain numbers, which Python's signatures
+// (and so the stubs, checked against them by stubtest) show; a constant's name would show as
+// `...`. These hold those numbers to the crate's constants.
+const _: () = assert!(ph::DEFAULT_MAX_TESTS == 262_144);
+const _: () = assert!(ph::DEFAULT_MAX_STEP == 0.5);
 
 #[pymethods]
 impl PyStage {
@@ -260,13 +266,13 @@ impl PyStage {
     /// default it fits the scene, magnified to at least 512 pixels); `notes` are lines added
     /// to the legend; `highlight` outlines one node. Returns a `Bitmap`:
     /// `.save_png(path)`, `.to_surface()` (pygame), `.to_png_bytes()`.
-    #[pyo3(signature = (queries = None, *, tolerance = Level(255), area = None, zoom = None, legend = true, notes = None, max_queries = None, highlight = None))]
+    #[pyo3(signature = (queries = None, *, tolerance = 255, area = None, zoom = None, legend = true, notes = None, max_queries = None, highlight = None))]
     #[allow(clippy::too_many_arguments)]
     fn debug_image(
         &self,
         py: Python<'_>,
         queries: Option<&Bound<'_, PyAny>>,
-        tolerance: Level,
+        #[pyo3(from_py_with = tolerance_arg)] tolerance: u8,
         area: Option<&Bound<'_, PyAny>>,
         zoom: Option<crate::convert::Index>,
         legend: bool,
@@ -274,7 +280,7 @@ impl PyStage {
         max_queries: Option<crate::convert::Index>,
         highlight: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyBitmap> {
-        let opts = ph::CollisionOptions::default().tolerance(tolerance.0);
+        let opts = ph::CollisionOptions::default().tolerance(tolerance);
         let mut list = Vec::new();
         if let Some(qs) = queries {
             for q in qs.try_iter()? {
@@ -329,7 +335,7 @@ impl PyStage {
     /// smallest whole-pixel rectangle holding every pixel solid in both (alpha at least
     /// `max(1, 255 - tolerance)`, anti-aliased); without it, the intersection of their
     /// bounds. `a` and `b` must be `parent` or inside it.
-    #[pyo3(signature = (a, b, parent, precise = true, tolerance = Level(255)))]
+    #[pyo3(signature = (a, b, parent, precise = true, tolerance = 255))]
     fn collision_rect(
         &self,
         py: Python<'_>,
@@ -337,10 +343,10 @@ impl PyStage {
         b: &Bound<'_, PyAny>,
         parent: &Bound<'_, PyAny>,
         precise: bool,
-        tolerance: Level,
+        #[pyo3(from_py_with = tolerance_arg)] tolerance: u8,
     ) -> PyResult<Option<Xywh>> {
         let (a, b, parent) = (id_of(a)?, id_of(b)?, id_of(parent)?);
-        let t = tolerance.0;
+        let t = tolerance;
         let guard = self.read()?;
         let stage = &*guard;
         let r = py.detach(|| stage.collision_rect(a, b, parent, precise, t));
@@ -351,7 +357,7 @@ impl PyStage {
     /// `Collision` with `rect` and `overlap_pixels` (`None` for a query that is not
     /// precise). `anti_alias=False` tests pixel centres instead of covered areas;
     /// `max_pixels` bounds the pixels a precise query may compare (default 2^28).
-    #[pyo3(signature = (a, b, parent, *, precise = true, tolerance = Level(255), anti_alias = true, max_pixels = None))]
+    #[pyo3(signature = (a, b, parent, *, precise = true, tolerance = 255, anti_alias = true, max_pixels = None))]
     #[allow(clippy::too_many_arguments)]
     fn collision(
         &self,
@@ -360,7 +366,7 @@ impl PyStage {
         b: &Bound<'_, PyAny>,
         parent: &Bound<'_, PyAny>,
         precise: bool,
-        tolerance: Level,
+        #[pyo3(from_py_with = tolerance_arg)] tolerance: u8,
         anti_alias: bool,
         max_pixels: Option<u64>,
     ) -> PyResult<PyCollision> {
@@ -383,13 +389,13 @@ impl PyStage {
     /// `skip_hidden=True` leaves out nodes that are not shown (they or an ancestor hidden).
     /// The stage is not locked against other threads' reads while it runs (the GIL is
     /// released), but a change from another thread raises.
-    #[pyo3(signature = (nodes, parent, *, tolerance = Level(255), details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None))]
+    #[pyo3(signature = (nodes, parent, *, tolerance = 255, details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None))]
     #[allow(clippy::too_many_arguments)]
     fn contacts_among(
         slf: &Bound<'_, Self>,
         nodes: &Bound<'_, PyAny>,
         parent: &Bound<'_, PyAny>,
-        tolerance: Level,
+        #[pyo3(from_py_with = tolerance_arg)] tolerance: u8,
         details: bool,
         skip_hidden: bool,
         precise: bool,
@@ -415,14 +421,14 @@ impl PyStage {
 
     /// Every node of `others` that collides with `node`, in `parent`'s space, in the order of
     /// `others` (`node` is always `a`). Options as `contacts_among`.
-    #[pyo3(signature = (node, others, parent, *, tolerance = Level(255), details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None))]
+    #[pyo3(signature = (node, others, parent, *, tolerance = 255, details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None))]
     #[allow(clippy::too_many_arguments)]
     fn contacts_against(
         slf: &Bound<'_, Self>,
         node: &Bound<'_, PyAny>,
         others: &Bound<'_, PyAny>,
         parent: &Bound<'_, PyAny>,
-        tolerance: Level,
+        #[pyo3(from_py_with = tolerance_arg)] tolerance: u8,
         details: bool,
         skip_hidden: bool,
         precise: bool,
@@ -455,14 +461,14 @@ impl PyStage {
     /// Every colliding pair with `a` from `group_a` and `b` from `group_b` (bullets against
     /// enemies, without testing bullets against bullets), ordered by `a`'s place in
     /// `group_a`, then `b`'s in `group_b`. Options as `contacts_among`.
-    #[pyo3(signature = (group_a, group_b, parent, *, tolerance = Level(255), details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None))]
+    #[pyo3(signature = (group_a, group_b, parent, *, tolerance = 255, details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None))]
     #[allow(clippy::too_many_arguments)]
     fn contacts_between(
         slf: &Bound<'_, Self>,
         group_a: &Bound<'_, PyAny>,
         group_b: &Bound<'_, PyAny>,
         parent: &Bound<'_, PyAny>,
-        tolerance: Level,
+        #[pyo3(from_py_with = tolerance_arg)] tolerance: u8,
         details: bool,
         skip_hidden: bool,
         precise: bool,
@@ -550,7 +556,7 @@ impl PyStage {
     /// `max_step` thick stops any bullet; the contact is narrowed to 1/256 px of motion.
     /// `max_tests` bounds the tested poses (a `BudgetError` past it); a moving node with
     /// skew is a `NodeError`. Other options as `collision`.
-    #[pyo3(signature = (a, b, parent, *, a_from = None, b_from = None, precise = true, tolerance = Level(255), anti_alias = true, max_pixels = None, max_step = ph::DEFAULT_MAX_STEP, max_tests = Tests(ph::DEFAULT_MAX_TESTS)))]
+    #[pyo3(signature = (a, b, parent, *, a_from = None, b_from = None, precise = true, tolerance = 255, anti_alias = true, max_pixels = None, max_step = 0.5, max_tests = 262144))]
     #[allow(clippy::too_many_arguments)]
     fn sweep(
         &self,
@@ -561,11 +567,11 @@ impl PyStage {
         a_from: Option<&Bound<'_, PyAny>>,
         b_from: Option<&Bound<'_, PyAny>>,
         precise: bool,
-        tolerance: Level,
+        #[pyo3(from_py_with = tolerance_arg)] tolerance: u8,
         anti_alias: bool,
         max_pixels: Option<u64>,
         max_step: f64,
-        max_tests: Tests,
+        #[pyo3(from_py_with = max_tests_arg)] max_tests: u64,
     ) -> PyResult<Option<PySweep>> {
         let ids = (id_of(a)?, id_of(b)?, id_of(parent)?);
         let (a_from, b_from) = (opt_pose(a_from, "a_from")?, opt_pose(b_from, "b_from")?);
@@ -578,7 +584,7 @@ impl PyStage {
             parallel: true,
             max_step,
             max_distance: None,
-            max_tests: max_tests.0,
+            max_tests,
         }
         .options()?;
         motion::sweep(self, py, ids, a_from, b_from, &opts)
@@ -589,7 +595,7 @@ impl PyStage {
     /// `SweepHit` in order of `t`, then of the tree. A bullet stops at the first. The mover
     /// is never among the answers; a node listed twice counts once. Options as `sweep`,
     /// with `skip_hidden` and `parallel` as `contacts_among`.
-    #[pyo3(signature = (parent, mover, from_pose, others, *, tolerance = Level(255), skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_step = ph::DEFAULT_MAX_STEP, max_tests = Tests(ph::DEFAULT_MAX_TESTS)))]
+    #[pyo3(signature = (parent, mover, from_pose, others, *, tolerance = 255, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_step = 0.5, max_tests = 262144))]
     #[allow(clippy::too_many_arguments)]
     fn sweeps_with(
         slf: &Bound<'_, Self>,
@@ -597,14 +603,14 @@ impl PyStage {
         mover: &Bound<'_, PyAny>,
         from_pose: &Bound<'_, PyAny>,
         others: &Bound<'_, PyAny>,
-        tolerance: Level,
+        #[pyo3(from_py_with = tolerance_arg)] tolerance: u8,
         skip_hidden: bool,
         precise: bool,
         anti_alias: bool,
         parallel: bool,
         max_pixels: Option<u64>,
         max_step: f64,
-        max_tests: Tests,
+        #[pyo3(from_py_with = max_tests_arg)] max_tests: u64,
     ) -> PyResult<Vec<PySweepHit>> {
         let parent = id_of(parent)?;
         let node = node_of(mover)?.clone();
@@ -623,7 +629,7 @@ impl PyStage {
             parallel,
             max_step,
             max_distance: None,
-            max_tests: max_tests.0,
+            max_tests,
         }
         .options()?;
         let mover = one.ids[0];
@@ -636,21 +642,21 @@ impl PyStage {
     /// `(node, from_pose)` pairs (a dict's `.items()` works). Hits are ordered by the
     /// mover's place in `movers`, then `t`, then the tree; movers do not meet each other,
     /// and a mover listed among `others` is left out of them. Options as `sweeps_with`.
-    #[pyo3(signature = (parent, movers, others, *, tolerance = Level(255), skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_step = ph::DEFAULT_MAX_STEP, max_tests = Tests(ph::DEFAULT_MAX_TESTS)))]
+    #[pyo3(signature = (parent, movers, others, *, tolerance = 255, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_step = 0.5, max_tests = 262144))]
     #[allow(clippy::too_many_arguments)]
     fn sweeps_between(
         slf: &Bound<'_, Self>,
         parent: &Bound<'_, PyAny>,
         movers: &Bound<'_, PyAny>,
         others: &Bound<'_, PyAny>,
-        tolerance: Level,
+        #[pyo3(from_py_with = tolerance_arg)] tolerance: u8,
         skip_hidden: bool,
         precise: bool,
         anti_alias: bool,
         parallel: bool,
         max_pixels: Option<u64>,
         max_step: f64,
-        max_tests: Tests,
+        #[pyo3(from_py_with = max_tests_arg)] max_tests: u64,
     ) -> PyResult<Vec<PySweepHit>> {
         let parent = id_of(parent)?;
         let (moving, poses) = movers_of(movers)?;
@@ -664,7 +670,7 @@ impl PyStage {
             parallel,
             max_step,
             max_distance: None,
-            max_tests: max_tests.0,
+            max_tests,
         }
         .options()?;
         let pairs: Vec<(NodeId, ph::Pose)> = moving.ids.iter().copied().zip(poses).collect();
@@ -680,7 +686,7 @@ impl PyStage {
     /// them (default: the diagonal of both nodes' bounds together). Without a direction `a`
     /// is pushed against the contact normal (away from `b`). The tree is not changed: move
     /// `a` yourself. Options as `sweep`.
-    #[pyo3(signature = (a, b, parent, *, direction = None, max_distance = None, precise = true, tolerance = Level(255), anti_alias = true, max_pixels = None, max_step = ph::DEFAULT_MAX_STEP, max_tests = Tests(ph::DEFAULT_MAX_TESTS)))]
+    #[pyo3(signature = (a, b, parent, *, direction = None, max_distance = None, precise = true, tolerance = 255, anti_alias = true, max_pixels = None, max_step = 0.5, max_tests = 262144))]
     #[allow(clippy::too_many_arguments)]
     fn separation(
         &self,
@@ -691,11 +697,11 @@ impl PyStage {
         direction: Option<&Bound<'_, PyAny>>,
         max_distance: Option<f64>,
         precise: bool,
-        tolerance: Level,
+        #[pyo3(from_py_with = tolerance_arg)] tolerance: u8,
         anti_alias: bool,
         max_pixels: Option<u64>,
         max_step: f64,
-        max_tests: Tests,
+        #[pyo3(from_py_with = max_tests_arg)] max_tests: u64,
     ) -> PyResult<Option<f64>> {
         let (a, b, parent) = (id_of(a)?, id_of(b)?, id_of(parent)?);
         let direction = direction
@@ -711,7 +717,7 @@ impl PyStage {
             parallel: true,
             max_step,
             max_distance,
-            max_tests: max_tests.0,
+            max_tests,
         }
         .options()?;
         let guard = self.read()?;
