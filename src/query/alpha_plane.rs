@@ -85,12 +85,7 @@ impl Stage {
         area: Rect,
         opts: &CollisionOptions,
     ) -> Result<AlphaPlane> {
-        if !self.is_ancestor(parent, obj)? {
-            return Err(Error::NotDescendant {
-                node: self.describe(obj),
-                ancestor: self.describe(parent),
-            });
-        }
+        self.ensure_inside(obj, parent)?;
         let window = PixelRect::covering(&area);
         if window.area() > u128::from(opts.max_pixels) || window.width() > u64::from(u32::MAX) {
             return Err(Error::PixelBudget {
@@ -109,5 +104,16 @@ impl Stage {
             height: window.height() as u32,
             alpha,
         })
+    }
+
+    /// [`Error::NotDescendant`] unless `obj` is `parent` or inside it.
+    pub(crate) fn ensure_inside(&self, obj: NodeId, parent: NodeId) -> Result<()> {
+        if !self.is_ancestor(parent, obj)? {
+            return Err(Error::NotDescendant {
+                node: self.describe(obj),
+                ancestor: self.describe(parent),
+            });
+        }
+        Ok(())
     }
 }

@@ -10,6 +10,7 @@
 //! - [`near_miss`]: pairs whose outlines are too far apart to touch, answered before drawing.
 //! - [`hit_test`]: Flash's hit tests; [`point`]: point tests of single leaves.
 //! - [`alpha_plane`]: a target's alpha plane over any pixels.
+//! - [`outline`]: the boundary of a target's solid pixels as polygons.
 //! - [`crowd`]: many objects at once, with [`broad_phase`] finding the close pairs.
 //! - [`tracker`]: contacts turned into began / continued / ended events.
 //! - [`pick`]: which object gets the mouse, and the mouse properties it reads.
@@ -26,6 +27,7 @@ pub(crate) mod crowd;
 pub(crate) mod hit_test;
 pub(crate) mod near_miss;
 pub(crate) mod options;
+pub(crate) mod outline;
 pub(crate) mod pick;
 pub(crate) mod pipeline;
 pub(crate) mod point;

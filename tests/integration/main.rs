@@ -18,6 +18,7 @@ mod interactivity;
 mod interop;
 mod methods;
 mod motion;
+mod outline;
 mod properties;
 mod raster_check;
 mod semantics;
