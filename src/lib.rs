@@ -205,8 +205,6 @@ pub use geom::shape::{Fill, Graphic, Stroke};
 pub use geom::transform::matrix_from_properties;
 pub use glam::{DAffine2, DVec2};
 pub use image::RgbaImage;
-#[allow(deprecated)]
-pub use methods::RectMethod;
 pub use methods::radial::{RadialOptions, RadialProfile};
 pub use methods::{Method, ParseMethodError, Probe};
 pub use motion::{

@@ -125,7 +125,7 @@ fn bullets(c: &mut Criterion) {
             for (&b, &from) in world.bullets.iter().zip(&world.last) {
                 hits += world
                     .stage
-                    .sweeps_with(world.world, b, from, &world.rocks, &opts)
+                    .sweeps_against(b, from, &world.rocks, world.world, &opts)
                     .unwrap()
                     .len();
             }

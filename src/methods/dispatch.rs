@@ -28,29 +28,6 @@ pub struct Probe {
     pub visited: u64,
 }
 
-/// The names of the method calls before this release (deprecated: they go in the next
-/// release; see CHANGELOG.md).
-impl Stage {
-    /// [`Stage::collision_by`] under its former name.
-    ///
-    /// # Errors
-    ///
-    /// As [`Stage::collision_by`].
-    #[deprecated(
-        note = "renamed `collision_by`: `_with` means \"with every option\", `_by` \"by a chosen method\""
-    )]
-    pub fn collision_with(
-        &self,
-        a: NodeId,
-        b: NodeId,
-        parent: NodeId,
-        opts: &CollisionOptions,
-        method: impl Into<Method>,
-    ) -> Result<Collision> {
-        self.collision_by(a, b, parent, opts, method)
-    }
-}
-
 /// Collision tests by a chosen method.
 impl Stage {
     /// Whether `a` and `b` collide in `parent`'s pixel grid, tested with `method`, at this
@@ -131,7 +108,7 @@ impl Stage {
     /// The exact methods ([`Method::Exact`], [`Method::Bitmask`], [`Method::LinearScan`],
     /// [`Method::SummedArea`]) give the same answer as [`Stage::collision`], count included.
     /// [`Method::FlashPipeline`] gives the pipeline's rectangle (whole pixels of the parent's
-    /// grid) and no count. The deprecated `RectMethod` is still taken, converted.
+    /// grid) and no count.
     ///
     /// # Errors
     ///

@@ -125,74 +125,6 @@ impl Method {
     }
 }
 
-/// The methods that can give the overlap's rectangle, for [`Stage::collision_by`](crate::Stage::collision_by). The
-/// others ([`Method::IncrementalScan`], [`Method::Sampled`], [`Method::Radial`]) answer yes
-/// or no only: their point is to stop early or to look at less.
-///
-/// Deprecated: [`Stage::collision_by`](crate::Stage::collision_by) takes any [`Method`] and
-/// refuses the yes-or-no ones with [`Error::NoRectangle`](crate::Error::NoRectangle); see
-/// [`Method::gives_rect`]. This type goes in the next release.
-#[deprecated(
-    note = "use `Method`: `collision_by` takes any `Method` and refuses the yes-or-no ones (see `Method::gives_rect`)"
-)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum RectMethod {
-    /// [`Method::Exact`].
-    Exact,
-    /// [`Method::Bitmask`]: the same rectangle and count as the exact method.
-    Bitmask,
-    /// [`Method::LinearScan`], scanning the whole window: the same rectangle and count.
-    LinearScan,
-    /// [`Method::SummedArea`], subdividing until every overlapping pixel is accounted for:
-    /// the same rectangle and count.
-    SummedArea,
-    /// [`Method::FlashPipeline`]: the bounds of the cyan pixels, without a pixel count.
-    FlashPipeline {
-        /// Reproduce Flash's quirks, as in [`Method::FlashPipeline`].
-        compat: bool,
-    },
-}
-
-// By hand, not derived: the derive's use of the deprecated variant would warn in every build.
-#[allow(deprecated, clippy::derivable_impls)]
-impl Default for RectMethod {
-    fn default() -> RectMethod {
-        RectMethod::Exact
-    }
-}
-
-#[allow(deprecated)]
-impl From<RectMethod> for Method {
-    fn from(m: RectMethod) -> Method {
-        match m {
-            RectMethod::Exact => Method::Exact,
-            RectMethod::Bitmask => Method::Bitmask,
-            RectMethod::LinearScan => Method::LinearScan,
-            RectMethod::SummedArea => Method::SummedArea,
-            RectMethod::FlashPipeline { compat } => Method::FlashPipeline { compat },
-        }
-    }
-}
-
-#[allow(deprecated)]
-impl TryFrom<Method> for RectMethod {
-    type Error = Method;
-
-    /// The method as a [`RectMethod`], or the method itself back when it answers yes or no
-    /// only.
-    fn try_from(m: Method) -> std::result::Result<RectMethod, Method> {
-        Ok(match m {
-            Method::Exact => RectMethod::Exact,
-            Method::Bitmask => RectMethod::Bitmask,
-            Method::LinearScan => RectMethod::LinearScan,
-            Method::SummedArea => RectMethod::SummedArea,
-            Method::FlashPipeline { compat } => RectMethod::FlashPipeline { compat },
-            other => return Err(other),
-        })
-    }
-}
-
 /// A method name that is not one of the names of [`Method`]'s `FromStr`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseMethodError {
@@ -285,30 +217,5 @@ impl fmt::Display for Method {
             Method::FlashPipeline { compat: false } => f.write_str("flash"),
             Method::FlashPipeline { compat: true } => f.write_str("flash_compat"),
         }
-    }
-}
-
-#[allow(deprecated)]
-impl FromStr for RectMethod {
-    type Err = ParseMethodError;
-
-    /// Reads the name of a method that can give a rectangle: `exact`, `bitmask`,
-    /// `linear_scan`, `summed_area`, `flash`, `flash_compat`.
-    ///
-    /// # Errors
-    ///
-    /// [`ParseMethodError`] for any other text, naming the methods that answer yes or no
-    /// only as such.
-    fn from_str(s: &str) -> std::result::Result<RectMethod, ParseMethodError> {
-        let m: Method = s.parse()?;
-        RectMethod::try_from(m).map_err(|_| no_rectangle(s))
-    }
-}
-
-#[allow(deprecated)]
-impl fmt::Display for RectMethod {
-    /// The scene file's name of the method.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        Method::from(*self).fmt(f)
     }
 }

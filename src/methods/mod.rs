@@ -32,7 +32,5 @@ mod summed_area;
 mod tests;
 
 pub use dispatch::Probe;
-#[allow(deprecated)]
-pub use method::RectMethod;
 pub(crate) use method::no_rectangle;
 pub use method::{Method, ParseMethodError};

@@ -1,5 +1,5 @@
 //! Motion (semantics.md section 8): the first contact of two objects during a step
-//! ([`Stage::sweep`]), of fast objects against many that stay put ([`Stage::sweeps_with`],
+//! ([`Stage::sweep`]), of fast objects against many that stay put ([`Stage::sweeps_against`],
 //! [`Stage::sweeps_between`]), and how far to push an object out of another
 //! ([`Stage::separation`]).
 //!
@@ -44,7 +44,7 @@ pub const MOTION_RESOLUTION: f64 = 1.0 / 256.0;
 #[non_exhaustive]
 pub struct MotionOptions {
     /// The collision test at each tested pose (precise or boxes, tolerance, anti-aliasing,
-    /// pixel budget, `skip_hidden`, `parallel` for [`crate::Stage::sweeps_with`]).
+    /// pixel budget, `skip_hidden`, `parallel` for [`crate::Stage::sweeps_against`]).
     pub collision: CollisionOptions,
     /// The most any point of a target's bounds moves between two tested poses, in the
     /// parent's pixels: a contact that lasts while a point moves this far is never missed.
@@ -113,6 +113,7 @@ impl MotionOptions {
     }
 }
 
+/// The collision of a pair whose targets may be posed (crate-internal).
 impl Stage {
     /// What [`Stage::collision`] answers for a request whose targets may be posed.
     fn pair_collision(&self, request: &crate::query::pipeline::PairRequest<'_>) -> Result<crate::Collision> {

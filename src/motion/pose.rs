@@ -95,6 +95,7 @@ fn close(m: &DAffine2, n: &DAffine2) -> bool {
         .all(|(u, v)| (u - v).abs() <= SKEW_TOLERANCE * scale)
 }
 
+/// A node's pose, read for a motion query's `from`.
 impl Stage {
     /// The node's current pose: its position, rotation (as it was set: 370 stays 370) and
     /// scales, for a motion query's `from` in the next step.

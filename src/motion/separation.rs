@@ -6,6 +6,7 @@ use super::{MOTION_RESOLUTION, MotionOptions, check_budget};
 use crate::query::pipeline::{PairRequest, Pose as Placed, Setup, Target};
 use crate::{Error, NodeId, Result, Stage};
 
+/// How far to push one object out of another.
 impl Stage {
     /// The push-out distance (semantics.md section 8): the smallest `d >= 0`, a multiple of
     /// 1/256 px, such that `a` moved by `d` along the unit vector `direction` (in `parent`'s
@@ -15,7 +16,7 @@ impl Stage {
     /// still overlaps. `Some(0.0)` when they do not overlap to begin with.
     ///
     /// Without a direction `a` is pushed against the contact normal (away from `b`): the
-    /// normal that [`Stage::collisions`] gives with details (from `a`'s solid pixels around
+    /// normal that [`Stage::contacts_among`] gives with details (from `a`'s solid pixels around
     /// the contact to `b`'s); when that is zero, or the query is not precise, from the
     /// centre of `b`'s bounds to the centre of `a`'s; when those coincide too, up (−y).
     /// `max_distance` defaults to the diagonal of both targets' bounds together (rounded up

@@ -64,6 +64,7 @@ impl Track<'_> {
     }
 }
 
+/// The first contact of two objects during a step.
 impl Stage {
     /// The first contact of `a` and `b` during a step (semantics.md section 8): each target
     /// given a `from` pose moves from it to its current properties, each property

@@ -1,4 +1,4 @@
-//! Fast objects against many that stay put (semantics.md 8, `sweeps_with`, and its group
+//! Fast objects against many that stay put (semantics.md 8, `sweeps_against`, and its group
 //! form `sweeps_between`): a broad phase over the boxes the movers sweep, then a sweep of
 //! each object a mover can meet.
 
@@ -8,7 +8,7 @@ use super::{MotionOptions, check_budget};
 use crate::query::broad_phase::{FIRST, SECOND, overlapping_pairs_between};
 use crate::{Error, MAX_CLOSE_PAIRS, NodeId, Rect, Result, Stage};
 
-/// One object a mover meets during a step ([`Stage::sweeps_with`],
+/// One object a mover meets during a step ([`Stage::sweeps_against`],
 /// [`Stage::sweeps_between`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SweepHit {
@@ -20,6 +20,7 @@ pub struct SweepHit {
     pub sweep: Sweep,
 }
 
+/// Movers against many objects that stay put.
 impl Stage {
     /// Every object of `others` that `mover` meets while it moves from `from` to its current
     /// pose, each with its first contact ([`Stage::sweep`] of the pair, the others staying
@@ -46,7 +47,7 @@ impl Stage {
     /// let bullet = stage.add_container(root)?;
     /// stage.add_graphic(bullet, Graphic::fill(Path::circle(0.0, 0.0, 1.0), FillRule::NonZero, 1.0)?)?;
     /// stage.set_position(bullet, 100.0, 20.0)?;
-    /// let hits = stage.sweeps_with(root, bullet, Pose::at(0.0, 20.0), &walls, &MotionOptions::default())?;
+    /// let hits = stage.sweeps_against(bullet, Pose::at(0.0, 20.0), &walls, root, &MotionOptions::default())?;
     /// // The nearer wall first; the far one is not on the way.
     /// assert_eq!(hits.iter().map(|h| h.other).collect::<Vec<_>>(), [walls[1], walls[0]]);
     /// # Ok::<(), pixelhit::Error>(())
@@ -56,12 +57,12 @@ impl Stage {
     ///
     /// As [`Stage::sweep`] for any pair; [`crate::Error::NotDescendant`] names the first
     /// object that is not inside `parent`.
-    pub fn sweeps_with(
+    pub fn sweeps_against(
         &self,
-        parent: NodeId,
         mover: NodeId,
         from: Pose,
         others: &[NodeId],
+        parent: NodeId,
         opts: &MotionOptions,
     ) -> Result<Vec<SweepHit>> {
         self.check_inside(parent, &[mover])?;
@@ -287,5 +288,29 @@ impl Stage {
         }
         path.reverse();
         Ok(path)
+    }
+}
+
+/// The former name of [`Stage::sweeps_against`] (deprecated, for one release: it took the
+/// parent first, and `_with` there meant "with a list", against the naming rule of
+/// `query/mod.rs`).
+impl Stage {
+    /// [`Stage::sweeps_against`] under its former name and argument order.
+    ///
+    /// # Errors
+    ///
+    /// As [`Stage::sweeps_against`].
+    #[deprecated(
+        note = "renamed `sweeps_against(mover, from, others, parent, opts)`: `_with` means \"with every option\", and `parent` comes after the objects"
+    )]
+    pub fn sweeps_with(
+        &self,
+        parent: NodeId,
+        mover: NodeId,
+        from: Pose,
+        others: &[NodeId],
+        opts: &MotionOptions,
+    ) -> Result<Vec<SweepHit>> {
+        self.sweeps_against(mover, from, others, parent, opts)
     }
 }

@@ -131,63 +131,6 @@ impl OverlapMask {
 /// would make 40 million.
 pub const MAX_CLOSE_PAIRS: usize = 1 << 20;
 
-/// The names of the many-object queries before this release, with `parent` first
-/// (deprecated: they go in the next release; see CHANGELOG.md).
-impl Stage {
-    /// [`Stage::contacts_among`] under its former name and argument order.
-    ///
-    /// # Errors
-    ///
-    /// As [`Stage::contacts_among`].
-    #[deprecated(
-        note = "renamed `contacts_among(objects, parent, opts)`: `parent` comes after the objects, as in every query"
-    )]
-    pub fn collisions(
-        &self,
-        parent: NodeId,
-        objects: &[NodeId],
-        opts: &CollisionOptions,
-    ) -> Result<Vec<Contact>> {
-        self.contacts_among(objects, parent, opts)
-    }
-
-    /// [`Stage::contacts_against`] under its former name and argument order.
-    ///
-    /// # Errors
-    ///
-    /// As [`Stage::contacts_against`].
-    #[deprecated(
-        note = "renamed `contacts_against(object, others, parent, opts)`: `_with` means \"with every option\", and `parent` comes after the objects"
-    )]
-    pub fn collisions_with(
-        &self,
-        parent: NodeId,
-        object: NodeId,
-        others: &[NodeId],
-        opts: &CollisionOptions,
-    ) -> Result<Vec<Contact>> {
-        self.contacts_against(object, others, parent, opts)
-    }
-
-    /// [`Stage::contacts_between`] under its former name and argument order.
-    ///
-    /// # Errors
-    ///
-    /// As [`Stage::contacts_between`].
-    #[deprecated(
-        note = "renamed `contacts_between(group_a, group_b, parent, opts)`: `parent` comes after the objects"
-    )]
-    pub fn collisions_between(
-        &self,
-        parent: NodeId,
-        group_a: &[NodeId],
-        group_b: &[NodeId],
-        opts: &CollisionOptions,
-    ) -> Result<Vec<Contact>> {
-        self.contacts_between(group_a, group_b, parent, opts)
-    }
-}
-
 /// Many objects a frame: every touching pair of a group, one against a list, one group
 /// against another.
 impl Stage {

@@ -14,6 +14,32 @@
 //! - [`crowd`]: many objects at once, with [`broad_phase`] finding the close pairs.
 //! - [`tracker`]: contacts turned into began / continued / ended events.
 //! - [`pick`]: which object gets the mouse, and the mouse properties it reads.
+//!
+//! # Names
+//!
+//! Every public query of the crate (here, in `methods/` and in `motion/`) is named and
+//! ordered by one rule, and the scene files use the same names:
+//!
+//! - **Objects first, then the space.** The objects asked about come first (`a`, `b`; a
+//!   list `objects`; one `object` against a list `others`; `group_a`, `group_b`; a `mover`
+//!   and its `from` pose), then `parent`, the node whose space (and pixel grid) the answer
+//!   is in, then the options: `collision_rect(a, b, parent, precise, tolerance)`,
+//!   `contacts_against(object, others, parent, opts)`,
+//!   `sweeps_against(mover, from, others, parent, opts)`.
+//! - **One node, one name.** A call about a single node (a property, its bounds, a point
+//!   test) names it `node`; the space its answer is in is `parent` when the objects must be
+//!   inside it, `space` when any node will do (bounds, matrices between two nodes).
+//! - **`_with` is the same call with every option**: `collides_with` is `collides` with a
+//!   [`CollisionOptions`](crate::CollisionOptions), `debug_image_with` is `debug_image` with a
+//!   [`DebugOptions`](crate::DebugOptions). It never means "with a list".
+//! - **`_by` is the same call by a chosen method**: `collision_by(a, b, parent, opts, method)`.
+//! - **Many objects**: `_among` a list (every pair), `_against` a list (one against each),
+//!   `_between` two lists (each of one against each of the other): `contacts_among`,
+//!   `contacts_against`, `contacts_between`, `sweeps_against`, `sweeps_between`.
+//!
+//! A renamed item keeps its old name as a deprecated alias for one release (CHANGELOG.md).
+//! `sweeps_between(parent, movers, others, opts)` still takes the parent first, as the
+//! contract (semantics.md section 8) writes it.
 
 pub(crate) mod alpha_plane;
 pub(crate) mod bounds;

@@ -149,6 +149,7 @@ thread_local! {
     static OUTLINE_POINTS: RefCell<[Vec<DVec2>; 2]> = RefCell::default();
 }
 
+/// Pairs too far apart to touch, answered before anything is drawn (crate-internal).
 impl Stage {
     /// Whether the outlines of `a` and `b` in `parent` are too far apart for any pixel to
     /// be solid in both: then the precise answer is `None`, without drawing. `false` when

@@ -55,6 +55,7 @@ struct Memoized {
     refused: bool,
 }
 
+/// Each target's box and preparation, made once per many-object query (crate-internal).
 impl Stage {
     /// `target`'s box in `parent` ([`Stage::target_box`]), from `memo` or worked out into
     /// it. An error is not kept: it is worked out again, and reported, here.

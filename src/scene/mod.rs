@@ -184,8 +184,9 @@ pub enum Query {
         /// The object asked about.
         object: String,
     },
-    /// Every colliding pair among `objects` ([`Stage::contacts_among`]).
-    Collisions {
+    /// Every colliding pair among `objects` ([`Stage::contacts_among`]). Files may still
+    /// call it `collisions`, its former name (deprecated; saving writes `contacts_among`).
+    ContactsAmong {
         /// The common parent whose space (and pixel grid) the answers are in.
         parent: String,
         /// The objects, by name; `None` for `"children"`: the parent's children.
@@ -211,7 +212,7 @@ impl Query {
             Query::HitTestPoint { .. } => "hit_test_point",
             Query::HitTestObject { .. } => "hit_test_object",
             Query::Collides { .. } => "collides",
-            Query::Collisions { .. } => "collisions",
+            Query::ContactsAmong { .. } => "contacts_among",
             Query::Pick { .. } => "pick",
             Query::ObjectsUnderPoint { .. } => "objects_under_point",
             Query::Rect { .. } => "rect",

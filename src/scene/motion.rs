@@ -118,7 +118,7 @@ pub enum MotionQuery {
         /// The collision test and the step.
         options: MotionFields,
     },
-    /// Every object `mover` meets during a step ([`crate::Stage::sweeps_with`]).
+    /// Every object `mover` meets during a step ([`crate::Stage::sweeps_against`]).
     SweepsWith {
         /// The common parent whose space the answers are in.
         parent: String,
@@ -266,7 +266,7 @@ impl Scene {
                         .collect::<Result<_>>()?,
                 };
                 let from = from.complete(stage.pose(mover)?);
-                let hits = stage.sweeps_with(parent, mover, from, &others, &options.options())?;
+                let hits = stage.sweeps_against(mover, from, &others, parent, &options.options())?;
                 let items: Vec<String> = hits
                     .iter()
                     .map(|h| {

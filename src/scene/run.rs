@@ -23,7 +23,7 @@ impl Scene {
 
     /// Runs every query in file order and gives their output lines (or errors) one by one,
     /// as [`Scene::run_query`] would, but with what the queries share worked out once for
-    /// the run instead of once per query: a `collisions` query that lists its objects
+    /// the run instead of once per query: a `contacts_among` query that lists its objects
     /// sorts them into paint order, and the whole tree is walked for that order on the
     /// first such query only. A run of many queries over a large tree takes time in
     /// proportion to the tree plus what each query asks, not to their product.
@@ -183,13 +183,13 @@ impl<'s> Run<'s> {
                 let hit = stage.collides(a, b, parent, *tolerance, *method)?;
                 Ok(format!("{{\"collides\": {hit}}}"))
             }
-            Query::Collisions {
+            Query::ContactsAmong {
                 parent,
                 objects,
                 tolerance,
                 anti_alias,
                 details,
-            } => self.collisions(parent, objects.as_deref(), *tolerance, *anti_alias, *details),
+            } => self.contacts_among(parent, objects.as_deref(), *tolerance, *anti_alias, *details),
             Query::Pick { x, y, bitmap_hit } => {
                 let opts = crate::PickOptions::default().bitmap_hit(*bitmap_hit);
                 let picked = stage.pick(*x, *y, &opts)?;
@@ -237,8 +237,8 @@ impl<'s> Run<'s> {
         }
     }
 
-    /// The `collisions` query: pairs in tree order, `a` before `b`.
-    fn collisions(
+    /// The `contacts_among` query: pairs in tree order, `a` before `b`.
+    fn contacts_among(
         &self,
         parent: &str,
         objects: Option<&[String]>,
@@ -247,14 +247,14 @@ impl<'s> Run<'s> {
         details: bool,
     ) -> Result<String> {
         let (scene, stage) = (self.scene, &self.scene.stage);
-        let parent = scene.lookup("collisions", "parent", parent)?;
+        let parent = scene.lookup("contacts_among", "parent", parent)?;
         let ids = match objects {
             // A parent's children are in paint order already.
             None => stage.children(parent)?.to_vec(),
             Some(names) => {
                 let mut ids = names
                     .iter()
-                    .map(|n| scene.lookup("collisions", "objects", n))
+                    .map(|n| scene.lookup("contacts_among", "objects", n))
                     .collect::<Result<Vec<_>>>()?;
                 let order = self.paint_order();
                 // A node that is no longer in the tree sorts first; the stage refuses it.
@@ -272,7 +272,7 @@ impl<'s> Run<'s> {
             Ok(Some(n)) => json_string(n),
             _ => json_string(&stage.describe(id)),
         };
-        let mut line = String::from("{\"collisions\": [");
+        let mut line = String::from("{\"contacts_among\": [");
         for (i, c) in contacts.iter().enumerate() {
             if i > 0 {
                 line.push_str(", ");
@@ -310,7 +310,7 @@ mod tests {
     use crate::{FillRule, Graphic, Path, Stage};
 
     /// `n` 10 x 10 squares named `o0`, `o1`, ... in a row, each overlapping the next by 5
-    /// pixels, as children of the root `root`; and one `collisions` query per square
+    /// pixels, as children of the root `root`; and one `contacts_among` query per square
     /// naming it and the next one, the later square first.
     fn row(n: usize) -> Scene {
         let mut s = Stage::new();
@@ -324,7 +324,7 @@ mod tests {
             s.add_graphic(id, square).unwrap();
         }
         let queries = (0..n.saturating_sub(1))
-            .map(|i| Query::Collisions {
+            .map(|i| Query::ContactsAmong {
                 parent: "root".into(),
                 objects: Some(vec![format!("o{}", i + 1), format!("o{i}")]),
                 tolerance: 255,
@@ -343,7 +343,7 @@ mod tests {
     }
 
     #[test]
-    fn thirty_thousand_collisions_queries_walk_the_tree_once() {
+    fn thirty_thousand_contacts_among_queries_walk_the_tree_once() {
         let n = 30_000;
         let scene = row(n);
         let (lines, work) = run_all(&scene);
@@ -353,7 +353,7 @@ mod tests {
         for (i, line) in lines.iter().enumerate() {
             let x = 5 * (i + 1);
             let want = format!(
-                "{{\"collisions\": [{{\"a\": \"o{i}\", \"b\": \"o{}\", \"rect\": [{x}, 0, 5, 10], \"overlap_pixels\": 50}}]}}",
+                "{{\"contacts_among\": [{{\"a\": \"o{i}\", \"b\": \"o{}\", \"rect\": [{x}, 0, 5, 10], \"overlap_pixels\": 50}}]}}",
                 i + 1
             );
             assert_eq!(*line, want);
@@ -390,7 +390,7 @@ mod tests {
         for _ in 0..1000 {
             cur = scene.stage.add_container(cur).unwrap();
         }
-        let q = Query::Collisions {
+        let q = Query::ContactsAmong {
             parent: "root".into(),
             objects: None,
             tolerance: 255,

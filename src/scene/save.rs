@@ -143,7 +143,7 @@ fn query_json(q: &Query) -> String {
             s(parent),
             method_json(*method)
         ),
-        Query::Collisions {
+        Query::ContactsAmong {
             parent,
             objects,
             tolerance,

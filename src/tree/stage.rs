@@ -38,6 +38,29 @@ struct Slot {
 /// # Ok::<(), pixelhit::Error>(())
 /// ```
 ///
+/// # Methods by topic
+///
+/// Every query names its objects first and the space of its answer (`parent`) after them;
+/// `_with` is the same call with every option, `_by` the same by a chosen method (the rule
+/// is written out in the docs of the `query` module, `src/query/mod.rs`).
+///
+/// | topic | methods |
+/// |---|---|
+/// | the tree | [`new`](Stage::new), [`root`](Stage::root), [`add_container`](Stage::add_container), [`add_bitmap`](Stage::add_bitmap), [`add_frames`](Stage::add_frames), [`parent`](Stage::parent), [`children`](Stage::children), [`is_ancestor`](Stage::is_ancestor), [`find`](Stage::find), [`contains`](Stage::contains), [`len`](Stage::len), [`is_empty`](Stage::is_empty), [`describe`](Stage::describe) |
+/// | the display list | [`set_parent`](Stage::set_parent), [`add_child_at`](Stage::add_child_at), [`child_at`](Stage::child_at), [`child_index`](Stage::child_index), [`set_child_index`](Stage::set_child_index), [`swap_children`](Stage::swap_children), [`remove_children`](Stage::remove_children), [`remove`](Stage::remove) |
+/// | placing a node | [`set_position`](Stage::set_position), [`set_transform`](Stage::set_transform), [`set_x`](Stage::set_x), [`set_y`](Stage::set_y), [`set_rotation`](Stage::set_rotation), [`set_scale`](Stage::set_scale), [`set_scale_x`](Stage::set_scale_x), [`set_scale_y`](Stage::set_scale_y), [`set_matrix`](Stage::set_matrix), and the readers [`x`](Stage::x), [`y`](Stage::y), [`rotation`](Stage::rotation), [`scale_x`](Stage::scale_x), [`scale_y`](Stage::scale_y), [`matrix`](Stage::matrix), [`pose`](Stage::pose) |
+/// | how a node shows | [`set_visible`](Stage::set_visible), [`is_shown`](Stage::is_shown), [`set_alpha`](Stage::set_alpha), [`set_color_transform`](Stage::set_color_transform), [`set_tolerance`](Stage::set_tolerance), [`set_name`](Stage::set_name), and their readers |
+/// | what a node draws | [`add_graphic`](Stage::add_graphic), [`graphics`](Stage::graphics), [`set_graphics`](Stage::set_graphics), [`bitmap`](Stage::bitmap), [`set_bitmap`](Stage::set_bitmap), [`frame`](Stage::frame), [`frames`](Stage::frames), [`frame_count`](Stage::frame_count), [`set_frame`](Stage::set_frame) |
+/// | masks and scroll windows | [`set_mask`](Stage::set_mask), [`mask`](Stage::mask), [`masked_by`](Stage::masked_by), [`set_scroll_rect`](Stage::set_scroll_rect), [`scroll_rect`](Stage::scroll_rect), [`visible_bounds`](Stage::visible_bounds) |
+/// | spaces | [`matrix_to`](Stage::matrix_to), [`matrix_between`](Stage::matrix_between), [`color_transform_to`](Stage::color_transform_to), [`local_to_global`](Stage::local_to_global), [`global_to_local`](Stage::global_to_local) |
+/// | bounds | [`bounds`](Stage::bounds), [`rect`](Stage::rect), [`tight_bounds`](Stage::tight_bounds) |
+/// | two objects | [`collision_rect`](Stage::collision_rect), [`collision`](Stage::collision), [`hit_test_object`](Stage::hit_test_object), [`alpha_plane`](Stage::alpha_plane) |
+/// | many objects a frame | [`contacts_among`](Stage::contacts_among), [`contacts_against`](Stage::contacts_against), [`contacts_between`](Stage::contacts_between) |
+/// | by a chosen method | [`collides`](Stage::collides), [`collides_with`](Stage::collides_with), [`collides_probe`](Stage::collides_probe), [`collision_by`](Stage::collision_by), [`radial_profile`](Stage::radial_profile) |
+/// | motion | [`sweep`](Stage::sweep), [`sweeps_against`](Stage::sweeps_against), [`sweeps_between`](Stage::sweeps_between), [`separation`](Stage::separation), [`pose`](Stage::pose) |
+/// | points and the mouse | [`hit_test_point`](Stage::hit_test_point), [`pick`](Stage::pick), [`objects_under_point`](Stage::objects_under_point), [`set_interactive`](Stage::set_interactive), [`set_mouse_enabled`](Stage::set_mouse_enabled), [`set_mouse_children`](Stage::set_mouse_children), [`set_hit_area`](Stage::set_hit_area), and their readers |
+/// | the cache | [`cache_bytes`](Stage::cache_bytes), [`clear_cache`](Stage::clear_cache) |
+///
 /// # Bad calls and queries during a change
 ///
 /// A call that fails (a removed id, moving a node under itself or one of its descendants,

@@ -254,7 +254,7 @@ fn scene_files_run_collisions_and_keep_frames() {
               { "graphics": [ { "fill": "M0,0 H10 V10 H0 Z" } ] } ], "frame": 1 },
           { "name": "far", "x": 100, "graphics": [ { "fill": "M0,0 H10 V10 H0 Z" } ] } ] } ] },
       "queries": [
-        { "collisions": { "parent": "world", "objects": "children" } },
+        { "contacts_among": { "parent": "world", "objects": "children" } },
         { "collisions": { "parent": "world", "objects": ["far", "anim", "left"], "details": true } },
         { "collisions": { "parent": "world", "objects": ["left", "nobody"] } }
       ]
@@ -263,12 +263,14 @@ fn scene_files_run_collisions_and_keep_frames() {
     let lines: Vec<_> = scene.queries().iter().map(|q| scene.run_query(q)).collect();
     assert_eq!(
         lines[0].as_ref().unwrap(),
-        r#"{"collisions": [{"a": "left", "b": "anim", "rect": [8, 0, 2, 10], "overlap_pixels": 20}]}"#
+        r#"{"contacts_among": [{"a": "left", "b": "anim", "rect": [8, 0, 2, 10], "overlap_pixels": 20}]}"#
     );
     // Pairs come in tree order whatever the order of the list; details add three fields.
+    // The query's former name, `collisions`, still runs (deprecated), answering under the
+    // new one.
     assert_eq!(
         lines[1].as_ref().unwrap(),
-        r#"{"collisions": [{"a": "left", "b": "anim", "rect": [8, 0, 2, 10], "overlap_pixels": 20, "centroid": [9, 5], "normal": [1, 0], "first": [8, 0]}]}"#
+        r#"{"contacts_among": [{"a": "left", "b": "anim", "rect": [8, 0, 2, 10], "overlap_pixels": 20, "centroid": [9, 5], "normal": [1, 0], "first": [8, 0]}]}"#
     );
     assert!(lines[2].is_err());
     // Saving keeps the frames and the frame shown.
@@ -276,6 +278,10 @@ fn scene_files_run_collisions_and_keep_frames() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("frames.json");
     scene.save(&file).unwrap();
+    // Saving writes the new name only.
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(saved.matches("\"contacts_among\"").count(), 3, "{saved}");
+    assert!(!saved.contains("\"collisions\""), "{saved}");
     let again = pixelhit::Scene::load(&file).unwrap();
     let anim = again.node("anim").unwrap();
     assert_eq!(again.stage.frame_count(anim).unwrap(), 2);

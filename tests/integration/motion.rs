@@ -634,7 +634,7 @@ fn sweeps_with_is_every_pairwise_sweep_in_order_of_t_then_the_tree() {
         );
         set_pose(&mut s, mover, to);
         let opts = MotionOptions::default().collision(CollisionOptions::default().parallel(rng.coin()));
-        let got = s.sweeps_with(root, mover, from, &others, &opts).unwrap();
+        let got = s.sweeps_against(mover, from, &others, root, &opts).unwrap();
         let mut want = Vec::new();
         for (order, &o) in s.children(space).unwrap().iter().enumerate() {
             if !others.contains(&o) {
@@ -814,7 +814,7 @@ fn motion_errors_are_clear_and_never_hang() {
         "{e}"
     );
     let e = s
-        .sweeps_with(root, a, Pose::new(0.0, f64::INFINITY, 0.0, 1.0, 1.0), &[b], &opts)
+        .sweeps_against(a, Pose::new(0.0, f64::INFINITY, 0.0, 1.0, 1.0), &[b], root, &opts)
         .unwrap_err();
     assert!(matches!(e, Error::NonFinite { .. }), "{e}");
     // max_step below 1/64 or not a number.
@@ -844,7 +844,7 @@ fn motion_errors_are_clear_and_never_hang() {
     assert!(matches!(e, Error::MotionBudget { .. }), "{e}");
     assert!(e.to_string().contains("poses"), "{e}");
     let e = s
-        .sweeps_with(root, huge, Pose::at(0.0, 0.0), &[a], &opts)
+        .sweeps_against(huge, Pose::at(0.0, 0.0), &[a], root, &opts)
         .unwrap_err();
     assert!(matches!(e, Error::MotionBudget { .. }), "{e}");
     assert!(started.elapsed().as_secs() < 5);
@@ -864,7 +864,7 @@ fn motion_errors_are_clear_and_never_hang() {
     let e = s.sweep(a, b, other, from, None, &opts).unwrap_err();
     assert!(matches!(e, Error::NotDescendant { .. }), "{e}");
     let e = s
-        .sweeps_with(other, a, Pose::at(0.0, 0.0), &[b], &opts)
+        .sweeps_against(a, Pose::at(0.0, 0.0), &[b], other, &opts)
         .unwrap_err();
     assert!(matches!(e, Error::NotDescendant { .. }), "{e}");
 }
@@ -1118,7 +1118,7 @@ fn sweeps_between_is_sweeps_with_for_every_mover() {
             .collect();
         let mut want = Vec::new();
         for &(m, from) in &movers[..movers.len() - 1] {
-            want.extend(s.sweeps_with(root, m, from, &still, &opts).unwrap());
+            want.extend(s.sweeps_against(m, from, &still, root, &opts).unwrap());
         }
         assert_eq!(got, want, "seed {seed}");
         total += got.len();

@@ -279,6 +279,7 @@ fn own_box(node: &Node, m: &DAffine2) -> Placed {
     }
 }
 
+/// The pick index of the stage, made again after the tree changed (crate-internal).
 impl Stage {
     /// The index, built again when the tree changed since it was made.
     pub(crate) fn pick_index(&self) -> Result<Arc<PickIndex>> {

@@ -5,6 +5,7 @@ use crate::tree::links::Link;
 use crate::tree::node::{Content, NodeId};
 use crate::{Error, Result, Stage};
 
+/// The mouse properties Flash reads when it picks: `mouse_enabled`, `mouse_children`, hit areas.
 impl Stage {
     fn interactive_node(&mut self, id: NodeId, what: &'static str) -> Result<&mut crate::tree::node::Node> {
         if !self.node(id)?.interactive {

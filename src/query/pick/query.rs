@@ -20,6 +20,7 @@ use crate::{Error, Result, Stage};
 #[derive(Default)]
 struct ClipAnswers(HashMap<*const ClipLink, bool>);
 
+/// Which object a point picks, and every object under a point.
 impl Stage {
     /// Whether the root-space point `p` shows through every clip of the list.
     fn shows_through(&self, clips: &Clips, p: DVec2, known: &mut ClipAnswers) -> Result<bool> {

@@ -16,6 +16,7 @@ enum Answer {
     Hit(NodeId),
 }
 
+/// Flash's picking rules over the nodes a point hits (crate-internal).
 impl Stage {
     /// Flash's rules over the nodes hit themselves and their ancestors only: each container
     /// tries its hit children from the top down, a real hit wins at once, and a hit that

@@ -7,7 +7,7 @@ use crate::scene::text::{fmt_num, json_string};
 use crate::{Method, Result};
 
 const QUERY_KINDS: &str = "collision_rect, bounds, tight_bounds, hit_test_point, hit_test_object, collides, \
-     collisions, pick, objects_under_point, rect, visible_bounds, local_to_global, global_to_local, scroll_rect, \
+     contacts_among, pick, objects_under_point, rect, visible_bounds, local_to_global, global_to_local, scroll_rect, \
      sweep, sweeps_with, separation";
 
 impl Loader<'_> {
@@ -45,7 +45,8 @@ impl Loader<'_> {
             "bounds" | "tight_bounds" => &["object", "space"],
             "hit_test_point" => &["object", "x", "y", "shape_flag"],
             "hit_test_object" => &["a", "b"],
-            "collisions" => &["parent", "objects", "tolerance", "anti_alias", "details"],
+            // `collisions` is the former name, still read (deprecated).
+            "contacts_among" | "collisions" => &["parent", "objects", "tolerance", "anti_alias", "details"],
             "pick" => &["x", "y", "bitmap_hit"],
             "objects_under_point" => &["container", "x", "y"],
             "rect" | "visible_bounds" => &["object", "space"],
@@ -117,7 +118,7 @@ impl Loader<'_> {
                 y: self.number(self.required(f, path, "y")?, &join(path, "y"))?,
                 shape_flag: flag(f, "shape_flag", false)?,
             },
-            "collisions" => Query::Collisions {
+            "contacts_among" | "collisions" => Query::ContactsAmong {
                 parent: name(f, "parent")?,
                 objects: self.object_list(f, path)?,
                 tolerance: match get(f, "tolerance") {
@@ -172,7 +173,7 @@ impl Loader<'_> {
         })
     }
 
-    /// The `objects` of a `collisions` query: a list of names, or `"children"` (`None`).
+    /// The `objects` of a `contacts_among` query (or `collisions`): a list of names, or `"children"` (`None`).
     pub(super) fn object_list(&self, f: &Fields, path: &str) -> Result<Option<Vec<String>>> {
         let here = join(path, "objects");
         match self.required(f, path, "objects")? {
