@@ -19,6 +19,7 @@ mod interop;
 mod methods;
 mod motion;
 mod properties;
+mod pygame_renderer;
 mod raster_check;
 mod semantics;
 mod span_scan;
