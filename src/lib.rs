@@ -219,6 +219,9 @@ pub use query::pick::PickOptions;
 pub use query::pipeline::DENSE_BYTES;
 pub use query::point::BitmapHit;
 pub use query::tracker::{ContactEvent, ContactPhase, ContactTracker};
+pub use raster::renderer::{
+    BitmapRenderer, PYGAME_MAX_ANGLE, PYGAME_MAX_SCALE, PYGAME_MAX_SIDE, PygameFlavour, PygameTransform,
+};
 pub use scene::{MotionFields, MotionQuery, Query, Scene, SceneLimits, ScenePose};
 pub use tree::node::{Frame, NodeId};
 pub use tree::stage::Stage;

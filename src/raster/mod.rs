@@ -25,6 +25,10 @@
 //!   where both targets' spans meet.
 //! - [`bitmask`]: which pixels of a plane are solid, one bit per pixel, and the word-by-word
 //!   overlap of two masks.
+//! - [`renderer`]: the public names of other renderers (`PygameTransform`, `BitmapRenderer`).
+//! - [`pygame_plan`], [`pygame_rotate`], [`pygame_rotozoom`], [`pygame_texels`]: bitmaps as pygame's `rotate`
+//!   and `rotozoom` draw them (semantics.md 4.9), in pygame's own fixed-point steps, any
+//!   row alone.
 //! - [`cache`] and [`budget`]: what a stage keeps between queries, and what one query may
 //!   hold.
 //!
@@ -41,6 +45,11 @@ mod edges;
 mod item;
 mod plane;
 mod prepare;
+mod pygame_plan;
+mod pygame_rotate;
+mod pygame_rotozoom;
+mod pygame_texels;
+pub(crate) mod renderer;
 mod sample;
 mod span_scan;
 mod spans;

@@ -20,6 +20,7 @@ mod methods;
 mod motion;
 mod outline;
 mod properties;
+mod pygame_renderer;
 mod raster_check;
 mod semantics;
 mod span_scan;

@@ -1,0 +1,208 @@
+//! A pygame transform of one bitmap, set up once: the output size and the fixed-point
+//! constants pygame derives from the angle, scale and source size (semantics.md 4.9). Rows
+//! of the output are then computed anywhere, alone, with no surface built.
+
+use super::pygame_rotate::{Rotate, Turn};
+use super::pygame_rotozoom::{Rotozoom, Zoom};
+use super::pygame_texels::Texels;
+use super::renderer::{PYGAME_MAX_ANGLE, PYGAME_MAX_SCALE, PYGAME_MAX_SIDE, PygameOp, PygameTransform};
+use crate::{Bitmap, Error, Result};
+
+/// Which of pygame's code paths draws the surface.
+#[derive(Clone, Copy, Debug)]
+enum Path {
+    /// Nothing (an empty source, or `rotozoom` at scale 0).
+    Empty,
+    /// `rotate` by a multiple of 90 degrees: a copy turned this many quarter turns.
+    Turn(Turn),
+    /// `rotate` by any other angle: nearest texel in 16.16 fixed point.
+    Rotate(Rotate),
+    /// `rotozoom` with |angle| > 0.001: SDL_gfx's bilinear rotozoomer.
+    Rotozoom(Rotozoom),
+    /// `rotozoom` with |angle| <= 0.001: SDL_gfx's bilinear zoomer.
+    Zoom(Zoom),
+}
+
+/// One transform of one source size, ready to give rows.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PygamePlan {
+    src_w: u32,
+    src_h: u32,
+    flip_x: bool,
+    flip_y: bool,
+    out_w: u32,
+    out_h: u32,
+    path: Path,
+}
+
+/// The plan of `t` for a `width` x `height` source; the caller has checked the ranges
+/// (`PygameTransform::check`), so pygame's int arithmetic cannot overflow.
+pub(crate) fn pygame_plan(t: &PygameTransform, width: u32, height: u32) -> PygamePlan {
+    let (w, h) = (
+        i32::try_from(width).unwrap_or(0),
+        i32::try_from(height).unwrap_or(0),
+    );
+    let path = if w < 1 || h < 1 {
+        Path::Empty
+    } else {
+        match t.op {
+            PygameOp::Rotate => Rotate::plan(t.angle, w, h),
+            PygameOp::Rotozoom => {
+                if t.scale == 0.0 {
+                    Path::Empty
+                } else {
+                    Rotozoom::plan(t.angle, t.scale, w, h)
+                }
+            }
+        }
+    };
+    let (out_w, out_h) = match path {
+        Path::Empty => (0, 0),
+        Path::Turn(turn) => turn.size(w, h),
+        Path::Rotate(r) => r.size(),
+        Path::Rotozoom(r) => r.size(),
+        Path::Zoom(z) => z.size(),
+    };
+    PygamePlan {
+        src_w: width,
+        src_h: height,
+        flip_x: t.flip_x,
+        flip_y: t.flip_y,
+        out_w: u32::try_from(out_w).unwrap_or(0),
+        out_h: u32::try_from(out_h).unwrap_or(0),
+        path,
+    }
+}
+
+impl Rotate {
+    fn plan(angle: f32, w: i32, h: i32) -> Path {
+        match Turn::of(angle) {
+            Some(turn) => Path::Turn(turn),
+            None => Path::Rotate(Rotate::new(angle, w, h)),
+        }
+    }
+}
+
+impl Rotozoom {
+    fn plan(angle: f32, scale: f32, w: i32, h: i32) -> Path {
+        if f64::from(angle).abs() > super::pygame_rotozoom::ANGLE_LIMIT {
+            Path::Rotozoom(Rotozoom::new(angle, scale, w, h))
+        } else {
+            Path::Zoom(Zoom::new(scale, w, h))
+        }
+    }
+}
+
+impl PygamePlan {
+    /// The size of the surface pygame returns.
+    pub(crate) fn size(&self) -> (u32, u32) {
+        (self.out_w, self.out_h)
+    }
+
+    /// Alpha of output pixels `x0 ..` of row `y` into `out` (0 outside the surface).
+    pub(crate) fn alpha_row(&self, rgba: &[u8], y: i64, x0: i64, out: &mut [u8]) {
+        out.fill(0);
+        let len = i64::try_from(out.len()).unwrap_or(i64::MAX);
+        if y < 0 || y >= i64::from(self.out_h) {
+            return;
+        }
+        let lo = x0.max(0);
+        let hi = x0.saturating_add(len).min(i64::from(self.out_w));
+        if lo >= hi {
+            return;
+        }
+        let texels = Texels {
+            rgba,
+            w: self.src_w as usize,
+            h: self.src_h as usize,
+            flip_x: self.flip_x,
+            flip_y: self.flip_y,
+        };
+        // Inside the surface every coordinate fits in i32 (sides are at most 16384).
+        let (yi, loi) = (y as i32, lo as i32);
+        let slot = &mut out[(lo - x0) as usize..(hi - x0) as usize];
+        match self.path {
+            Path::Empty => {}
+            Path::Turn(turn) => turn.row(&texels, yi, loi, slot),
+            Path::Rotate(r) => r.row(&texels, yi, loi, slot),
+            Path::Rotozoom(r) => r.row(&texels, yi, loi, slot),
+            Path::Zoom(z) => z.row(&texels, yi, loi, slot),
+        }
+    }
+}
+
+/// Sizes and rows of pygame's pictures (the public half of the plan).
+impl PygameTransform {
+    /// Checks that pygame's arithmetic is defined for this transform of a `width` x `height`
+    /// source (finite angle and scale within [`PYGAME_MAX_ANGLE`] and [`PYGAME_MAX_SCALE`],
+    /// sides within [`PYGAME_MAX_SIDE`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutOfRange`] naming the value that is out of range.
+    pub fn check(&self, width: u32, height: u32) -> Result<()> {
+        let bad = |what: &str, value: f64, range: &'static str| {
+            Err(Error::OutOfRange {
+                what: format!("pygame transform's {what}"),
+                value,
+                range,
+            })
+        };
+        if !self.angle.is_finite() || self.angle.abs() > PYGAME_MAX_ANGLE {
+            return bad("angle", f64::from(self.angle), "-1000000..=1000000");
+        }
+        if !self.scale.is_finite() || self.scale.abs() > PYGAME_MAX_SCALE {
+            return bad("scale", f64::from(self.scale), "-64..=64");
+        }
+        if width > PYGAME_MAX_SIDE || height > PYGAME_MAX_SIDE {
+            return bad("source side", f64::from(width.max(height)), "0..=16384");
+        }
+        let (w, h) = pygame_plan(self, width, height).size();
+        if w > PYGAME_MAX_SIDE || h > PYGAME_MAX_SIDE {
+            return bad("output side", f64::from(w.max(h)), "0..=16384");
+        }
+        Ok(())
+    }
+
+    /// The size of the surface pygame returns for a `width` x `height` source, exactly as
+    /// pygame computes it (0 x 0 for a transform [`PygameTransform::check`] refuses).
+    #[must_use]
+    pub fn output_size(&self, width: u32, height: u32) -> (u32, u32) {
+        if !self.angle.is_finite()
+            || self.angle.abs() > PYGAME_MAX_ANGLE
+            || !self.scale.is_finite()
+            || self.scale.abs() > PYGAME_MAX_SCALE
+            || width > PYGAME_MAX_SIDE
+            || height > PYGAME_MAX_SIDE
+        {
+            return (0, 0);
+        }
+        pygame_plan(self, width, height).size()
+    }
+
+    /// Alpha of pixels `x0 .. x0 + out.len()` of row `y` of the surface pygame returns for
+    /// `bitmap` (the bitmap's alpha read as the source surface's), 0 outside that surface,
+    /// computed without building it.
+    ///
+    /// # Errors
+    ///
+    /// As [`PygameTransform::check`].
+    ///
+    /// ```
+    /// use pixelhit::{Bitmap, PygameTransform};
+    /// let b = Bitmap::from_rgba8(2, 1, vec![0, 0, 0, 10, 0, 0, 0, 20]).unwrap();
+    /// let mut row = [0u8; 3];
+    /// PygameTransform::rotate(90.0).alpha_row(&b, 0, -1, &mut row).unwrap();
+    /// assert_eq!(row, [0, 20, 0]);
+    /// ```
+    pub fn alpha_row(&self, bitmap: &Bitmap, y: i64, x0: i64, out: &mut [u8]) -> Result<()> {
+        self.check(bitmap.width(), bitmap.height())?;
+        self.plan(bitmap).alpha_row(bitmap.rgba(), y, x0, out);
+        Ok(())
+    }
+
+    /// The fixed-point plan for this bitmap (set up once, then any rows).
+    pub(crate) fn plan(&self, bitmap: &Bitmap) -> PygamePlan {
+        pygame_plan(self, bitmap.width(), bitmap.height())
+    }
+}

@@ -1,0 +1,109 @@
+//! `pygame.transform.rotate` (transform.c, identical in pygame 2.6.1 and pygame-ce 2.5.8):
+//! a quarter-turn copy when `fmod(angle, 90) == 0`, else nearest texels stepped in 16.16
+//! fixed point in C `int`s (wrapping, as the compiled code does), with the background
+//! (pixels whose step falls outside the source) filled with the colour key or transparent.
+
+use super::pygame_texels::{Texels, Walk, max4};
+
+/// The degrees-to-radians constant as transform.c writes it (one ulp from `PI / 180`).
+#[allow(clippy::excessive_precision, clippy::unreadable_literal)]
+const RADIANS_PER_DEGREE: f64 = 0.01745329251994329;
+
+/// A rotation by a multiple of 90 degrees: quarter turns counter-clockwise, 0 to 3.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Turn(u8);
+
+impl Turn {
+    /// The turn pygame takes for `angle`, when it takes the quarter-turn path.
+    pub(crate) fn of(angle: f32) -> Option<Turn> {
+        if f64::from(angle) % 90.0 != 0.0 {
+            return None;
+        }
+        // rotate90's `(angle / 90) % 4` on `(int)angle`; the angle is bounded, so the
+        // conversion is exact.
+        #[allow(clippy::cast_possible_truncation)]
+        let turns = ((angle as i32) / 90) % 4;
+        Some(Turn(u8::try_from(turns.rem_euclid(4)).unwrap_or(0)))
+    }
+
+    pub(crate) fn size(self, w: i32, h: i32) -> (i32, i32) {
+        if self.0.is_multiple_of(2) { (w, h) } else { (h, w) }
+    }
+
+    /// Output pixels `x0 ..` of row `y` (all inside the surface).
+    pub(crate) fn row(self, texels: &Texels<'_>, y: i32, x0: i32, out: &mut [u8]) {
+        let (w, h) = (texels.width(), texels.height());
+        for (k, o) in out.iter_mut().enumerate() {
+            let x = x0 as usize + k;
+            let y = y as usize;
+            // Destination (x, y) reads these source texels (rotate90's pointer walks).
+            let (i, j) = match self.0 {
+                0 => (x, y),
+                1 => (w - 1 - y, x),
+                2 => (w - 1 - x, h - 1 - y),
+                _ => (y, h - 1 - x),
+            };
+            *o = texels.at(i, j);
+        }
+    }
+}
+
+/// A rotation by any other angle: transform.c's `rotate`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Rotate {
+    out_w: i32,
+    out_h: i32,
+    walk: Walk,
+    xmax: i32,
+    ymax: i32,
+}
+
+impl Rotate {
+    /// pygame's size and constants for rotating a `w` x `h` source by `angle`.
+    #[allow(clippy::cast_possible_truncation)]
+    pub(crate) fn new(angle: f32, w: i32, h: i32) -> Rotate {
+        let rad = f64::from(angle) * RADIANS_PER_DEGREE;
+        let (s, c) = (rad.sin(), rad.cos());
+        let (x, y) = (f64::from(w), f64::from(h));
+        let (cx, cy, sx, sy) = (c * x, c * y, s * x, s * y);
+        let out_w = max4(cx + sy, cx - sy, -cx + sy, -cx - sy) as i32;
+        let out_h = max4(sx + cy, sx - cy, -sx + cy, -sx - cy) as i32;
+        let isin = (s * 65536.0) as i32;
+        let icos = (c * 65536.0) as i32;
+        // `(long long)dst->w - 1 << 15` times the double, truncated to int.
+        let span = ((i64::from(out_w) - 1) << 15) as f64;
+        let ax = (out_w << 15).wrapping_sub((c * span) as i32);
+        let ay = (out_h << 15).wrapping_sub((s * span) as i32);
+        let xd = (w - out_w).wrapping_mul(1 << 15);
+        let yd = (h - out_h).wrapping_mul(1 << 15);
+        Rotate {
+            out_w,
+            out_h,
+            walk: Walk {
+                isin,
+                icos,
+                base_x: ax.wrapping_add(xd),
+                base_y: ay.wrapping_add(yd),
+                cy: out_h / 2,
+            },
+            xmax: (w << 16) - 1,
+            ymax: (h << 16) - 1,
+        }
+    }
+
+    pub(crate) fn size(&self) -> (i32, i32) {
+        (self.out_w, self.out_h)
+    }
+
+    /// Output pixels `x0 ..` of row `y` (all inside the surface), stepped as pygame steps.
+    pub(crate) fn row(&self, texels: &Texels<'_>, y: i32, x0: i32, out: &mut [u8]) {
+        let (mut dx, mut dy) = self.walk.start(y, x0);
+        for o in out.iter_mut() {
+            if dx >= 0 && dy >= 0 && dx <= self.xmax && dy <= self.ymax {
+                *o = texels.at((dx >> 16) as usize, (dy >> 16) as usize);
+            }
+            dx = dx.wrapping_add(self.walk.icos);
+            dy = dy.wrapping_add(self.walk.isin);
+        }
+    }
+}
