@@ -126,6 +126,7 @@ impl CachedRaster {
         self.mask_bytes.fetch_add(bytes, Ordering::SeqCst);
         if self.cached.load(Ordering::SeqCst) {
             cache.count(bytes);
+            cache.shed();
         }
     }
 
@@ -648,6 +649,21 @@ impl RasterCache {
         let freed = shard.drop_old(dropped);
         self.release(freed);
         self.bytes() + weight <= CACHE_BYTES
+    }
+
+    /// Past the limit (a mask is counted after its raster was kept), drops what the current
+    /// age has not used, shard by shard, until the count is within it again: only masks of
+    /// rasters the current age uses can keep it past the limit.
+    fn shed(&self) {
+        for i in 0..SHARDS {
+            if self.bytes() <= CACHE_BYTES {
+                return;
+            }
+            let mut dropped = Dropped::default();
+            let freed = self.shard(i).drop_old(&mut dropped);
+            self.release(freed);
+            drop(dropped);
+        }
     }
 
     /// Keeps `value` under `key` in the generations `pick` chooses, if there is room.
