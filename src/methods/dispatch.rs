@@ -5,7 +5,7 @@ use crate::geom::rect::PixelRect;
 use crate::methods::radial::RadialProfile;
 use crate::methods::scans::{incremental_scan, linear_overlap, linear_scan, mask_overlap, sampled_scan};
 use crate::methods::summed_area::SummedAreas;
-use crate::query::pipeline::{PairRequest, Planes, Setup};
+use crate::query::pipeline::{PairRequest, Planes};
 use crate::{Collision, CollisionOptions, Error, Method, NodeId, RadialOptions, Result, Stage};
 
 /// Bytes per window pixel of the methods on whole planes, for [`crate::DENSE_BYTES`]: the
@@ -199,9 +199,11 @@ impl Stage {
         opts: &CollisionOptions,
         bytes_per_pixel: u64,
     ) -> Result<Option<Planes>> {
-        self.run_pair(&PairRequest::new(a, b, parent, opts), |setup| match setup {
-            Setup::Pair(pair) => pair.solid_planes(self, opts, bytes_per_pixel).map(Some),
-            Setup::Empty | Setup::Loose(_) => Ok(None),
+        self.run_pair(&PairRequest::new(a, b, parent, opts), |setup| {
+            setup
+                .pair()
+                .map(|pair| pair.solid_planes(self, opts, bytes_per_pixel))
+                .transpose()
         })
     }
 
@@ -220,24 +222,22 @@ impl Stage {
         };
         if !opts.precise {
             // Not precise: nothing is prepared, so there is no compare to run again.
-            return Ok(match self.setup_pair(&PairRequest::new(a, b, parent, opts))? {
-                Setup::Empty => no,
-                _ => Probe {
-                    hit: true,
-                    visited: 0,
-                },
+            let setup = self.setup_pair(&PairRequest::new(a, b, parent, opts))?;
+            return Ok(Probe {
+                hit: setup.collision(self, opts)?.rect.is_some(),
+                visited: 0,
             });
         }
         match method {
             Method::Exact => {
                 let (hit, visited) = self.run_pair(&PairRequest::new(a, b, parent, opts), |setup| {
-                    Ok(match setup {
-                        Setup::Pair(pair) => {
+                    Ok(match setup.pair() {
+                        Some(pair) => {
                             let hit = pair.collision(self, opts)?.rect.is_some();
                             let w = pair.window;
                             (hit, if count_exact { w.width() * w.height() } else { 0 })
                         }
-                        _ => (false, 0),
+                        None => (false, 0),
                     })
                 })?;
                 Ok(Probe { hit, visited })

@@ -463,7 +463,7 @@ fn exit_distance(c: DVec2, d: DVec2, p: DVec2, q: DVec2) -> Option<f64> {
 mod tests {
     use super::*;
 
-    use crate::query::pipeline::{PairRequest, Setup};
+    use crate::query::pipeline::PairRequest;
     use crate::raster::RegionPiece;
     use crate::tree::walk::{Clip, Visit, Walk, each_clip};
     use crate::{Bitmap, ColorTransform, FillRule, Graphic, Path, geom::shape::Leaf};
@@ -548,13 +548,12 @@ mod tests {
         let rect = Path::rect(bounds.left(), bounds.top(), bounds.width(), bounds.height());
         tmp.add_graphic(cover, Graphic::fill(rect, FillRule::NonZero, 1.0)?)?;
         // Two planes of a byte and, at worst (every pixel on the rim), 16 bytes of rim a pixel.
-        let planes = tmp.run_pair(
-            &PairRequest::new(holder, cover, root, opts),
-            |setup| match setup {
-                Setup::Pair(pair) => pair.solid_planes(&tmp, opts, 18).map(Some),
-                Setup::Empty | Setup::Loose(_) => Ok(None),
-            },
-        )?;
+        let planes = tmp.run_pair(&PairRequest::new(holder, cover, root, opts), |setup| {
+            setup
+                .pair()
+                .map(|pair| pair.solid_planes(&tmp, opts, 18))
+                .transpose()
+        })?;
         let Some(planes) = planes else {
             return Ok(None);
         };

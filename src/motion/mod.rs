@@ -117,20 +117,7 @@ impl MotionOptions {
 impl Stage {
     /// What [`Stage::collision`] answers for a request whose targets may be posed.
     fn pair_collision(&self, request: &crate::query::pipeline::PairRequest<'_>) -> Result<crate::Collision> {
-        use crate::query::pipeline::Setup;
-        self.run_pair(request, |setup| {
-            Ok(match setup {
-                Setup::Empty => crate::Collision {
-                    rect: None,
-                    overlap_pixels: request.opts.precise.then_some(0),
-                },
-                Setup::Loose(r) => crate::Collision {
-                    rect: Some(r),
-                    overlap_pixels: None,
-                },
-                Setup::Pair(pair) => pair.collision(self, request.opts)?,
-            })
-        })
+        self.run_pair(request, |setup| setup.collision(self, request.opts))
     }
 }
 

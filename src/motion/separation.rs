@@ -3,7 +3,7 @@
 use glam::{DAffine2, DVec2};
 
 use super::{MOTION_RESOLUTION, MotionOptions, check_budget};
-use crate::query::pipeline::{PairRequest, Pose as Placed, Setup, Target};
+use crate::query::pipeline::{PairRequest, Pose as Placed, Target};
 use crate::{Error, NodeId, Result, Stage};
 
 /// How far to push one object out of another.
@@ -153,9 +153,11 @@ impl Stage {
         rect: crate::Rect,
     ) -> Result<DVec2> {
         let copts = &opts.collision;
-        let details = self.run_pair(&PairRequest::new(a, b, parent, copts), |setup| match setup {
-            Setup::Pair(pair) => self.contact_details(&pair, a, parent, copts, rect),
-            Setup::Empty | Setup::Loose(_) => Ok(None),
+        let details = self.run_pair(&PairRequest::new(a, b, parent, copts), |setup| {
+            match setup.pair() {
+                Some(pair) => self.contact_details(pair, a, parent, copts, rect),
+                None => Ok(None),
+            }
         })?;
         if let Some(details) = details
             && details.normal != DVec2::ZERO

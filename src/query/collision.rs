@@ -1,7 +1,7 @@
 //! The collision of two objects (semantics.md section 4): `collision_rect`, the signature
 //! users come for, and `collision` with every option.
 
-use crate::query::pipeline::{PairRequest, Setup, kept_answer_key};
+use crate::query::pipeline::{PairRequest, kept_answer_key};
 use crate::{Collision, CollisionOptions, NodeId, Rect, Result, Stage};
 
 /// Whether and where two objects touch.
@@ -77,17 +77,7 @@ impl Stage {
             });
         }
         let request = PairRequest::new(a, b, parent, opts).rejecting_near_misses();
-        let answer = self.run_pair(&request, |setup| match setup {
-            Setup::Empty => Ok(Collision {
-                rect: None,
-                overlap_pixels: opts.precise.then_some(0),
-            }),
-            Setup::Loose(r) => Ok(Collision {
-                rect: Some(r),
-                overlap_pixels: None,
-            }),
-            Setup::Pair(pair) => pair.collision(self, opts),
-        })?;
+        let answer = self.run_pair(&request, |setup| setup.collision(self, opts))?;
         if let Some(key) = key {
             self.cache
                 .keep_pair(revision, key, (answer.rect, answer.overlap_pixels));

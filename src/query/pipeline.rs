@@ -162,6 +162,33 @@ pub(crate) enum Setup {
     Pair(PreparedPair),
 }
 
+impl Setup {
+    /// What [`Stage::collision`] answers for this setup: no overlap (a count of 0 when
+    /// precise), the bounds' intersection without a count, or the prepared pair compared.
+    pub fn collision(&self, stage: &Stage, opts: &CollisionOptions) -> Result<Collision> {
+        match self {
+            Setup::Empty => Ok(Collision {
+                rect: None,
+                overlap_pixels: opts.precise.then_some(0),
+            }),
+            Setup::Loose(r) => Ok(Collision {
+                rect: Some(*r),
+                overlap_pixels: None,
+            }),
+            Setup::Pair(pair) => pair.collision(stage, opts),
+        }
+    }
+
+    /// The prepared pair, or nothing when there are no pixels to compare (no overlap
+    /// possible, or a query that is not precise).
+    pub fn pair(&self) -> Option<&PreparedPair> {
+        match self {
+            Setup::Pair(pair) => Some(pair),
+            Setup::Empty | Setup::Loose(_) => None,
+        }
+    }
+}
+
 /// The lowest alpha that counts as solid in target a and in target b.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Thresholds {
