@@ -634,7 +634,7 @@ impl PyStage {
         .options()?;
         let mover = one.ids[0];
         sweep_query(slf, &[&one, &list], |stage| {
-            stage.sweeps_with(parent, mover, from, &list.ids, &opts)
+            stage.sweeps_against(mover, from, &list.ids, parent, &opts)
         })
     }
 
