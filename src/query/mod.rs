@@ -10,7 +10,8 @@
 //! - [`near_miss`]: pairs whose outlines are too far apart to touch, answered before drawing.
 //! - [`hit_test`]: Flash's hit tests; [`point`]: point tests of single leaves.
 //! - [`alpha_plane`]: a target's alpha plane over any pixels.
-//! - [`crowd`]: many objects at once, with [`broad_phase`] finding the close pairs.
+//! - [`crowd`]: many objects at once, with [`broad_phase`] finding the close pairs
+//!   ([`forward_scan`] its first try).
 //! - [`tracker`]: contacts turned into began / continued / ended events.
 //! - [`pick`]: which object gets the mouse, and the mouse properties it reads.
 
@@ -21,6 +22,7 @@ pub(crate) mod broad_phase;
 mod budget_tests;
 pub(crate) mod collision;
 pub(crate) mod crowd;
+pub(crate) mod forward_scan;
 pub(crate) mod hit_test;
 pub(crate) mod near_miss;
 pub(crate) mod options;
