@@ -22,6 +22,9 @@
 //! line folded into the field and its angle grows by a constant step, and neither step is a
 //! whole number of pixels or a whole turn over a frame count a run reaches.
 //!
+//! `dense_spinning/1000` and `dense_still/1000`: the same sprites five times as densely packed
+//! (about 20 box neighbours a sprite; `prof_spinning 1000 spin 1 1 dense` prints the figure).
+//!
 //! `spinning_threads_1/1000` and `spinning_threads_2/1000` run the spinning crowd on a pool of
 //! one and of two threads.
 //!
@@ -32,7 +35,7 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use pixelhit::CollisionOptions;
 
-use pixelhit_benches::crowd::{Motion, crowd};
+use pixelhit_benches::crowd::{Motion, crowd, dense_crowd};
 
 fn benches(c: &mut Criterion) {
     let opts = CollisionOptions::default();
@@ -96,6 +99,28 @@ fn benches(c: &mut Criterion) {
                 })
             });
         }
+    }
+    // The dense crowd (about 20 box neighbours a sprite), turning and still (issue 29: a
+    // moving frame at most 4x a still one). Both touch the tree every frame, as a game that
+    // sets every position does, so the still frame is a new frame for the cache too.
+    for (name, motion) in [
+        ("dense_spinning", Motion::Spinning),
+        ("dense_still", Motion::Still),
+    ] {
+        let mut world = dense_crowd(1000, motion);
+        let mut frame = 0u64;
+        g.bench_function(format!("{name}/1000"), |bench| {
+            bench.iter(|| {
+                frame += 1;
+                world.step(frame);
+                world.touch();
+                let contacts = world
+                    .stage
+                    .contacts_among(&world.sprites, world.world, &opts)
+                    .unwrap();
+                black_box(contacts.len())
+            })
+        });
     }
     // The spinning crowd on pools of 1 and 2 threads (issue 21: 2 threads vs 1).
     for threads in [1usize, 2] {

@@ -1,8 +1,9 @@
 //! Frames of the `crowd` benchmark's crowd, for profiling and counting (callgrind, perf):
-//! `prof_spinning N [spin|still|frac|whole] [frames] [threads]`. Prints the contacts and the
-//! time per frame (noisy on a shared machine: prefer instruction counts).
+//! `prof_spinning N [spin|still|frac|whole] [frames] [threads] [dense]`. With `dense`, the
+//! dense crowd (about 20 box neighbours a sprite). Prints the mean number of box neighbours,
+//! the contacts and the time per frame (noisy on a shared machine: prefer instruction counts).
 use pixelhit::CollisionOptions;
-use pixelhit_benches::crowd::{Motion, crowd};
+use pixelhit_benches::crowd::{Motion, crowd, dense_crowd};
 
 fn main() {
     let arg = |i: usize| std::env::args().nth(i);
@@ -19,7 +20,26 @@ fn main() {
         .num_threads(threads)
         .build()
         .unwrap();
-    let mut world = crowd(n, motion);
+    let mut world = match arg(5).as_deref() {
+        Some("dense") => dense_crowd(n, motion),
+        _ => crowd(n, motion),
+    };
+    let boxes: Vec<_> = world
+        .sprites
+        .iter()
+        .map(|&s| world.stage.bounds(s, world.world).unwrap())
+        .collect();
+    let mut close = 0usize;
+    for (i, a) in boxes.iter().enumerate() {
+        for b in &boxes[i + 1..] {
+            if let (Some(a), Some(b)) = (a, b)
+                && a.intersect(b).is_some()
+            {
+                close += 1;
+            }
+        }
+    }
+    println!("{:.1} box neighbours a sprite", 2.0 * close as f64 / n as f64);
     let opts = CollisionOptions::default().parallel(threads > 1);
     let mut contacts = 0;
     let t = std::time::Instant::now();

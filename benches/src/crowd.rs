@@ -54,6 +54,20 @@ pub struct Crowd {
 
 /// `n` sprites, half bitmaps and half vector stars, that move by `motion`.
 pub fn crowd(n: usize, motion: Motion) -> Crowd {
+    // Density chosen so that a sprite touches a few others: n sprites of ~60 px in a world
+    // whose side grows with sqrt(n) (2048 at 1,000).
+    crowd_on(n, motion, 2048.0 * (n as f64 / 1000.0).sqrt())
+}
+
+/// The same sprites as [`crowd`] packed five times as densely (a field of a fifth of the
+/// area), so that each sprite's box overlaps about 20 others' (issue 29's dense pile: a
+/// sprite in many pairs).
+pub fn dense_crowd(n: usize, motion: Motion) -> Crowd {
+    crowd_on(n, motion, 2048.0 * (n as f64 / 5000.0).sqrt())
+}
+
+/// `n` sprites that move by `motion` in a square field of side `side`.
+fn crowd_on(n: usize, motion: Motion, side: f64) -> Crowd {
     let mut rng = scenes::Rng::new(n as u64);
     // A generator of its own for the turning speeds, so that the crowd itself (kinds,
     // places, angles, scales, velocities) is the same whatever the motion.
@@ -67,9 +81,6 @@ pub fn crowd(n: usize, motion: Motion) -> Crowd {
     let stars: Vec<_> = (0..8)
         .map(|i| scenes::star(5 + i % 3, 12.0 + 4.5 * i as f64, 0.5))
         .collect();
-    // Density chosen so that a sprite touches a few others: n sprites of ~60 px in a world
-    // whose side grows with sqrt(n) (2048 at 1,000).
-    let side = 2048.0 * (n as f64 / 1000.0).sqrt();
     let mut sprites = Vec::new();
     let mut start = Vec::new();
     for i in 0..n {

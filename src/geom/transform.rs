@@ -74,7 +74,12 @@ impl Props {
 
     pub fn to_matrix(self) -> DAffine2 {
         let (sr, cr) = sin_cos_degrees(self.rotation);
-        let (sk, ck) = sin_cos_degrees(self.rotation + self.skew);
+        // Without skew, `rotation + skew` is `rotation` (or, for -0.0, +0.0, which turns the
+        // same): the second sine and cosine would repeat the first.
+        let (sk, ck) = match self.skew == 0.0 {
+            true => (sr, cr),
+            false => sin_cos_degrees(self.rotation + self.skew),
+        };
         DAffine2 {
             matrix2: DMat2::from_cols(
                 DVec2::new(self.scale_x * cr, self.scale_x * sr),

@@ -13,6 +13,7 @@ use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap};
 
 use crate::Rect;
+use crate::query::forward_scan::{Scan, ScanBox, forward_scan};
 
 /// The pairs `(i, j)`, `i < j`, of boxes whose interiors overlap (boxes that only touch do
 /// not), sorted; `None` boxes overlap nothing. Stops with `Err(count)` as soon as more than
@@ -56,7 +57,35 @@ fn sweep(
     looks: impl Fn(usize) -> u8,
     max_pairs: usize,
 ) -> Result<Vec<(usize, usize)>, usize> {
-    // Boxes without area overlap nothing (exclusive overlap).
+    let order = by_left_edge(boxes);
+    // The plain scan first: on a scene spread over the plane it is the cheaper; where it
+    // would be quadratic it gives up early and the indexed sweep below answers.
+    let flat: Vec<ScanBox> = order
+        .iter()
+        .map(|&(i, b)| ScanBox {
+            left: b.left(),
+            top: b.top(),
+            right: b.right(),
+            bottom: b.bottom(),
+            index: i,
+            joins: joins(i),
+            looks: looks(i),
+        })
+        .collect();
+    match forward_scan(&flat, max_pairs, &mut 0) {
+        Scan::Done(mut pairs) => {
+            pairs.sort_unstable();
+            return Ok(pairs);
+        }
+        Scan::TooMany(count) => return Err(count),
+        Scan::GaveUp => {}
+    }
+    indexed_sweep(&order, joins, looks, max_pairs)
+}
+
+/// The boxes with area, with their indices, sorted by left edge. Boxes without area overlap
+/// nothing (exclusive overlap).
+fn by_left_edge(boxes: &[Option<Rect>]) -> Vec<(usize, Rect)> {
     let mut order: Vec<(usize, Rect)> = boxes
         .iter()
         .enumerate()
@@ -66,6 +95,17 @@ fn sweep(
         })
         .collect();
     order.sort_by(|a, b| a.1.left().total_cmp(&b.1.left()));
+    order
+}
+
+/// The sweep with the crossing boxes indexed by y, over `order` (boxes with area, sorted by
+/// left edge): O(n log n + pairs) for every layout.
+fn indexed_sweep(
+    order: &[(usize, Rect)],
+    joins: impl Fn(usize) -> u8,
+    looks: impl Fn(usize) -> u8,
+    max_pairs: usize,
+) -> Result<Vec<(usize, usize)>, usize> {
     // y coordinates as ranks, so that the index is over integers.
     let mut ys: Vec<f64> = order.iter().flat_map(|(_, b)| [b.top(), b.bottom()]).collect();
     ys.sort_by(f64::total_cmp);
@@ -223,6 +263,21 @@ mod tests {
         want
     }
 
+    fn indexed_only(boxes: &[Option<Rect>]) -> Vec<(usize, usize)> {
+        indexed_sweep(&by_left_edge(boxes), |_| FIRST, |_| FIRST, usize::MAX).unwrap()
+    }
+
+    #[test]
+    fn a_column_past_the_scans_budget_is_answered_by_the_indexed_sweep() {
+        // 2,000 boxes one above the other, each overlapping the next: the forward scan
+        // would compare every two of them.
+        let boxes: Vec<Option<Rect>> = (0..2000)
+            .map(|i| Rect::from_ltrb(0.0, i as f64, 10.0, i as f64 + 1.5))
+            .collect();
+        let want: Vec<(usize, usize)> = (0..1999).map(|i| (i, i + 1)).collect();
+        assert_eq!(overlapping_pairs(&boxes, usize::MAX), Ok(want));
+    }
+
     #[test]
     fn the_pairs_are_exactly_the_overlapping_boxes() {
         let mut seed = 99u64;
@@ -257,6 +312,9 @@ mod tests {
                 Ok(brute_force(&boxes)),
                 "case {case}"
             );
+            // The indexed sweep alone, which the forward scan leaves to the layouts it
+            // gives up on.
+            assert_eq!(indexed_only(&boxes), brute_force(&boxes), "case {case}");
         }
     }
 

@@ -11,7 +11,8 @@
 //! - [`hit_test`]: Flash's hit tests; [`point`]: point tests of single leaves.
 //! - [`alpha_plane`]: a target's alpha plane over any pixels.
 //! - [`outline`]: the boundary of a target's solid pixels as polygons.
-//! - [`crowd`]: many objects at once, with [`broad_phase`] finding the close pairs.
+//! - [`crowd`]: many objects at once, with [`broad_phase`] finding the close pairs
+//!   ([`forward_scan`] its first try).
 //! - [`tracker`]: contacts turned into began / continued / ended events.
 //! - [`pick`]: which object gets the mouse, and the mouse properties it reads.
 //!
@@ -53,6 +54,7 @@ pub(crate) mod collision;
 #[cfg(test)]
 mod content_change_tests;
 pub(crate) mod crowd;
+pub(crate) mod forward_scan;
 pub(crate) mod hit_test;
 pub(crate) mod near_miss;
 pub(crate) mod options;

@@ -253,13 +253,18 @@ impl Stage {
     pub(crate) fn node_mut(&mut self, id: NodeId) -> Result<&mut Node> {
         // Every change goes through here (or through `remove`).
         self.revision += 1;
-        let err = self.missing(id);
+        // The error's text is built only on the error path: formatting it first cost most of
+        // a `set_transform` call (813 of 1,330 instructions, issue 29).
+        if self.slot(id).is_none() {
+            return Err(self.missing(id));
+        }
         let s = self
             .slots
             .get_mut(id.index as usize)
-            .filter(|s| s.generation == id.generation && s.made_by == id.stage)
             .and_then(|s| s.node.as_mut());
-        s.ok_or(err)
+        s.ok_or_else(|| Error::StaleNode {
+            node: format!("#{}", id.index),
+        })
     }
 
     /// The node's name in quotes, or `#index`, as error messages show it.
