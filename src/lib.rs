@@ -171,6 +171,11 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+/// docs/art.md's examples too.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/art.md")]
+struct ArtDoctests;
+
 mod debug;
 mod error;
 mod geom;
