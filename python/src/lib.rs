@@ -21,6 +21,7 @@ mod errors;
 mod graphic;
 mod motion;
 mod node;
+mod outline;
 mod overlap_mask;
 mod path;
 mod stage;
