@@ -179,6 +179,10 @@ struct MethodsDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../docs/game-notes.md")]
 struct GameNotesDoctests;
+/// docs/art.md's examples too.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/art.md")]
+struct ArtDoctests;
 
 mod debug;
 mod error;

@@ -849,6 +849,19 @@ class Stage:
     def objects_under_point(self, container: Node, x: float, y: float) -> list[Node]:
         """Every node in `container`'s subtree (itself included) whose own content is under
         `(x, y)` (root space), bottom to top, as Flash's `getObjectsUnderPoint`."""
+    def outline(
+        self,
+        node: Node,
+        parent: Node,
+        tolerance: int = 255,
+        simplify: float = 0.0,
+        anti_alias: bool = True,
+    ) -> list[list[Tuple[float, float]]]:
+        """The boundary of `node`'s solid pixels in `parent`'s pixel grid (alpha at least
+        `max(1, 255 - tolerance)`) as closed polygons of `(x, y)` tuples: by the even-odd
+        rule a pixel's centre is inside exactly when the pixel is solid, holes included.
+        `simplify` (pixels) drops vertices within that distance; below 0.5 no pixel centre
+        changes side."""
     def bounds(self, node: Node, space: Optional[Node] = None) -> Optional[_Rect]:
         """Flash's `getBounds`: the box of `node` and its descendants in `space`'s
         coordinates (the root's when `None`), strokes included, or `None` when it draws

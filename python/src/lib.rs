@@ -37,6 +37,7 @@ mod graphic;
 mod handles;
 mod motion;
 mod node;
+mod outline;
 mod overlap_mask;
 mod path;
 mod stage;

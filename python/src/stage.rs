@@ -328,6 +328,28 @@ impl PyStage {
         self.forget_removed()
     }
 
+    /// The boundary of `node`'s solid pixels in `parent`'s pixel grid (alpha at least
+    /// `max(1, 255 - tolerance)`, as in collisions) as closed polygons, lists of `(x, y)`
+    /// tuples: by the even-odd rule a pixel's centre is inside exactly when the pixel is
+    /// solid, holes included. `simplify` (pixels) drops vertices within that distance;
+    /// below 0.5 no pixel centre changes side.
+    #[pyo3(signature = (node, parent, tolerance = Level(255), simplify = 0.0, anti_alias = true))]
+    fn outline(
+        &self,
+        py: Python<'_>,
+        node: &Bound<'_, PyAny>,
+        parent: &Bound<'_, PyAny>,
+        tolerance: Level,
+        simplify: f64,
+        anti_alias: bool,
+    ) -> PyResult<Vec<crate::outline::Polygon>> {
+        let opts = ph::OutlineOptions::default()
+            .tolerance(tolerance.0)
+            .simplify(simplify)
+            .anti_alias(anti_alias);
+        crate::outline::outline(self, py, node, parent, opts)
+    }
+
     // ----- collisions -----
 
     /// Where `a` and `b` overlap in `parent`'s space, as Flash's `getCollisionRect` without
