@@ -10,9 +10,12 @@
 //! - [`near_miss`]: pairs whose outlines are too far apart to touch, answered before drawing.
 //! - [`hit_test`]: Flash's hit tests; [`point`]: point tests of single leaves.
 //! - [`alpha_plane`]: a target's alpha plane over any pixels.
-//! - [`crowd`]: many objects at once, with [`broad_phase`] finding the close pairs.
+//! - [`crowd`]: many objects at once, with [`broad_phase`] finding the close pairs and
+//!   `in_order` testing them on several threads with the answer and error of one thread.
 //! - [`tracker`]: contacts turned into began / continued / ended events.
 //! - [`pick`]: which object gets the mouse, and the mouse properties it reads.
+//! - [`work_budget`]: the work a whole many-object or motion call may take, counted before
+//!   it tests anything.
 
 pub(crate) mod alpha_plane;
 pub(crate) mod bounds;
@@ -22,6 +25,8 @@ mod budget_tests;
 pub(crate) mod collision;
 pub(crate) mod crowd;
 pub(crate) mod hit_test;
+#[cfg(feature = "parallel")]
+pub(crate) mod in_order;
 pub(crate) mod near_miss;
 pub(crate) mod options;
 pub(crate) mod pick;
@@ -32,3 +37,4 @@ mod span_tests;
 pub(crate) mod target;
 pub(crate) mod target_memo;
 pub(crate) mod tracker;
+pub(crate) mod work_budget;
