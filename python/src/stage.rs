@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use crate::answers::{PyCollision, PyContact};
 use crate::bitmap::{PyBitmap, bitmap_of};
 use crate::convert::{Level, Matrix, Tests, Xywh, matrix_tuple, point_of, xywh};
-use crate::crowd::{NodeList, collision_options, crowd_query};
+use crate::crowd::{NodeList, collision_options, crowd_query, with_max_work};
 use crate::errors::{OrRaise, bad_argument, busy};
 use crate::graphic::{PyGraphic, graphic_of};
 use crate::motion::{self, MotionArgs, PySweep, PySweepHit, movers_of, opt_pose, pose_of, sweep_query};
@@ -459,9 +459,12 @@ impl PyStage {
     /// the order of `nodes` (`a` before `b`); `contact.a` and `contact.b` are the objects
     /// given. `details=True` adds each contact's `normal`, `centroid`, `first` and `mask`;
     /// `skip_hidden=True` leaves out nodes that are not shown (they or an ancestor hidden).
+    /// `max_work` bounds the work of the whole call in pixel tests (default
+    /// `DEFAULT_MAX_WORK`, 2^26: the windows of all the close pairs, counted before any is
+    /// tested); past it, `BudgetError`.
     /// The stage is not locked against other threads' reads while it runs (the GIL is
     /// released), but a change from another thread raises.
-    #[pyo3(signature = (parent, nodes, *, tolerance = Level(255), details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None))]
+    #[pyo3(signature = (parent, nodes, *, tolerance = Level(255), details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_work = None))]
     #[allow(clippy::too_many_arguments)]
     fn collisions(
         slf: &Bound<'_, Self>,
@@ -474,6 +477,7 @@ impl PyStage {
         anti_alias: bool,
         parallel: bool,
         max_pixels: Option<u64>,
+        max_work: Option<u64>,
     ) -> PyResult<Vec<PyContact>> {
         let parent = id_of(parent)?;
         let list = NodeList::new(nodes)?;
@@ -486,12 +490,15 @@ impl PyStage {
             skip_hidden,
             parallel,
         )?;
-        crowd_query(slf, &[&list], |stage| stage.contacts_among(&list.ids, parent, &opts))
+        let opts = with_max_work(opts, max_work);
+        crowd_query(slf, &[&list], |stage| {
+            stage.contacts_among(&list.ids, parent, &opts)
+        })
     }
 
     /// Every node of `others` that collides with `node`, in `parent`'s space, in the order of
     /// `others` (`node` is always `a`). Options as `collisions`.
-    #[pyo3(signature = (parent, node, others, *, tolerance = Level(255), details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None))]
+    #[pyo3(signature = (parent, node, others, *, tolerance = Level(255), details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_work = None))]
     #[allow(clippy::too_many_arguments)]
     fn collisions_with(
         slf: &Bound<'_, Self>,
@@ -505,6 +512,7 @@ impl PyStage {
         anti_alias: bool,
         parallel: bool,
         max_pixels: Option<u64>,
+        max_work: Option<u64>,
     ) -> PyResult<Vec<PyContact>> {
         let parent = id_of(parent)?;
         let node = node_of(node)?.clone();
@@ -522,6 +530,7 @@ impl PyStage {
             skip_hidden,
             parallel,
         )?;
+        let opts = with_max_work(opts, max_work);
         let object = one.ids[0];
         crowd_query(slf, &[&one, &list], |stage| {
             stage.contacts_against(object, &list.ids, parent, &opts)
@@ -531,7 +540,7 @@ impl PyStage {
     /// Every colliding pair with `a` from `group_a` and `b` from `group_b` (bullets against
     /// enemies, without testing bullets against bullets), ordered by `a`'s place in
     /// `group_a`, then `b`'s in `group_b`. Options as `collisions`.
-    #[pyo3(signature = (parent, group_a, group_b, *, tolerance = Level(255), details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None))]
+    #[pyo3(signature = (parent, group_a, group_b, *, tolerance = Level(255), details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_work = None))]
     #[allow(clippy::too_many_arguments)]
     fn collisions_between(
         slf: &Bound<'_, Self>,
@@ -545,6 +554,7 @@ impl PyStage {
         anti_alias: bool,
         parallel: bool,
         max_pixels: Option<u64>,
+        max_work: Option<u64>,
     ) -> PyResult<Vec<PyContact>> {
         let parent = id_of(parent)?;
         let (la, lb) = (NodeList::new(group_a)?, NodeList::new(group_b)?);
@@ -557,6 +567,7 @@ impl PyStage {
             skip_hidden,
             parallel,
         )?;
+        let opts = with_max_work(opts, max_work);
         crowd_query(slf, &[&la, &lb], |stage| {
             stage.contacts_between(&la.ids, &lb.ids, parent, &opts)
         })
@@ -570,9 +581,11 @@ impl PyStage {
     /// do not meet. Poses are tested so that no point moves more than `max_step` px of
     /// `parent` (default 0.5, at least 1/64) between two of them, so a wall at least
     /// `max_step` thick stops any bullet; the contact is narrowed to 1/256 px of motion.
-    /// `max_tests` bounds the tested poses (a `BudgetError` past it); a moving node with
-    /// skew is a `NodeError`. Other options as `collision`.
-    #[pyo3(signature = (a, b, parent, *, a_from = None, b_from = None, precise = true, tolerance = Level(255), anti_alias = true, max_pixels = None, max_step = ph::DEFAULT_MAX_STEP, max_tests = Tests(ph::DEFAULT_MAX_TESTS)))]
+    /// `max_tests` bounds the tested poses (a `BudgetError` past it), `max_work` the pixel
+    /// tests of all of them (default `DEFAULT_MAX_WORK`, counted before any is tested; a
+    /// `BudgetError` past it); a moving node with skew is a `NodeError`. Other options as
+    /// `collision`.
+    #[pyo3(signature = (a, b, parent, *, a_from = None, b_from = None, precise = true, tolerance = Level(255), anti_alias = true, max_pixels = None, max_step = ph::DEFAULT_MAX_STEP, max_tests = Tests(ph::DEFAULT_MAX_TESTS), max_work = None))]
     #[allow(clippy::too_many_arguments)]
     fn sweep(
         &self,
@@ -588,6 +601,7 @@ impl PyStage {
         max_pixels: Option<u64>,
         max_step: f64,
         max_tests: Tests,
+        max_work: Option<u64>,
     ) -> PyResult<Option<PySweep>> {
         let ids = (id_of(a)?, id_of(b)?, id_of(parent)?);
         let (a_from, b_from) = (opt_pose(a_from, "a_from")?, opt_pose(b_from, "b_from")?);
@@ -601,6 +615,7 @@ impl PyStage {
             max_step,
             max_distance: None,
             max_tests: max_tests.0,
+            max_work,
         }
         .options()?;
         motion::sweep(self, py, ids, a_from, b_from, &opts)
@@ -611,7 +626,7 @@ impl PyStage {
     /// `SweepHit` in order of `t`, then of the tree. A bullet stops at the first. The mover
     /// is never among the answers; a node listed twice counts once. Options as `sweep`,
     /// with `skip_hidden` and `parallel` as `collisions`.
-    #[pyo3(signature = (parent, mover, from_pose, others, *, tolerance = Level(255), skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_step = ph::DEFAULT_MAX_STEP, max_tests = Tests(ph::DEFAULT_MAX_TESTS)))]
+    #[pyo3(signature = (parent, mover, from_pose, others, *, tolerance = Level(255), skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_step = ph::DEFAULT_MAX_STEP, max_tests = Tests(ph::DEFAULT_MAX_TESTS), max_work = None))]
     #[allow(clippy::too_many_arguments)]
     fn sweeps_with(
         slf: &Bound<'_, Self>,
@@ -627,6 +642,7 @@ impl PyStage {
         max_pixels: Option<u64>,
         max_step: f64,
         max_tests: Tests,
+        max_work: Option<u64>,
     ) -> PyResult<Vec<PySweepHit>> {
         let parent = id_of(parent)?;
         let node = node_of(mover)?.clone();
@@ -646,6 +662,7 @@ impl PyStage {
             max_step,
             max_distance: None,
             max_tests: max_tests.0,
+            max_work,
         }
         .options()?;
         let mover = one.ids[0];
@@ -658,7 +675,7 @@ impl PyStage {
     /// `(node, from_pose)` pairs (a dict's `.items()` works). Hits are ordered by the
     /// mover's place in `movers`, then `t`, then the tree; movers do not meet each other,
     /// and a mover listed among `others` is left out of them. Options as `sweeps_with`.
-    #[pyo3(signature = (parent, movers, others, *, tolerance = Level(255), skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_step = ph::DEFAULT_MAX_STEP, max_tests = Tests(ph::DEFAULT_MAX_TESTS)))]
+    #[pyo3(signature = (parent, movers, others, *, tolerance = Level(255), skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_step = ph::DEFAULT_MAX_STEP, max_tests = Tests(ph::DEFAULT_MAX_TESTS), max_work = None))]
     #[allow(clippy::too_many_arguments)]
     fn sweeps_between(
         slf: &Bound<'_, Self>,
@@ -673,6 +690,7 @@ impl PyStage {
         max_pixels: Option<u64>,
         max_step: f64,
         max_tests: Tests,
+        max_work: Option<u64>,
     ) -> PyResult<Vec<PySweepHit>> {
         let parent = id_of(parent)?;
         let (moving, poses) = movers_of(movers)?;
@@ -687,6 +705,7 @@ impl PyStage {
             max_step,
             max_distance: None,
             max_tests: max_tests.0,
+            max_work,
         }
         .options()?;
         let pairs: Vec<(NodeId, ph::Pose)> = moving.ids.iter().copied().zip(poses).collect();
@@ -702,7 +721,7 @@ impl PyStage {
     /// them (default: the diagonal of both nodes' bounds together). Without a direction `a`
     /// is pushed against the contact normal (away from `b`). The tree is not changed: move
     /// `a` yourself. Options as `sweep`.
-    #[pyo3(signature = (a, b, parent, *, direction = None, max_distance = None, precise = true, tolerance = Level(255), anti_alias = true, max_pixels = None, max_step = ph::DEFAULT_MAX_STEP, max_tests = Tests(ph::DEFAULT_MAX_TESTS)))]
+    #[pyo3(signature = (a, b, parent, *, direction = None, max_distance = None, precise = true, tolerance = Level(255), anti_alias = true, max_pixels = None, max_step = ph::DEFAULT_MAX_STEP, max_tests = Tests(ph::DEFAULT_MAX_TESTS), max_work = None))]
     #[allow(clippy::too_many_arguments)]
     fn separation(
         &self,
@@ -718,6 +737,7 @@ impl PyStage {
         max_pixels: Option<u64>,
         max_step: f64,
         max_tests: Tests,
+        max_work: Option<u64>,
     ) -> PyResult<Option<f64>> {
         let (a, b, parent) = (id_of(a)?, id_of(b)?, id_of(parent)?);
         let direction = direction
@@ -734,6 +754,7 @@ impl PyStage {
             max_step,
             max_distance,
             max_tests: max_tests.0,
+            max_work,
         }
         .options()?;
         let guard = self.read()?;
