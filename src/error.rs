@@ -159,7 +159,7 @@ pub enum Error {
     WorkBudget {
         /// What was being computed, e.g. `the contacts among 300 objects in the root`.
         what: String,
-        /// Work counted: done when it stopped, or what it would take.
+        /// Work counted: done when it stopped, or counted ahead until it passed the budget.
         work: u128,
         /// The budget.
         budget: u64,
