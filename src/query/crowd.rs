@@ -212,7 +212,9 @@ impl Stage {
     ///
     /// As [`Stage::collision`] for any pair; [`Error::NotDescendant`] names the first object
     /// that is not inside `parent`; [`Error::WorkBudget`] when more than
-    /// [`MAX_CLOSE_PAIRS`] pairs of boxes overlap (nothing is tested then);
+    /// [`MAX_CLOSE_PAIRS`] pairs of boxes overlap, or when the close pairs' windows add up to
+    /// more than [`CollisionOptions::max_work`] pixel tests (nothing is tested then); the
+    /// error of the first failing pair in the answer's order, whatever `parallel` says;
     /// [`Error::PixelBudget`] when details are asked of an overlap whose planes would take
     /// more than [`crate::DENSE_BYTES`].
     ///
