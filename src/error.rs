@@ -150,15 +150,23 @@ pub enum Error {
         /// The budget.
         budget: u64,
     },
-    /// Computing the pixels a query needs would take more work than its budget allows:
-    /// edges crossing each other by the thousand inside a few pixels.
+    /// A query would take more work than its budget allows: computing pixels whose edges
+    /// cross each other by the thousand inside a few pixels (counted in edge pieces), more
+    /// close pairs than [`MAX_CLOSE_PAIRS`](crate::MAX_CLOSE_PAIRS), or a many-object or
+    /// motion query whose pairs and poses add up to more than
+    /// [`CollisionOptions::max_work`](crate::CollisionOptions::max_work) (counted in pixel
+    /// tests before anything is tested).
     WorkBudget {
-        /// What was being computed.
+        /// What was being computed, e.g. `the contacts among 300 objects in the root`.
         what: String,
-        /// Work done when it stopped (edge pieces handled, over rows and strips).
+        /// Work counted: done when it stopped, or counted ahead until it passed the budget.
         work: u128,
         /// The budget.
         budget: u64,
+        /// What `work` and `budget` count, e.g. `edge pieces handled`.
+        unit: &'static str,
+        /// Why, or how to raise the budget.
+        remedy: &'static str,
     },
     /// A node whose matrix has skew was asked to move in a motion query (semantics.md 8:
     /// only x, y, rotation and the scales are interpolated).
@@ -241,9 +249,15 @@ impl fmt::Display for Error {
                 f,
                 "{what} would take too many vertices ({vertices} estimated or counted), over the budget of {budget}"
             ),
-            Error::WorkBudget { what, work, budget } => write!(
+            Error::WorkBudget {
+                what,
+                work,
+                budget,
+                unit,
+                remedy,
+            } => write!(
                 f,
-                "{what} would take more work than the budget of {budget} edge pieces (stopped at {work}): its edges cross each other too often"
+                "{what} would take more work than its budget: {work} {unit}, over the budget of {budget}; {remedy}"
             ),
             Error::Skew { node } => write!(
                 f,

@@ -217,7 +217,7 @@ pub use motion::{
 };
 pub use query::alpha_plane::AlphaPlane;
 pub use query::crowd::{Contact, ContactDetails, MAX_CLOSE_PAIRS, OverlapMask};
-pub use query::options::{Collision, CollisionOptions, DEFAULT_MAX_PIXELS};
+pub use query::options::{Collision, CollisionOptions, DEFAULT_MAX_PIXELS, DEFAULT_MAX_WORK};
 pub use query::outline::OutlineOptions;
 pub use query::pick::PickOptions;
 pub use query::pipeline::DENSE_BYTES;

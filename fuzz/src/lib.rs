@@ -9,8 +9,8 @@
 //! and trees, to turn a finding into a plain test.
 
 use pixelhit::{
-    Bitmap, BitmapHit, CollisionOptions, ColorTransform, DAffine2, DVec2, FillRule, Graphic, ImageLimits,
-    NodeId, Path, PickOptions, Query, Scene, SceneLimits, Stage,
+    Bitmap, BitmapHit, CollisionOptions, ColorTransform, DAffine2, DVec2, Error, FillRule, Graphic,
+    ImageLimits, NodeId, Path, PickOptions, Query, Scene, SceneLimits, Stage,
 };
 
 /// Pixel budget of the precise queries run here: enough for small scenes, small enough
@@ -504,6 +504,29 @@ fn queries(stage: &Stage, r: &mut Bytes, ids: &[NodeId]) {
         assert_eq!(x, y, "hit_test_object is not symmetric");
     }
     collide_both_ways(stage, a, b, p);
+    many_objects_within_a_work_budget(stage, r, ids);
+}
+
+/// A many-object query under a small work budget of the whole call
+/// (`CollisionOptions::max_work`): refused with `WorkBudget` past it and otherwise the answer
+/// of the same call without a limit; the same answer or the same error (the first failing
+/// pair's) on several threads and on one.
+fn many_objects_within_a_work_budget(stage: &Stage, r: &mut Bytes, ids: &[NodeId]) {
+    let budget = u64::from(r.byte()) << 6;
+    let opts = CollisionOptions::default().max_pixels(BUDGET).max_work(budget);
+    let root = stage.root();
+    let got = stage.contacts_among(ids, root, &opts);
+    let sequential = stage.contacts_among(ids, root, &opts.parallel(false));
+    assert_eq!(got, sequential, "contacts_among differs on one thread");
+    match got {
+        Err(Error::WorkBudget { work, budget: b, .. }) if b == budget => {
+            assert!(work > u128::from(budget), "refused within its work budget")
+        }
+        got => {
+            let unlimited = stage.contacts_among(ids, root, &opts.max_work(u64::MAX));
+            assert_eq!(got, unlimited, "the work budget changed an answer that fits");
+        }
+    }
 }
 
 /// Picks at a point from the bytes (whole and half pixels near the origin, or any number),

@@ -27,6 +27,8 @@ DEFAULT_MAX_STEP: float
 MIN_MAX_STEP: float
 #: The default `max_tests` of a motion query: 2^18 tested poses per pair.
 DEFAULT_MAX_TESTS: int
+#: The default `max_work` of a many-object or motion query: 2^26 pixel tests per call.
+DEFAULT_MAX_WORK: int
 
 __all__ = [
     "ArgumentError",
@@ -40,6 +42,7 @@ __all__ = [
     "DEFAULT_MAX_PIXELS",
     "DEFAULT_MAX_STEP",
     "DEFAULT_MAX_TESTS",
+    "DEFAULT_MAX_WORK",
     "DataError",
     "Graphic",
     "MAX_CLOSE_PAIRS",
@@ -651,6 +654,7 @@ class Stage:
         anti_alias: bool = True,
         parallel: bool = True,
         max_pixels: Optional[int] = None,
+        max_work: Optional[int] = None,
     ) -> list[Contact]:
         """Every colliding pair among `nodes` in `parent`'s space, the same answers as
         `collision` on every pair, found by a broad phase over their bounds and tested on
@@ -671,6 +675,7 @@ class Stage:
         anti_alias: bool = True,
         parallel: bool = True,
         max_pixels: Optional[int] = None,
+        max_work: Optional[int] = None,
     ) -> list[Contact]:
         """Every node of `others` that collides with `node`, in the order of `others`
         (`node` is always `a`). Options as `contacts_among`."""
@@ -687,6 +692,7 @@ class Stage:
         anti_alias: bool = True,
         parallel: bool = True,
         max_pixels: Optional[int] = None,
+        max_work: Optional[int] = None,
     ) -> list[Contact]:
         """Every colliding pair with `a` from `group_a` and `b` from `group_b` (bullets
         against enemies, without testing bullets against bullets), ordered by `a`'s place
@@ -757,6 +763,7 @@ class Stage:
         max_pixels: Optional[int] = None,
         max_step: float = 0.5,
         max_tests: int = 262144,
+        max_work: Optional[int] = None,
     ) -> Optional[Sweep]:
         """The first contact of `a` and `b` while they move from `a_from` and `b_from`
         (`None`: that node stays put) to their current poses, or `None` when they do not
@@ -780,6 +787,7 @@ class Stage:
         max_pixels: Optional[int] = None,
         max_step: float = 0.5,
         max_tests: int = 262144,
+        max_work: Optional[int] = None,
     ) -> list[SweepHit]:
         """Every node of `others` that `mover` meets while it moves from `from_pose` to its
         current pose (the others stay put), each with its first contact, in order of `t`,
@@ -799,6 +807,7 @@ class Stage:
         max_pixels: Optional[int] = None,
         max_step: float = 0.5,
         max_tests: int = 262144,
+        max_work: Optional[int] = None,
     ) -> list[SweepHit]:
         """`sweeps_with` for every `(node, from_pose)` of `movers` in one call (a dict's
         `.items()` works), ordered by mover, then `t`, then the tree. Movers do not meet
@@ -817,6 +826,7 @@ class Stage:
         max_pixels: Optional[int] = None,
         max_step: float = 0.5,
         max_tests: int = 262144,
+        max_work: Optional[int] = None,
     ) -> Optional[float]:
         """How far to push `a` out of `b`: the smallest `d` (px, a multiple of 1/256) such
         that `a` moved by `d` along `direction` shares no solid pixel with `b` while `d -

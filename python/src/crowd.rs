@@ -89,6 +89,15 @@ pub(crate) fn collision_options(
     Ok(opts)
 }
 
+/// `opts` with the work budget of the whole call when one is given
+/// (`CollisionOptions::max_work`; the default otherwise).
+pub(crate) fn with_max_work(opts: CollisionOptions, max_work: Option<u64>) -> CollisionOptions {
+    match max_work {
+        Some(m) => opts.max_work(m),
+        None => opts,
+    }
+}
+
 /// Runs a many-object query on the stage with the GIL released (other Python threads go on
 /// meanwhile), then gives each contact the node objects the caller passed in `lists`.
 pub(crate) fn crowd_query<'py>(

@@ -72,6 +72,7 @@ fn pixelhit_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DEFAULT_MAX_STEP", pixelhit::DEFAULT_MAX_STEP)?;
     m.add("MIN_MAX_STEP", pixelhit::MIN_MAX_STEP)?;
     m.add("DEFAULT_MAX_TESTS", pixelhit::DEFAULT_MAX_TESTS)?;
+    m.add("DEFAULT_MAX_WORK", pixelhit::DEFAULT_MAX_WORK)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::convert::{Xywh, type_name, xywh};
-use crate::crowd::{NodeList, NodeLookup, collision_options};
+use crate::crowd::{NodeList, NodeLookup, collision_options, with_max_work};
 use crate::errors::{OrRaise, bad_argument};
 use crate::handles::PyStage;
 use crate::handles::{PyNode, node_of};
@@ -138,6 +138,8 @@ pub(crate) struct MotionArgs {
     pub(crate) max_step: f64,
     pub(crate) max_distance: Option<f64>,
     pub(crate) max_tests: u64,
+    /// The work budget of the whole query (`None`: the default).
+    pub(crate) max_work: Option<u64>,
 }
 
 impl MotionArgs {
@@ -153,7 +155,7 @@ impl MotionArgs {
             self.skip_hidden,
             self.parallel,
         )?;
-        let mut opts = MotionOptions::from(collision)
+        let mut opts = MotionOptions::from(with_max_work(collision, self.max_work))
             .max_step(self.max_step)
             .max_tests(self.max_tests);
         if let Some(d) = self.max_distance {

@@ -4,8 +4,7 @@ use pixelhit as ph;
 use pyo3::prelude::*;
 
 use crate::errors::OrRaise;
-use crate::node::id_of;
-use crate::stage::PyStage;
+use crate::handles::{PyStage, id_of};
 
 /// One closed polygon, its last vertex joined to its first.
 pub(crate) type Polygon = Vec<(f64, f64)>;

@@ -12,7 +12,7 @@ use pyo3::types::PyDict;
 use crate::answers::{PyCollision, PyContact};
 use crate::bitmap::{PyBitmap, bitmap_of};
 use crate::convert::{Matrix, Xywh, matrix_tuple, max_tests_arg, point_of, tolerance_arg, xywh};
-use crate::crowd::{NodeList, collision_options, crowd_query};
+use crate::crowd::{NodeList, collision_options, crowd_query, with_max_work};
 use crate::errors::{OrRaise, bad_argument, warn_renamed};
 use crate::graphic::{PyGraphic, graphic_of};
 use crate::handles::{PyNode, PyStage, id_of, node_obj, node_of, opt_id};
@@ -333,18 +333,18 @@ impl PyStage {
     /// tuples: by the even-odd rule a pixel's centre is inside exactly when the pixel is
     /// solid, holes included. `simplify` (pixels) drops vertices within that distance;
     /// below 0.5 no pixel centre changes side.
-    #[pyo3(signature = (node, parent, tolerance = Level(255), simplify = 0.0, anti_alias = true))]
+    #[pyo3(signature = (node, parent, tolerance = 255, simplify = 0.0, anti_alias = true))]
     fn outline(
         &self,
         py: Python<'_>,
         node: &Bound<'_, PyAny>,
         parent: &Bound<'_, PyAny>,
-        tolerance: Level,
+        #[pyo3(from_py_with = tolerance_arg)] tolerance: u8,
         simplify: f64,
         anti_alias: bool,
     ) -> PyResult<Vec<crate::outline::Polygon>> {
         let opts = ph::OutlineOptions::default()
-            .tolerance(tolerance.0)
+            .tolerance(tolerance)
             .simplify(simplify)
             .anti_alias(anti_alias);
         crate::outline::outline(self, py, node, parent, opts)
@@ -411,7 +411,7 @@ impl PyStage {
     /// `skip_hidden=True` leaves out nodes that are not shown (they or an ancestor hidden).
     /// The stage is not locked against other threads' reads while it runs (the GIL is
     /// released), but a change from another thread raises.
-    #[pyo3(signature = (nodes, parent, *, tolerance = 255, details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None))]
+    #[pyo3(signature = (nodes, parent, *, tolerance = 255, details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_work = None))]
     #[allow(clippy::too_many_arguments)]
     fn contacts_among(
         slf: &Bound<'_, Self>,
@@ -424,6 +424,7 @@ impl PyStage {
         anti_alias: bool,
         parallel: bool,
         max_pixels: Option<u64>,
+        max_work: Option<u64>,
     ) -> PyResult<Vec<PyContact>> {
         let parent = id_of(parent)?;
         let list = NodeList::new(nodes)?;
@@ -436,6 +437,7 @@ impl PyStage {
             skip_hidden,
             parallel,
         )?;
+        let opts = with_max_work(opts, max_work);
         crowd_query(slf, &[&list], |stage| {
             stage.contacts_among(&list.ids, parent, &opts)
         })
@@ -443,7 +445,7 @@ impl PyStage {
 
     /// Every node of `others` that collides with `node`, in `parent`'s space, in the order of
     /// `others` (`node` is always `a`). Options as `contacts_among`.
-    #[pyo3(signature = (node, others, parent, *, tolerance = 255, details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None))]
+    #[pyo3(signature = (node, others, parent, *, tolerance = 255, details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_work = None))]
     #[allow(clippy::too_many_arguments)]
     fn contacts_against(
         slf: &Bound<'_, Self>,
@@ -457,6 +459,7 @@ impl PyStage {
         anti_alias: bool,
         parallel: bool,
         max_pixels: Option<u64>,
+        max_work: Option<u64>,
     ) -> PyResult<Vec<PyContact>> {
         let parent = id_of(parent)?;
         let node = node_of(node)?.clone();
@@ -474,6 +477,7 @@ impl PyStage {
             skip_hidden,
             parallel,
         )?;
+        let opts = with_max_work(opts, max_work);
         let object = one.ids[0];
         crowd_query(slf, &[&one, &list], |stage| {
             stage.contacts_against(object, &list.ids, parent, &opts)
@@ -483,7 +487,7 @@ impl PyStage {
     /// Every colliding pair with `a` from `group_a` and `b` from `group_b` (bullets against
     /// enemies, without testing bullets against bullets), ordered by `a`'s place in
     /// `group_a`, then `b`'s in `group_b`. Options as `contacts_among`.
-    #[pyo3(signature = (group_a, group_b, parent, *, tolerance = 255, details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None))]
+    #[pyo3(signature = (group_a, group_b, parent, *, tolerance = 255, details = false, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_work = None))]
     #[allow(clippy::too_many_arguments)]
     fn contacts_between(
         slf: &Bound<'_, Self>,
@@ -497,6 +501,7 @@ impl PyStage {
         anti_alias: bool,
         parallel: bool,
         max_pixels: Option<u64>,
+        max_work: Option<u64>,
     ) -> PyResult<Vec<PyContact>> {
         let parent = id_of(parent)?;
         let (la, lb) = (NodeList::new(group_a)?, NodeList::new(group_b)?);
@@ -509,6 +514,7 @@ impl PyStage {
             skip_hidden,
             parallel,
         )?;
+        let opts = with_max_work(opts, max_work);
         crowd_query(slf, &[&la, &lb], |stage| {
             stage.contacts_between(&la.ids, &lb.ids, parent, &opts)
         })
@@ -578,7 +584,7 @@ impl PyStage {
     /// `max_step` thick stops any bullet; the contact is narrowed to 1/256 px of motion.
     /// `max_tests` bounds the tested poses (a `BudgetError` past it); a moving node with
     /// skew is a `NodeError`. Other options as `collision`.
-    #[pyo3(signature = (a, b, parent, *, a_from = None, b_from = None, precise = true, tolerance = 255, anti_alias = true, max_pixels = None, max_step = 0.5, max_tests = 262144))]
+    #[pyo3(signature = (a, b, parent, *, a_from = None, b_from = None, precise = true, tolerance = 255, anti_alias = true, max_pixels = None, max_step = 0.5, max_tests = 262144, max_work = None))]
     #[allow(clippy::too_many_arguments)]
     fn sweep(
         &self,
@@ -594,6 +600,7 @@ impl PyStage {
         max_pixels: Option<u64>,
         max_step: f64,
         #[pyo3(from_py_with = max_tests_arg)] max_tests: u64,
+        max_work: Option<u64>,
     ) -> PyResult<Option<PySweep>> {
         let ids = (id_of(a)?, id_of(b)?, id_of(parent)?);
         let (a_from, b_from) = (opt_pose(a_from, "a_from")?, opt_pose(b_from, "b_from")?);
@@ -607,6 +614,7 @@ impl PyStage {
             max_step,
             max_distance: None,
             max_tests,
+            max_work,
         }
         .options()?;
         motion::sweep(self, py, ids, a_from, b_from, &opts)
@@ -617,7 +625,7 @@ impl PyStage {
     /// `SweepHit` in order of `t`, then of the tree. A bullet stops at the first. The mover
     /// is never among the answers; a node listed twice counts once. Options as `sweep`,
     /// with `skip_hidden` and `parallel` as `contacts_among`.
-    #[pyo3(signature = (parent, mover, from_pose, others, *, tolerance = 255, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_step = 0.5, max_tests = 262144))]
+    #[pyo3(signature = (parent, mover, from_pose, others, *, tolerance = 255, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_step = 0.5, max_tests = 262144, max_work = None))]
     #[allow(clippy::too_many_arguments)]
     fn sweeps_with(
         slf: &Bound<'_, Self>,
@@ -633,6 +641,7 @@ impl PyStage {
         max_pixels: Option<u64>,
         max_step: f64,
         #[pyo3(from_py_with = max_tests_arg)] max_tests: u64,
+        max_work: Option<u64>,
     ) -> PyResult<Vec<PySweepHit>> {
         let parent = id_of(parent)?;
         let node = node_of(mover)?.clone();
@@ -652,6 +661,7 @@ impl PyStage {
             max_step,
             max_distance: None,
             max_tests,
+            max_work,
         }
         .options()?;
         let mover = one.ids[0];
@@ -664,7 +674,7 @@ impl PyStage {
     /// `(node, from_pose)` pairs (a dict's `.items()` works). Hits are ordered by the
     /// mover's place in `movers`, then `t`, then the tree; movers do not meet each other,
     /// and a mover listed among `others` is left out of them. Options as `sweeps_with`.
-    #[pyo3(signature = (parent, movers, others, *, tolerance = 255, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_step = 0.5, max_tests = 262144))]
+    #[pyo3(signature = (parent, movers, others, *, tolerance = 255, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_step = 0.5, max_tests = 262144, max_work = None))]
     #[allow(clippy::too_many_arguments)]
     fn sweeps_between(
         slf: &Bound<'_, Self>,
@@ -679,6 +689,7 @@ impl PyStage {
         max_pixels: Option<u64>,
         max_step: f64,
         #[pyo3(from_py_with = max_tests_arg)] max_tests: u64,
+        max_work: Option<u64>,
     ) -> PyResult<Vec<PySweepHit>> {
         let parent = id_of(parent)?;
         let (moving, poses) = movers_of(movers)?;
@@ -693,6 +704,7 @@ impl PyStage {
             max_step,
             max_distance: None,
             max_tests,
+            max_work,
         }
         .options()?;
         let pairs: Vec<(NodeId, ph::Pose)> = moving.ids.iter().copied().zip(poses).collect();
@@ -708,7 +720,7 @@ impl PyStage {
     /// them (default: the diagonal of both nodes' bounds together). Without a direction `a`
     /// is pushed against the contact normal (away from `b`). The tree is not changed: move
     /// `a` yourself. Options as `sweep`.
-    #[pyo3(signature = (a, b, parent, *, direction = None, max_distance = None, precise = true, tolerance = 255, anti_alias = true, max_pixels = None, max_step = 0.5, max_tests = 262144))]
+    #[pyo3(signature = (a, b, parent, *, direction = None, max_distance = None, precise = true, tolerance = 255, anti_alias = true, max_pixels = None, max_step = 0.5, max_tests = 262144, max_work = None))]
     #[allow(clippy::too_many_arguments)]
     fn separation(
         &self,
@@ -724,6 +736,7 @@ impl PyStage {
         max_pixels: Option<u64>,
         max_step: f64,
         #[pyo3(from_py_with = max_tests_arg)] max_tests: u64,
+        max_work: Option<u64>,
     ) -> PyResult<Option<f64>> {
         let (a, b, parent) = (id_of(a)?, id_of(b)?, id_of(parent)?);
         let direction = direction
@@ -740,6 +753,7 @@ impl PyStage {
             max_step,
             max_distance,
             max_tests,
+            max_work,
         }
         .options()?;
         let guard = self.read()?;

@@ -10,15 +10,20 @@
 //!
 //! - `pose.rs`: [`Pose`] and one target's motion (its matrix at a time, how fast its bounds
 //!   move).
+//! - `track.rs`: how one target of a pair moves, and the times a sweep tests.
 //! - `sweep.rs`: tested times and bisection for one pair.
 //! - `sweeps_with.rs`: movers against many still objects, with a broad phase over the
 //!   boxes they sweep.
 //! - `separation.rs`: the push-out distance.
+//! - `work.rs`: the work a motion query may take, counted against
+//!   [`CollisionOptions::max_work`] before anything is tested.
 
 mod pose;
 mod separation;
 mod sweep;
 mod sweeps_with;
+mod track;
+mod work;
 
 pub use pose::Pose;
 pub use sweep::Sweep;
@@ -97,6 +102,18 @@ impl MotionOptions {
     /// Sets `max_tests`.
     pub fn max_tests(mut self, max_tests: u64) -> Self {
         self.max_tests = max_tests;
+        self
+    }
+    /// Sets the work budget of the whole query, `collision.max_work`
+    /// ([`CollisionOptions::max_work`]): the pixel tests of every pose it may test.
+    ///
+    /// ```
+    /// use pixelhit::MotionOptions;
+    /// let opts = MotionOptions::default().max_work(u64::MAX); // no limit
+    /// assert_eq!(opts.collision.max_work, u64::MAX);
+    /// ```
+    pub fn max_work(mut self, max_work: u64) -> Self {
+        self.collision.max_work = max_work;
         self
     }
 

@@ -2,8 +2,10 @@
 
 use glam::{DAffine2, DVec2};
 
+use super::work::{add_separation_scan, add_separation_start};
 use super::{MOTION_RESOLUTION, MotionOptions, check_budget};
 use crate::query::pipeline::{PairRequest, Pose as Placed, Target};
+use crate::query::work_budget::WorkCount;
 use crate::{Error, NodeId, Result, Stage};
 
 /// How far to push one object out of another.
@@ -44,7 +46,10 @@ impl Stage {
     ///
     /// As [`Stage::collision`]; [`Error::OutOfRange`] for a zero or non-finite direction, a
     /// negative or non-finite `max_distance`, or a `max_step` below 1/64;
-    /// [`Error::MotionBudget`] when more than `opts.max_tests` distances would be tried.
+    /// [`Error::MotionBudget`] when more than `opts.max_tests` distances would be tried;
+    /// [`Error::WorkBudget`] when the distances it may try add up to more than
+    /// `opts.collision.max_work` pixel tests
+    /// ([`CollisionOptions::max_work`](crate::CollisionOptions::max_work)).
     pub fn separation(
         &self,
         a: NodeId,
@@ -56,6 +61,18 @@ impl Stage {
         self.check_inside(parent, &[a, b])?;
         opts.check()?;
         let copts = &opts.collision;
+        let name = || format!("the separation of {}", self.pair_name(a, b));
+        // The work is counted in two parts: what finds the direction, before it is done,
+        // then the distances along it.
+        let boxes = match (self.bounds(a, parent)?, self.bounds(b, parent)?) {
+            (Some(ba), Some(bb)) => Some((ba, bb)),
+            _ => None,
+        };
+        let mut count = WorkCount::new(copts);
+        if let Some(boxes) = boxes {
+            add_separation_start(&mut count, boxes, copts.precise);
+            count.check(name)?;
+        }
         let start = self.collision(a, b, parent, copts)?;
         let Some(rect) = start.rect else {
             return Ok(Some(0.0));
@@ -98,9 +115,12 @@ impl Stage {
         // tried exactly.
         let last = (max_distance / MOTION_RESOLUTION).floor();
         let step = (opts.max_step / MOTION_RESOLUTION).floor().max(1.0);
-        let name = || format!("the separation of {}", self.pair_name(a, b));
         check_budget(last / step + 64.0, opts, name)?;
         let (last, step) = (last as u64, step as u64);
+        if let Some(boxes) = boxes {
+            add_separation_scan(&mut count, boxes, dir, (last, step), copts.precise);
+            count.check(name)?;
+        }
         let base = self.matrix_to(a, parent)?;
         let overlaps = |units: u64| -> Result<bool> {
             let moved = dir * (units as f64 * MOTION_RESOLUTION);

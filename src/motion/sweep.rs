@@ -3,8 +3,10 @@
 //! two of them, then bisection to 1/256 px of motion.
 
 use super::pose::{Motion, Pose};
+use super::track::{Schedule, Track, Visit, time_of};
 use super::{MOTION_RESOLUTION, MotionOptions, check_budget};
-use crate::query::pipeline::{PairRequest, Pose as Placed, Target};
+use crate::query::pipeline::PairRequest;
+use crate::query::work_budget::WorkCount;
 use crate::{Error, NodeId, Rect, Result, Stage};
 
 /// The first contact of a motion query: when, and the section 4 answer then.
@@ -22,49 +24,6 @@ pub struct Sweep {
     pub last_clear: Option<f64>,
 }
 
-/// How one target of a pair moves in a step.
-pub(crate) enum Track<'m> {
-    /// Along a motion.
-    Moving(&'m Motion),
-    /// Not at all; its bounds in the parent.
-    Still(Option<Rect>),
-}
-
-impl Track<'_> {
-    fn speed(&self) -> f64 {
-        match self {
-            Track::Moving(m) => m.speed,
-            Track::Still(_) => 0.0,
-        }
-    }
-
-    /// The target `node` on this track at time `t`, for the collision pipeline.
-    fn target(&self, node: NodeId, t: f64) -> Target {
-        match self {
-            Track::Moving(m) => Target {
-                node,
-                pose: Placed::Moved {
-                    to_parent: m.matrix_at(t),
-                },
-            },
-            Track::Still(_) => Target::new(node),
-        }
-    }
-
-    /// The bounds at `t`; `Err(())` when there are none because the box overflows (the
-    /// collision test then reports it).
-    fn bounds_at(&self, t: f64) -> std::result::Result<Option<Rect>, ()> {
-        match self {
-            Track::Moving(m) => match m.local_box {
-                None => Ok(None),
-                Some(_) => m.bounds_at(t).map(Some).ok_or(()),
-            },
-            Track::Still(r) => Ok(*r),
-        }
-    }
-}
-
-/// The first contact of two objects during a step.
 impl Stage {
     /// The first contact of `a` and `b` during a step (semantics.md section 8): each target
     /// given a `from` pose moves from it to its current properties, each property
@@ -105,7 +64,9 @@ impl Stage {
     /// As [`Stage::collision`]; [`Error::Skew`] when a moving target's matrix has skew,
     /// [`Error::NonFinite`] for a non-finite pose, [`Error::OutOfRange`] for a `max_step`
     /// below 1/64, [`Error::MotionBudget`] when more than `opts.max_tests` poses would be
-    /// tested.
+    /// tested, [`Error::WorkBudget`] when the poses it may test add up to more than
+    /// `opts.collision.max_work` pixel tests ([`crate::CollisionOptions::max_work`]; nothing
+    /// is tested then).
     pub fn sweep(
         &self,
         a: NodeId,
@@ -127,6 +88,9 @@ impl Stage {
             Some(m) => Track::Moving(m),
             None => Track::Still(self.bounds(b, parent)?),
         };
+        let mut count = WorkCount::new(&opts.collision);
+        super::work::add_sweep(&mut count, &ta, &tb, opts);
+        count.check(|| format!("the sweep of {}", self.pair_name(a, b)))?;
         self.first_contact(a, b, parent, &ta, &tb, opts)
     }
 
@@ -168,13 +132,12 @@ impl Stage {
         opts: &MotionOptions,
     ) -> Result<Option<Sweep>> {
         let speed = ta.speed().max(tb.speed());
-        let closing = ta.speed() + tb.speed();
-        let steps = (speed / opts.max_step).ceil();
+        let (schedule, steps) = Schedule::new(ta, tb, opts);
         check_budget(steps + 1.0, opts, || {
             format!("the sweep of {}", self.pair_name(a, b))
         })?;
-        let n = steps as u64;
-        let time = |k: u64| if n == 0 { 0.0 } else { k as f64 / n as f64 };
+        let n = schedule.n;
+        let time = |k: u64| time_of(k, n);
         let test = |t: f64| -> Result<Option<(Rect, Option<u64>)>> {
             let request = PairRequest {
                 a: ta.target(a, t),
@@ -191,35 +154,13 @@ impl Stage {
         let mut k = 0;
         while k <= n {
             let t = time(k);
-            if let (Ok(ba), Ok(bb)) = (ta.bounds_at(t), tb.bounds_at(t)) {
-                let (Some(ba), Some(bb)) = (ba, bb) else {
-                    // A target that draws nothing meets nothing, at any time.
-                    return Ok(None);
-                };
-                if ba.intersect(&bb).is_none() {
-                    // Boxes apart by `gap` stay apart until the targets have closed it: each
-                    // box edge moves no faster than the fastest point of its target's bounds.
-                    if closing == 0.0 {
-                        return Ok(None);
-                    }
-                    let gap = (bb.left() - ba.right())
-                        .max(ba.left() - bb.right())
-                        .max(bb.top() - ba.bottom())
-                        .max(ba.top() - bb.bottom());
-                    let far = [ba, bb]
-                        .iter()
-                        .flat_map(|r| [r.left(), r.top(), r.right(), r.bottom()])
-                        .fold(1.0f64, |m, v| m.max(v.abs()));
-                    // Less a margin for the rounding of boxes computed in f64.
-                    let safe = (gap - 1e-9 * far).max(0.0) / closing * (1.0 - 1e-9);
-                    let next = ((t + safe) * n as f64).ceil();
-                    k = if next.is_finite() && next > (k + 1) as f64 {
-                        (next as u64).min(n + 1)
-                    } else {
-                        k + 1
-                    };
+            match schedule.visit(k, ta, tb) {
+                Visit::Test => {}
+                Visit::Skip(next) => {
+                    k = next;
                     continue;
                 }
+                Visit::Done => return Ok(None),
             }
             let Some(mut hit) = test(t)? else {
                 k += 1;

@@ -3,9 +3,12 @@
 //! each object a mover can meet.
 
 use super::pose::{Motion, Pose};
-use super::sweep::{Sweep, Track};
+use super::sweep::Sweep;
+use super::track::Track;
+use super::work::add_sweep;
 use super::{MotionOptions, check_budget};
 use crate::query::broad_phase::{FIRST, SECOND, overlapping_pairs_between};
+use crate::query::work_budget::WorkCount;
 use crate::{Error, MAX_CLOSE_PAIRS, NodeId, Rect, Result, Stage};
 
 /// One object a mover meets during a step ([`Stage::sweeps_against`],
@@ -55,8 +58,11 @@ impl Stage {
     ///
     /// # Errors
     ///
-    /// As [`Stage::sweep`] for any pair; [`crate::Error::NotDescendant`] names the first
-    /// object that is not inside `parent`.
+    /// As [`Stage::sweep`] for any pair, the error of the first failing pair in the order of
+    /// `others` (whatever `parallel` says); [`crate::Error::NotDescendant`] names the first
+    /// object that is not inside `parent`; [`crate::Error::WorkBudget`] when the poses of all
+    /// its sweeps add up to more than `opts.collision.max_work` pixel tests (nothing is
+    /// tested then).
     pub fn sweeps_against(
         &self,
         mover: NodeId,
@@ -91,6 +97,17 @@ impl Stage {
                 candidates.push((o, bounds));
             }
         }
+        let mut count = WorkCount::new(copts);
+        for &(_, bounds) in &candidates {
+            add_sweep(&mut count, &track, &Track::Still(bounds), opts);
+        }
+        count.check(|| {
+            format!(
+                "the sweeps of {} against {} objects",
+                self.describe(mover),
+                candidates.len()
+            )
+        })?;
         let one = |&(o, bounds): &(NodeId, Option<Rect>)| -> Result<Option<SweepHit>> {
             let still = Track::Still(bounds);
             let hit = self.first_contact(mover, o, parent, &track, &still, opts)?;
@@ -100,16 +117,7 @@ impl Stage {
                 sweep,
             }))
         };
-        #[cfg(feature = "parallel")]
-        let hits: Result<Vec<Option<SweepHit>>> = if copts.parallel && candidates.len() > 1 {
-            use rayon::prelude::*;
-            candidates.par_iter().map(one).collect()
-        } else {
-            candidates.iter().map(one).collect()
-        };
-        #[cfg(not(feature = "parallel"))]
-        let hits: Result<Vec<Option<SweepHit>>> = candidates.iter().map(one).collect();
-        let mut hits: Vec<SweepHit> = hits?.into_iter().flatten().collect();
+        let mut hits = in_pair_order(&candidates, copts.parallel, one)?;
         self.sort_hits(&mut hits)?;
         Ok(hits)
     }
@@ -192,33 +200,33 @@ impl Stage {
                 ),
                 work: count as u128,
                 budget: MAX_CLOSE_PAIRS as u64,
+                unit: "pairs of overlapping boxes",
+                remedy: "ask about fewer movers or objects at once",
             }
         })?;
         let n = moving.len();
+        let track_of = |i: usize| match &moving[i].1 {
+            Some(m) => Track::Moving(m),
+            None => Track::Still(boxes[i]),
+        };
+        let mut count = WorkCount::new(&opts.collision);
+        for &(i, j) in &pairs {
+            add_sweep(&mut count, &track_of(i), &Track::Still(still[j - n].1), opts);
+        }
+        count.check(|| {
+            format!(
+                "the sweeps of {} movers against {} objects",
+                moving.len(),
+                still.len()
+            )
+        })?;
         let one = |&(i, j): &(usize, usize)| -> Result<Option<SweepHit>> {
             // Movers come first in the boxes, so `i` is the mover.
-            let ((mover, motion), (other, bounds)) = (&moving[i], still[j - n]);
-            let track = match motion {
-                Some(m) => Track::Moving(m),
-                None => Track::Still(boxes[i]),
-            };
-            let hit = self.first_contact(*mover, other, parent, &track, &Track::Still(bounds), opts)?;
-            Ok(hit.map(|sweep| SweepHit {
-                mover: *mover,
-                other,
-                sweep,
-            }))
+            let (mover, (other, bounds)) = (moving[i].0, still[j - n]);
+            let hit = self.first_contact(mover, other, parent, &track_of(i), &Track::Still(bounds), opts)?;
+            Ok(hit.map(|sweep| SweepHit { mover, other, sweep }))
         };
-        #[cfg(feature = "parallel")]
-        let hits: Result<Vec<Option<SweepHit>>> = if opts.collision.parallel && pairs.len() > 1 {
-            use rayon::prelude::*;
-            pairs.par_iter().map(one).collect()
-        } else {
-            pairs.iter().map(one).collect()
-        };
-        #[cfg(not(feature = "parallel"))]
-        let hits: Result<Vec<Option<SweepHit>>> = pairs.iter().map(one).collect();
-        let mut hits: Vec<SweepHit> = hits?.into_iter().flatten().collect();
+        let mut hits = in_pair_order(&pairs, opts.collision.parallel, one)?;
         // The pairs come sorted by mover; within one mover, by t and the tree.
         let mut start = 0;
         while start < hits.len() {
@@ -313,4 +321,20 @@ impl Stage {
     ) -> Result<Vec<SweepHit>> {
         self.sweeps_against(mover, from, others, parent, opts)
     }
+}
+
+/// The hits of `one` over `items` in their order, or the error of the first item that fails
+/// in that order, on several threads when `parallel` (and the feature) says so: the same
+/// answer and the same error either way.
+fn in_pair_order<T: Sync>(
+    items: &[T],
+    parallel: bool,
+    one: impl Fn(&T) -> Result<Option<SweepHit>> + Sync,
+) -> Result<Vec<SweepHit>> {
+    #[cfg(feature = "parallel")]
+    if parallel && items.len() > 1 {
+        return crate::query::in_order::hits_in_order(items, one);
+    }
+    let _ = parallel;
+    items.iter().filter_map(|i| one(i).transpose()).collect()
 }

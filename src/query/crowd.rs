@@ -24,6 +24,7 @@ use crate::geom::rect::PixelRect;
 use crate::query::broad_phase::{FIRST, SECOND, overlapping_pairs, overlapping_pairs_between};
 use crate::query::pipeline::{PairRequest, Planes, PreparedPair, Setup, dense_budget, kept_answer_key};
 use crate::query::target_memo::TargetMemo;
+use crate::query::work_budget::check_pairs;
 use crate::{CollisionOptions, Error, NodeId, Rect, Result, Stage};
 
 /// One colliding pair.
@@ -154,7 +155,9 @@ impl Stage {
     ///
     /// As [`Stage::collision`] for any pair; [`Error::NotDescendant`] names the first object
     /// that is not inside `parent`; [`Error::WorkBudget`] when more than
-    /// [`MAX_CLOSE_PAIRS`] pairs of boxes overlap (nothing is tested then);
+    /// [`MAX_CLOSE_PAIRS`] pairs of boxes overlap, or when the close pairs' windows add up to
+    /// more than [`CollisionOptions::max_work`] pixel tests (nothing is tested then); the
+    /// error of the first failing pair in the answer's order, whatever `parallel` says;
     /// [`Error::PixelBudget`] when details are asked of an overlap whose planes would take
     /// more than [`crate::DENSE_BYTES`].
     ///
@@ -187,6 +190,13 @@ impl Stage {
         let boxes = self.boxes(&objects, parent)?;
         let pairs = overlapping_pairs(&boxes, MAX_CLOSE_PAIRS)
             .map_err(|count| self.too_many_pairs(count, objects.len(), parent))?;
+        check_pairs(&boxes, &pairs, opts, || {
+            format!(
+                "the contacts among {} objects in {}",
+                objects.len(),
+                self.describe(parent)
+            )
+        })?;
         let _frame = self.cache.batch(self.revision());
         self.narrow_phase(parent, &objects, &pairs, opts)
     }
@@ -229,18 +239,24 @@ impl Stage {
             return Ok(Vec::new());
         };
         all.extend(others.into_iter().filter(|&o| o != object));
-        let Some(mine) = self.bounds(object, parent)? else {
+        let boxes = self.boxes(&all, parent)?;
+        let Some(mine) = boxes[0] else {
             return Ok(Vec::new());
         };
         let mut pairs = Vec::new();
-        for (i, &o) in all.iter().enumerate().skip(1) {
-            if self
-                .bounds(o, parent)?
-                .is_some_and(|r| r.intersect(&mine).is_some())
-            {
+        for (i, r) in boxes.iter().enumerate().skip(1) {
+            if r.is_some_and(|r| r.intersect(&mine).is_some()) {
                 pairs.push((0, i));
             }
         }
+        check_pairs(&boxes, &pairs, opts, || {
+            format!(
+                "the contacts of {} against {} objects in {}",
+                self.describe(object),
+                all.len() - 1,
+                self.describe(parent)
+            )
+        })?;
         let _frame = self.cache.batch(self.revision());
         self.narrow_phase(parent, &all, &pairs, opts)
     }
@@ -313,6 +329,14 @@ impl Stage {
         }
         // Objects only in group b come after all of group a's, so `a`'s index is its place.
         pairs.sort_unstable_by_key(|&(i, j)| (i, place_in_b[j]));
+        check_pairs(&boxes, &pairs, opts, || {
+            format!(
+                "the contacts between {} and {} objects in {}",
+                first.len(),
+                second.len(),
+                self.describe(parent)
+            )
+        })?;
         let _frame = self.cache.batch(self.revision());
         self.narrow_phase(parent, &all, &pairs, opts)
     }
@@ -354,6 +378,8 @@ impl Stage {
             ),
             work: count as u128,
             budget: MAX_CLOSE_PAIRS as u64,
+            unit: "pairs of overlapping boxes",
+            remedy: "ask about smaller groups of objects",
         }
     }
 
@@ -427,8 +453,7 @@ impl Stage {
         // not touch holds no memory for them.
         #[cfg(feature = "parallel")]
         if opts.parallel {
-            use rayon::prelude::*;
-            return pairs.par_iter().filter_map(|p| one(p).transpose()).collect();
+            return crate::query::in_order::hits_in_order(pairs, one);
         }
         pairs.iter().filter_map(|p| one(p).transpose()).collect()
     }

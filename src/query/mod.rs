@@ -12,9 +12,12 @@
 //! - [`alpha_plane`]: a target's alpha plane over any pixels.
 //! - [`outline`]: the boundary of a target's solid pixels as polygons.
 //! - [`crowd`]: many objects at once, with [`broad_phase`] finding the close pairs
-//!   ([`forward_scan`] its first try).
+//!   ([`forward_scan`] its first try) and `in_order` testing them on several threads with
+//!   the answer and error of one thread.
 //! - [`tracker`]: contacts turned into began / continued / ended events.
 //! - [`pick`]: which object gets the mouse, and the mouse properties it reads.
+//! - [`work_budget`]: the work a whole many-object or motion call may take, counted before
+//!   it tests anything.
 //!
 //! # Names
 //!
@@ -56,6 +59,8 @@ mod content_change_tests;
 pub(crate) mod crowd;
 pub(crate) mod forward_scan;
 pub(crate) mod hit_test;
+#[cfg(feature = "parallel")]
+pub(crate) mod in_order;
 pub(crate) mod near_miss;
 pub(crate) mod options;
 pub(crate) mod outline;
@@ -67,3 +72,4 @@ mod span_tests;
 pub(crate) mod target;
 pub(crate) mod target_memo;
 pub(crate) mod tracker;
+pub(crate) mod work_budget;

@@ -251,6 +251,8 @@ impl Rasterizer {
                 what: what(),
                 work: u128::from(self.scratch.work()),
                 budget: super::coverage::work_budget(),
+                unit: "edge pieces handled when it stopped",
+                remedy: "its edges cross each other too often",
             }),
         }
     }

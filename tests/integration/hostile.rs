@@ -1128,7 +1128,12 @@ fn edges_crossing_by_the_thousand_are_refused_by_the_work_budget() {
         let got = s.collision(knot, probe, root, &CollisionOptions::default());
         match (got, refused) {
             (Ok(c), false) => assert!(c.overlap_pixels.unwrap() > 0),
-            (Err(Error::WorkBudget { what, work, budget }), true) => {
+            (
+                Err(Error::WorkBudget {
+                    what, work, budget, ..
+                }),
+                true,
+            ) => {
                 assert!(what.contains("knot"), "{what}");
                 assert!(work > u128::from(budget));
             }

@@ -14,6 +14,7 @@ mod fast_paths;
 mod fuzz_regressions;
 mod game_api;
 mod hostile;
+mod hostile_budget;
 mod interactivity;
 mod interop;
 mod methods;
