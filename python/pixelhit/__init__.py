@@ -39,6 +39,8 @@ from ._pixelhit import (
     Sweep,
     SweepHit,
     __version__,
+    pygame_alpha_plane,
+    pygame_output_size,
 )
 
 __all__ = [
@@ -68,4 +70,6 @@ __all__ = [
     "Sweep",
     "SweepHit",
     "__version__",
+    "pygame_alpha_plane",
+    "pygame_output_size",
 ]
