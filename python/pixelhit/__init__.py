@@ -40,6 +40,8 @@ from ._pixelhit import (
     Sweep,
     SweepHit,
     __version__,
+    pygame_alpha_plane,
+    pygame_output_size,
 )
 
 __all__ = [
@@ -70,4 +72,6 @@ __all__ = [
     "Sweep",
     "SweepHit",
     "__version__",
+    "pygame_alpha_plane",
+    "pygame_output_size",
 ]

@@ -26,6 +26,8 @@ from ._pixelhit import (
     Sweep as Sweep,
     SweepHit as SweepHit,
     __version__ as __version__,
+    pygame_alpha_plane as pygame_alpha_plane,
+    pygame_output_size as pygame_output_size,
 )
 
 __all__ = [

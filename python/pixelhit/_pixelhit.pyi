@@ -17,6 +17,25 @@ from typing_extensions import deprecated
 
 __version__: str
 
+def pygame_output_size(
+    width: int, height: int, transform: str, angle: float, scale: float = 1.0
+) -> tuple[int, int]:
+    """The size of the surface `pygame.transform.rotate` ("rotate") or `rotozoom`
+    ("rotozoom") returns for a `width` x `height` source, exactly as pygame computes it."""
+
+def pygame_alpha_plane(
+    bitmap: Bitmap,
+    transform: str,
+    angle: float,
+    scale: float = 1.0,
+    flip_x: bool = False,
+    flip_y: bool = False,
+    flavour: str | None = None,
+) -> tuple[int, int, bytes]:
+    """`(width, height, alpha)`: the row-major alpha plane of the surface pygame's `rotate`
+    or `rotozoom` (after `flip`) returns for `bitmap`, bit for bit, without pygame. `flavour`
+    is "pygame", "pygame-ce" or None for the imported pygame's."""
+
 #: The default pixel budget of a precise query: 2^28 pixels.
 DEFAULT_MAX_PIXELS: int
 #: Most pairs of overlapping boxes a many-object query tests; past it the query raises.

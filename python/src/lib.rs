@@ -40,6 +40,7 @@ mod node;
 mod outline;
 mod overlap_mask;
 mod path;
+mod renderer;
 mod stage;
 mod tracker;
 
@@ -66,6 +67,8 @@ fn pixelhit_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<stage::PySvgLoad>()?;
     m.add_class::<tracker::PyContactTracker>()?;
     m.add_class::<tracker::PyContactEvent>()?;
+    m.add_function(wrap_pyfunction!(renderer::pygame_output_size, m)?)?;
+    m.add_function(wrap_pyfunction!(renderer::pygame_alpha_plane, m)?)?;
     errors::add_classes(m)?;
     m.add("DEFAULT_MAX_PIXELS", pixelhit::DEFAULT_MAX_PIXELS)?;
     m.add("MAX_CLOSE_PAIRS", pixelhit::MAX_CLOSE_PAIRS)?;
