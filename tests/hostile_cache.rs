@@ -12,7 +12,7 @@
 //! included. The process's memory is measured by a counting global allocator
 //! (allocation-counter), which is why this is a test binary of its own.
 
-use pixelhit::{Bitmap, CollisionOptions, ColorTransform, FillRule, Graphic, NodeId, Path, Stage};
+use pixelhit::{Bitmap, CollisionOptions, FillRule, Graphic, NodeId, Path, Stage};
 
 /// The raster cache's limit (`CACHE_BYTES` in src/raster/cache.rs, 128 MiB).
 const CACHE_LIMIT: u64 = 128 << 20;
@@ -140,22 +140,6 @@ fn big_bitmap_stage() -> (Stage, NodeId, NodeId) {
 /// The slack: one frame's new content (the bitmap's RGBA, 4 MiB, and its texels, 1 MiB)
 /// and what one query holds while it runs, well under 16 MiB.
 const SLACK: u64 = 24 << 20;
-
-#[test]
-fn a_fading_bitmap_keeps_memory_within_the_cache_limit() {
-    let (mut stage, pic, probe) = big_bitmap_stage();
-    frames_stay_within_the_limit("alpha fade", 300, SLACK, |f| {
-        let ct = ColorTransform {
-            alpha_multiplier: 1.0 - f as f64 / 600.0,
-            ..ColorTransform::default()
-        };
-        stage.set_color_transform(pic, ct).unwrap();
-        let _ = answer(&stage, pic, probe);
-        // A second query of the pose, as a game's second question in a frame would.
-        let _ = answer(&stage, probe, pic);
-    });
-    assert!(stage.cache_bytes() as u64 <= CACHE_LIMIT);
-}
 
 #[test]
 fn a_bitmap_replaced_every_frame_keeps_memory_within_the_cache_limit() {

@@ -7,7 +7,10 @@
 //! No test here asserts a time: the sizes are those that took seconds to minutes and
 //! gigabytes before, and the figures are in the limits table of docs/limits.md.
 
-use pixelhit::{Error, FillRule, Graphic, NodeId, Path, PickOptions, Rect, Stage};
+use pixelhit::{
+    Bitmap, CollisionOptions, ColorTransform, Error, FillRule, Graphic, NodeId, Path, PickOptions, Rect,
+    Stage,
+};
 
 /// The most one query in these tests may hold at once.
 const PEAK_BYTES: u64 = 256 << 20;
@@ -482,4 +485,103 @@ mod svg {
             Err(e) => panic!("{e}"),
         }
     }
+}
+
+// ----- issue 28, class 2: every byte a cache entry keeps is counted -----
+
+/// The stage's cache limit (docs/limits.md).
+const CACHE_LIMIT: u64 = 128 << 20;
+/// What a frame of these tests may hold besides the cache: one query's texels and rasters
+/// being made before they are kept, its buffers, and the maps' spare slots.
+const FRAME_SLACK: u64 = 32 << 20;
+
+fn opaque_bitmap(side: u32, seed: u8) -> Bitmap {
+    let texels = (0..side * side)
+        .flat_map(|_| [seed, 255 - seed, 7, 255])
+        .collect();
+    Bitmap::from_rgba8(side, side, texels).unwrap()
+}
+
+/// Runs `frames` frames of `frame`, asserting after each that the cache counts at most its
+/// limit and, over them all, that the memory held (counted by the allocator) stays within
+/// the limit plus [`FRAME_SLACK`].
+fn frames_within_the_limit(
+    what: &str,
+    stage: &mut Stage,
+    frames: usize,
+    mut frame: impl FnMut(&mut Stage, usize),
+) {
+    bounded_by(CACHE_LIMIT + FRAME_SLACK, what, || {
+        for n in 0..frames {
+            frame(stage, n);
+            assert!(
+                stage.cache_bytes() as u64 <= CACHE_LIMIT,
+                "{what}, frame {n}: {} bytes",
+                stage.cache_bytes()
+            );
+        }
+    });
+}
+
+#[test]
+fn a_fading_2048_px_bitmap_stays_within_the_cache_limit() {
+    // The issue's case: each new alpha makes new texels (4 MiB); the poses that held them
+    // counted their quad only, and the process grew 4 MiB a frame (1.2 GiB at frame 300;
+    // this test held 603 MB at its peak over 150 frames before the texels were counted).
+    let mut stage = Stage::new();
+    let root = stage.root();
+    let sprite = stage.add_bitmap(root, opaque_bitmap(2048, 255), false).unwrap();
+    let probe = stage.add_container(root).unwrap();
+    fill_square(&mut stage, probe, 10.0);
+    stage.set_position(probe, 1000.0, 1000.0).unwrap();
+    let opts = CollisionOptions::default().parallel(false);
+    frames_within_the_limit("a fade", &mut stage, 80, |stage, n| {
+        stage.set_alpha(sprite, 1.0 - n as f64 / 200.0).unwrap();
+        let c = stage.collision(sprite, probe, root, &opts).unwrap();
+        assert!(c.rect.is_some(), "frame {n}");
+    });
+}
+
+/// Turns `id` to `degrees` about its local point `(half, half)`, which stays at (600, 600):
+/// two squares turned so always overlap.
+fn turn_about_centre(stage: &mut Stage, id: NodeId, half: f64, degrees: f64) {
+    stage.set_position(id, 0.0, 0.0).unwrap();
+    stage.set_rotation(id, degrees).unwrap();
+    let c = stage.local_to_global(id, (half, half)).unwrap();
+    stage.set_position(id, 600.0 - c.x, 600.0 - c.y).unwrap();
+}
+
+#[test]
+fn changing_alpha_colour_transforms_and_bitmaps_stay_within_the_cache_limit() {
+    // 400 frames of a turning 512 px bitmap with a new colour transform every frame, a
+    // new bitmap every third, and a turning fill beside it; each asked twice a frame, so
+    // that poses are drawn whole and kept as rasters (which hold the texels too).
+    let mut stage = Stage::new();
+    let root = stage.root();
+    let sprite = stage.add_bitmap(root, opaque_bitmap(512, 0), false).unwrap();
+    let star = stage.add_container(root).unwrap();
+    fill_square(&mut stage, star, 300.0);
+    let opts = CollisionOptions::default().parallel(false);
+    frames_within_the_limit("colour transforms", &mut stage, 400, |stage, n| {
+        if n % 3 == 0 {
+            stage
+                .set_bitmap(sprite, opaque_bitmap(512, n as u8), n % 2 == 0)
+                .unwrap();
+        }
+        let ct = ColorTransform {
+            alpha_multiplier: 0.6 + (n % 50) as f64 / 128.0,
+            alpha_offset: (n % 7) as f64,
+            ..ColorTransform::default()
+        };
+        stage.set_color_transform(sprite, ct).unwrap();
+        turn_about_centre(stage, sprite, 256.0, n as f64 * 0.7);
+        turn_about_centre(stage, star, 150.0, n as f64 * 1.3);
+        for _ in 0..2 {
+            let c = stage.collision(sprite, star, root, &opts).unwrap();
+            assert!(c.rect.is_some(), "frame {n}");
+            // A change between the two, so that the second is not the kept answer.
+            let x = stage.x(star).unwrap();
+            stage.set_x(star, x).unwrap();
+        }
+    });
 }

@@ -32,18 +32,18 @@ def test_discs_on_one_spot_are_refused_past_the_work_budget_and_answered_within_
     # 300 discs of radius 30 on one spot: 44,850 close pairs of 61 x 61 px windows.
     discs = [disc(stage, 30, 100, 100) for _ in range(300)]
     with pytest.raises(BudgetError, match="max_work"):
-        stage.collisions(root, discs)
+        stage.contacts_among(discs, root)
     with pytest.raises(BudgetError):
-        stage.collisions_between(root, discs[:150], discs[150:])
+        stage.contacts_between(discs[:150], discs[150:], root)
     with pytest.raises(BudgetError):
-        stage.collisions_with(root, discs[0], discs, max_work=1000)
+        stage.contacts_against(discs[0], discs, root, max_work=1000)
     # Twenty of them: every pair touches (the same disc on the same spot).
     few = discs[:20]
-    assert len(stage.collisions(root, few)) == 20 * 19 // 2
+    assert len(stage.contacts_among(few, root)) == 20 * 19 // 2
     # A budget of a few pairs refuses those too; raised, they are answered the same.
     with pytest.raises(BudgetError):
-        stage.collisions(root, few, max_work=10_000)
-    assert len(stage.collisions(root, few, max_work=2**40)) == 20 * 19 // 2
+        stage.contacts_among(few, root, max_work=10_000)
+    assert len(stage.contacts_among(few, root, max_work=2**40)) == 20 * 19 // 2
 
 
 def test_motion_queries_take_max_work():

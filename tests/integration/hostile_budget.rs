@@ -159,7 +159,7 @@ fn a_bullet_travelling_far_inside_a_hoop_is_refused_and_a_short_trip_answered() 
         DEFAULT_MAX_WORK,
     );
     assert_over_work_budget(
-        s.sweeps_with(root, bullet, from, &[hoop, hoop], &opts),
+        s.sweeps_against(bullet, from, &[hoop, hoop], root, &opts),
         "the sweeps of",
         DEFAULT_MAX_WORK,
     );
@@ -175,7 +175,7 @@ fn a_bullet_travelling_far_inside_a_hoop_is_refused_and_a_short_trip_answered() 
         s.sweep(bullet, hoop, root, Some(short), None, &opts).unwrap(),
         None
     );
-    assert_eq!(s.sweeps_with(root, bullet, short, &[hoop], &opts).unwrap(), []);
+    assert_eq!(s.sweeps_against(bullet, short, &[hoop], root, &opts).unwrap(), []);
     // The same short trip over a budget below its poses (400 of them, 256 units each at
     // least) is refused: the budget counts poses times their pixels.
     let tight = opts.max_work(400 * 256);
@@ -257,11 +257,11 @@ fn ordinary_calls_answer_the_same_with_the_default_budget_as_without_one() {
         let mopts = MotionOptions::default().collision(copts);
         let mopts_unlimited = mopts.max_work(u64::MAX);
         let (mover, others) = (nodes[0], &nodes[1..]);
-        let got = s.sweeps_with(root, mover, from, others, &mopts);
+        let got = s.sweeps_against(mover, from, others, root, &mopts);
         assert!(got.is_ok(), "case {case}: {got:?}");
         assert_eq!(
             got,
-            s.sweeps_with(root, mover, from, others, &mopts_unlimited),
+            s.sweeps_against(mover, from, others, root, &mopts_unlimited),
             "case {case}"
         );
         let got = s.sweep(mover, nodes[1], root, Some(from), None, &mopts);
@@ -328,7 +328,7 @@ fn the_error_of_the_first_failing_pair_in_pair_order_whatever_the_threads() {
             .sweep(a, e, root, Some(Pose::at(0.0, 0.0)), None, &mopts)
             .unwrap_err();
         assert_ne!(other_first, other_second);
-        let got = s.sweeps_with(root, a, Pose::at(0.0, 0.0), &[b, e], &m);
+        let got = s.sweeps_against(a, Pose::at(0.0, 0.0), &[b, e], root, &m);
         assert_eq!(got.unwrap_err(), other_first, "run {run}");
         let movers = [(a, Pose::at(0.0, 0.0)), (c, Pose::at(500.0, 0.0))];
         let got = s.sweeps_between(root, &movers, &[b, d, e], &m);
