@@ -7,6 +7,12 @@ into the cache. Here four 1024 x 1024 bitmaps fade a little every frame (a new t
 each, 4 MiB a frame) while the target is asked about; then the target's content is replaced
 (the old handle dropped first, new content of the same size made right after, so that the
 allocator can hand out the old address) and every answer is compared with a fresh stage's.
+
+These did not reproduce the stale answer on the code before the fix (the allocator did not
+hand the address out again through Python's calls, and a Python program cannot lower the
+cache's age threshold to age it in fewer frames); the reproducers that do fail there are
+the Rust ones in src/query/content_change_tests.rs. These check the same replacements
+through Python's calls.
 """
 
 import numpy as np
@@ -41,9 +47,13 @@ def square_graphic():
     return pixelhit.Graphic.fill(pixelhit.Path.rect(0, 0, 10, 10))
 
 
-def hole_graphic():
+def hole_path():
     # The hole winds the other way: the non-zero rule (the replaced fill's) leaves it open.
-    return pixelhit.Graphic.fill(pixelhit.Path("M0,0 L10,0 L10,10 L0,10 Z M3,3 L3,7 L7,7 L7,3 Z"))
+    return pixelhit.Path("M0,0 L10,0 L10,10 L0,10 Z M3,3 L3,7 L7,7 L7,3 Z")
+
+
+def hole_graphic():
+    return pixelhit.Graphic.fill(hole_path())
 
 
 def answer(stage, a, b):
@@ -75,17 +85,24 @@ def replay(kind):
         fillers.append((f, probe))
     overlap = ((4.0, 4.0, 2.0, 2.0), 4)
     for frame in range(FRAMES):
-        for f, probe in fillers:
-            f.alpha = 1.0 - frame / (2.0 * FRAMES)
+        for i, (f, probe) in enumerate(fillers):
+            f.alpha = 1.0 - (4 * frame + i) / (8.0 * FRAMES)
             answer(stage, f, probe)
         assert answer(stage, big, small) == overlap, frame
-    # The old content goes first, then new content of the same size is made.
+    # What the new content is made of is ready first; then the old content goes, and the
+    # new content's shared part (the same size as the old one's) is the next allocation,
+    # which is what lets the allocator hand out the old one's address.
     if kind == "bitmap":
-        big.set_bitmap(opaque(False))
-        big.set_bitmap(opaque(True))
+        holed = np.full((10, 10, 4), 255, dtype=np.uint8)
+        holed[3:7, 3:7, 3] = 0
+        holed_bytes = holed.tobytes()
+        blank = pixelhit.Bitmap.from_rgba(1, 1, bytes(4))
+        big.set_bitmap(blank)
+        big.set_bitmap(pixelhit.Bitmap.from_rgba(10, 10, holed_bytes))
     else:
+        path = hole_path()
         stage.set_graphics(big, [])
-        stage.set_graphics(big, [hole_graphic()])
+        stage.set_graphics(big, [pixelhit.Graphic.fill(path)])
     fresh, fbig, fsmall = fresh_copy(stage, kind, True)
     assert answer(fresh, fbig, fsmall) == (None, 0)
     assert answer(stage, big, small) == answer(fresh, fbig, fsmall)
