@@ -170,7 +170,8 @@ class World:
         if transform != "none":
             from . import _pixelhit
 
-            if not hasattr(_pixelhit, "pygame_output_size"):
+            sampled = hasattr(_pixelhit, "pygame_output_size") and hasattr(_pixelhit.Node, "set_pygame_transform")
+            if not sampled:
                 raise ArgumentError(
                     f'transform="{transform}" needs renderer-exact sampling (Node.set_pygame_transform), '
                     "which this pixelhit build does not have"
