@@ -12,8 +12,10 @@
 //!   until the tree changes.
 //! - [`links`]: the two-way links (mask and masked, hit area and owner), kept by one pair
 //!   of functions.
-//! - [`walk`]: a target's subtree in paint order, each leaf with its matrix and its clips.
+//! - [`walk`]: a target's subtree in paint order, each leaf with its matrix and its clips;
+//!   [`ancestor_clips`]: the clips above a node, kept while the tree is unchanged.
 
+pub(crate) mod ancestor_clips;
 pub(crate) mod clip;
 pub(crate) mod content;
 pub(crate) mod derived;

@@ -117,6 +117,8 @@ pub struct Stage {
     revision: u64,
     /// Root-space boxes of what can be picked, built when a pick needs them.
     pub(crate) pick_index: crate::tree::derived::DerivedCell,
+    /// The clips above a moving target, made once per motion query's tree.
+    pub(crate) ancestor_clips: crate::tree::ancestor_clips::AncestorClips,
 }
 
 impl Default for Stage {
@@ -136,6 +138,7 @@ impl Clone for Stage {
             cache: self.cache.clone(),
             revision: self.revision,
             pick_index: self.pick_index.clone(),
+            ancestor_clips: self.ancestor_clips.clone(),
         }
     }
 }
@@ -173,6 +176,7 @@ impl Stage {
             cache: crate::raster::RasterCache::default(),
             revision: 0,
             pick_index: crate::tree::derived::DerivedCell::default(),
+            ancestor_clips: crate::tree::ancestor_clips::AncestorClips::default(),
         }
     }
 

@@ -193,7 +193,57 @@ impl Stage {
 
     /// [`Stage::clips_above`] with `posed`, when given, standing in for `target`'s matrix to
     /// `space` (a motion's pose, `src/motion/`): its own scroll window moves with it.
+    ///
+    /// With a pose (a motion query, which tests the target in many), the part above the
+    /// target is made once per tree revision
+    /// ([`AncestorClips`](crate::tree::ancestor_clips::AncestorClips)): only the target's own
+    /// window moves with the pose.
     pub(crate) fn clips_above_posed(
+        &self,
+        target: NodeId,
+        space: NodeId,
+        posed: Option<DAffine2>,
+        pre: &DAffine2,
+    ) -> Result<Option<Clips>> {
+        let Some(to_space) = posed.filter(|_| target != space && *pre == DAffine2::IDENTITY) else {
+            return self.clips_walked(target, space, posed, pre);
+        };
+        let node = self.node(target)?;
+        if node.is_mask() {
+            return Ok(None);
+        }
+        let mut clips = match node.parent {
+            None => None,
+            Some(parent) => {
+                let above = self
+                    .ancestor_clips
+                    .get_or_make(self.revision(), (parent, space), || {
+                        self.clips_walked(parent, space, None, pre)
+                    })?;
+                match above {
+                    Some(clips) => clips,
+                    None => return Ok(None),
+                }
+            }
+        };
+        // As the walk below adds them: the mask, then the window innermost.
+        if let Some(mask) = node.mask {
+            clips = with(clips, Clip::Mask(mask));
+        }
+        if let Some(rect) = node.scroll {
+            clips = with(
+                clips,
+                Clip::Window {
+                    rect,
+                    matrix: *pre * to_space,
+                },
+            );
+        }
+        Ok(Some(clips))
+    }
+
+    /// [`Stage::clips_above_posed`] walked up from `target`, every window's matrix made.
+    pub(crate) fn clips_walked(
         &self,
         target: NodeId,
         space: NodeId,
