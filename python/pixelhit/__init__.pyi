@@ -58,4 +58,6 @@ __all__ = [
     "Sweep",
     "SweepHit",
     "__version__",
+    "pygame_alpha_plane",
+    "pygame_output_size",
 ]

@@ -77,6 +77,8 @@ __all__ = [
     "Sweep",
     "SweepHit",
     "__version__",
+    "pygame_alpha_plane",
+    "pygame_output_size",
 ]
 
 # A rectangle going in: `(x, y, width, height)`, a `pygame.Rect` or a `pygame.FRect`.

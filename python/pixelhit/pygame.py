@@ -40,7 +40,7 @@ A surface with a colour key is solid where it is not the key, as in pygame.
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Dict, Iterable, List, Literal, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, Iterable, List, Literal, Optional, Sequence, Set, Tuple, TypeAlias
 
 import pygame as _pygame
 
@@ -52,7 +52,7 @@ __all__ = ["DEFAULT_THRESHOLD", "Transform", "World", "tolerance_for"]
 DEFAULT_THRESHOLD = 127
 
 #: How the game draws a sprite's art: `"none"`, `"rotate"` or `"rotozoom"`.
-Transform = Literal["none", "rotate", "rotozoom"]
+Transform: TypeAlias = Literal["none", "rotate", "rotozoom"]
 
 _TRANSFORMS = ("none", "rotate", "rotozoom")
 
