@@ -159,3 +159,115 @@ fn max_step_is_checked() {
         ));
     }
 }
+
+/// Issue 28, class 5: a bullet under 300 nested scroll windows that clip nothing, swept
+/// 200 px into a wall: its ancestors' clips (src/tree/ancestor_clips.rs) are made once for
+/// the whole sweep (every pose it tests near the wall), not once per pose.
+#[test]
+fn a_sweep_makes_the_clips_above_its_mover_once() {
+    use std::sync::atomic::Ordering;
+    let square = |side: f64| Graphic::fill(Path::rect(0.0, 0.0, side, side), FillRule::NonZero, 1.0).unwrap();
+    let mut s = Stage::new();
+    let mut parent = s.root();
+    for _ in 0..300 {
+        let c = s.add_container(parent).unwrap();
+        s.set_scroll_rect(c, Some([0.0, 0.0, 3000.0, 3000.0])).unwrap();
+        parent = c;
+    }
+    let bullet = s.add_container(parent).unwrap();
+    s.add_graphic(bullet, square(4.0)).unwrap();
+    s.set_position(bullet, 200.0, 0.0).unwrap();
+    let wall = s.add_container(s.root()).unwrap();
+    s.add_graphic(wall, square(10.0)).unwrap();
+    s.set_position(wall, 100.0, -3.0).unwrap();
+    let root = s.root();
+    let before = s.ancestor_clips.made.load(Ordering::Relaxed);
+    let hit = s
+        .sweep(
+            bullet,
+            wall,
+            root,
+            Some(Pose::at(0.0, 0.0)),
+            None,
+            &MotionOptions::default(),
+        )
+        .unwrap();
+    assert!(hit.is_some(), "the bullet meets the wall");
+    let made = s.ancestor_clips.made.load(Ordering::Relaxed) - before;
+    assert_eq!(made, 1, "lists made for one sweep");
+}
+
+/// Random nested containers with scroll windows and masks, turned and moved: the clips
+/// above a posed target, kept or not, are the ones the walk makes, to the bit.
+#[test]
+fn kept_lists_are_the_walked_ones() {
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut unit = move || (next() >> 11) as f64 / (1u64 << 53) as f64;
+    for case in 0..400 {
+        let mut s = Stage::new();
+        let mut chain = vec![s.root()];
+        for _ in 0..1 + (unit() * 12.0) as usize {
+            let parent = chain[(unit() * chain.len() as f64) as usize];
+            let n = s.add_container(parent).unwrap();
+            add_square(&mut s, n, 5.0 + unit() * 50.0);
+            s.set_transform(
+                n,
+                unit() * 40.0 - 20.0,
+                unit() * 40.0 - 20.0,
+                unit() * 720.0 - 360.0,
+                0.3 + unit() * 2.0,
+                0.3 + unit() * 2.0,
+            )
+            .unwrap();
+            if unit() < 0.5 {
+                s.set_scroll_rect(
+                    n,
+                    Some([
+                        unit() * 5.0,
+                        unit() * 5.0,
+                        10.0 + unit() * 40.0,
+                        10.0 + unit() * 40.0,
+                    ]),
+                )
+                .unwrap();
+            }
+            if unit() < 0.2 && parent != s.root() {
+                let m = s.add_container(parent).unwrap();
+                add_square(&mut s, m, 30.0);
+                s.set_mask(n, Some(m)).unwrap();
+            }
+            chain.push(n);
+        }
+        let target = *chain.last().unwrap();
+        for space in chain
+            .iter()
+            .copied()
+            .filter(|&a| a == s.root() || s.is_ancestor(a, target).unwrap())
+        {
+            for _ in 0..3 {
+                let pose = DAffine2::from_angle_translation(
+                    unit() * 6.0,
+                    glam::DVec2::new(unit() * 99.0, unit() * 99.0),
+                );
+                let kept = s
+                    .clips_above_posed(target, space, Some(pose), &DAffine2::IDENTITY)
+                    .unwrap();
+                let walked = s
+                    .clips_walked(target, space, Some(pose), &DAffine2::IDENTITY)
+                    .unwrap();
+                assert_eq!(format!("{kept:?}"), format!("{walked:?}"), "case {case}");
+            }
+        }
+    }
+}
+
+fn add_square(stage: &mut Stage, node: NodeId, side: f64) {
+    let g = Graphic::fill(Path::rect(0.0, 0.0, side, side), FillRule::NonZero, 1.0).unwrap();
+    stage.add_graphic(node, g).unwrap();
+}
