@@ -4,7 +4,8 @@
 //! drifting by fractions of a pixel and turning every frame; one `contacts_among` a frame
 //! at tolerance 127, on one thread (`parallel`: on the default pool). With `snap`, poses
 //! are snapped to whole degrees and pixels (`exact` for the poses themselves). Prints the
-//! median time per frame: `prof_rocks [sprites] [frames] [snap|exact] [parallel]`.
+//! median time per frame: `prof_rocks [sprites] [frames] [snap|exact] [parallel|serial] [aliased]`
+//! (`aliased`: `anti_alias(false)`).
 use pixelhit::{Bitmap, CollisionOptions, Stage};
 use pixelhit_benches::scenes::Rng;
 
@@ -59,7 +60,11 @@ fn main() {
             rng.range(-5.0, 5.0),
         ]);
     }
-    let opts = CollisionOptions::default().tolerance(127).parallel(parallel);
+    let aliased = arg(5).as_deref() == Some("aliased");
+    let opts = CollisionOptions::default()
+        .tolerance(127)
+        .parallel(parallel)
+        .anti_alias(!aliased);
     let mut times = Vec::new();
     let mut contacts = 0;
     for _ in 0..frames {

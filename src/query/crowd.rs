@@ -24,6 +24,7 @@ use crate::geom::rect::PixelRect;
 use crate::query::broad_phase::{FIRST, SECOND, overlapping_pairs, overlapping_pairs_between};
 use crate::query::pipeline::{PairRequest, Planes, PreparedPair, Setup, dense_budget, kept_answer_key};
 use crate::query::target_memo::TargetMemo;
+use crate::query::target_plan::plan_whole;
 use crate::query::work_budget::check_pairs;
 use crate::{CollisionOptions, Error, NodeId, Rect, Result, Stage};
 
@@ -198,7 +199,7 @@ impl Stage {
             )
         })?;
         let _frame = self.cache.batch(self.revision());
-        self.narrow_phase(parent, &objects, &pairs, opts)
+        self.narrow_phase(parent, &objects, &boxes, &pairs, opts)
     }
 
     /// Every object of `others` that collides with `object`, in `parent`'s space, in the
@@ -258,7 +259,7 @@ impl Stage {
             )
         })?;
         let _frame = self.cache.batch(self.revision());
-        self.narrow_phase(parent, &all, &pairs, opts)
+        self.narrow_phase(parent, &all, &boxes, &pairs, opts)
     }
 
     /// Every colliding pair with `a` from `group_a` and `b` from `group_b`, in `parent`'s
@@ -338,7 +339,7 @@ impl Stage {
             )
         })?;
         let _frame = self.cache.batch(self.revision());
-        self.narrow_phase(parent, &all, &pairs, opts)
+        self.narrow_phase(parent, &all, &boxes, &pairs, opts)
     }
 
     /// The objects without repeats, in their first order, after checking that each is inside
@@ -387,14 +388,19 @@ impl Stage {
         &self,
         parent: NodeId,
         objects: &[NodeId],
+        boxes: &[Option<Rect>],
         pairs: &[(usize, usize)],
         opts: &CollisionOptions,
     ) -> Result<Vec<Contact>> {
         // Answers are kept for the frame (the tree unchanged): asking the same pairs again
         // in a frame costs a lookup each.
         let revision = self.revision();
-        // Each object's bounds and preparation, made by its first pair (`target_memo.rs`).
-        let memos: Vec<TargetMemo> = objects.iter().map(|_| TargetMemo::default()).collect();
+        // Each object's bounds and preparation, made by its first pair (`target_memo.rs`),
+        // and the whole mask of those many pairs read (`target_plan.rs`).
+        let memos: Vec<TargetMemo> = plan_whole(boxes, pairs)
+            .into_iter()
+            .map(TargetMemo::planned)
+            .collect();
         let one = |&(i, j): &(usize, usize)| -> Result<Option<Contact>> {
             let (a, b) = (objects[i], objects[j]);
             let key = kept_answer_key(a, b, parent, opts);

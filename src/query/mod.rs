@@ -6,7 +6,8 @@
 //! - [`pipeline`]: the collision pipeline every pixel query goes through: a request set up
 //!   once into a prepared pair, compared by the pair's own calls; [`target`]: what it
 //!   compares (a node in a pose); [`target_memo`]: each target's bounds and preparation
-//!   made once per many-object query.
+//!   made once per many-object query; [`target_plan`]: which targets get their whole mask
+//!   made once for all their pairs.
 //! - [`near_miss`]: pairs whose outlines are too far apart to touch, answered before drawing.
 //! - [`hit_test`]: Flash's hit tests; [`point`]: point tests of single leaves.
 //! - [`alpha_plane`]: a target's alpha plane over any pixels.
@@ -58,6 +59,8 @@ pub(crate) mod collision;
 mod content_change_tests;
 pub(crate) mod crowd;
 pub(crate) mod forward_scan;
+#[cfg(test)]
+mod frame_tests;
 pub(crate) mod hit_test;
 #[cfg(feature = "parallel")]
 pub(crate) mod in_order;
@@ -71,5 +74,6 @@ pub(crate) mod point;
 mod span_tests;
 pub(crate) mod target;
 pub(crate) mod target_memo;
+pub(crate) mod target_plan;
 pub(crate) mod tracker;
 pub(crate) mod work_budget;

@@ -37,10 +37,10 @@ pub(crate) use crate::query::options::threshold;
 pub(crate) use crate::query::target::{Pose, Target};
 use crate::query::target_memo::TargetMemo;
 use crate::raster::PairKey;
-use crate::raster::bitmask::Overlap;
+use crate::raster::bitmask::{BitMask, Overlap};
 use crate::raster::{
-    ClipShapes, DrawBudget, Item, Prepared, Rasterizer, RegionPiece, ScanBuffers, SpanTarget, spans_pay,
-    with_scan_buffers,
+    BitmapBits, ClipShapes, DrawBudget, Item, MaskRef, Prepared, Rasterizer, RegionPiece, ScanBuffers,
+    SpanTarget, spans_pay, with_scan_buffers,
 };
 use crate::tree::walk::{Clip, ClipLink, Visit};
 use crate::{Collision, CollisionOptions, Error, NodeId, Rect, Result, Stage};
@@ -690,17 +690,76 @@ impl PreparedPair {
     /// word at a time; anything else is scanned row by row ([`PreparedPair::scan`]).
     pub fn overlap(&self, stage: &Stage, opts: &CollisionOptions) -> Result<Overlap> {
         let t = self.thresholds;
-        let masks = match opts.fast_paths {
-            true => (
+        if opts.fast_paths {
+            let masks = (
                 self.a.single_mask(t.a, &stage.cache),
                 self.b.single_mask(t.b, &stage.cache),
-            ),
-            false => (None, None),
-        };
-        match masks {
-            (Some((ma, at_a)), Some((mb, at_b))) => Ok(ma.overlap_moved(at_a, &mb, at_b, self.window)),
-            _ => self.scan(stage, opts, |_, _| {}),
+            );
+            if let (Some((ma, at_a)), Some((mb, at_b))) = &masks {
+                return Ok(ma.overlap_moved(*at_a, mb, *at_b, self.window));
+            }
+            if let Some(overlap) = self.word_overlap(stage, masks)? {
+                return Ok(overlap);
+            }
         }
+        self.scan(stage, opts, |_, _| {})
+    }
+
+    /// The overlap by words when each target is one cached mask or one unsmoothed bitmap
+    /// pose ([`BitmapBits`]): a pose's solid pixels are written into a mask over the window
+    /// (the second target's only where the first has bits in the row), and the two masks
+    /// are compared a word at a time. `None` for any other pair.
+    fn word_overlap(
+        &self,
+        stage: &Stage,
+        (mask_a, mask_b): (PlacedMask<'_>, PlacedMask<'_>),
+    ) -> Result<Option<Overlap>> {
+        let t = self.thresholds;
+        let bits_a = Rasterizer::single_item(&self.a).and_then(|i| BitmapBits::of(i, t.a));
+        let bits_b = Rasterizer::single_item(&self.b).and_then(|i| BitmapBits::of(i, t.b));
+        if !(mask_a.is_some() || bits_a.is_some()) || !(mask_b.is_some() || bits_b.is_some()) {
+            return Ok(None);
+        }
+        let anti_alias = self.a.anti_alias();
+        // Only where both can have solid pixels: by their solid texels' boxes, or a kept
+        // mask's rectangle.
+        let reach =
+            |mask: &Option<(MaskRef<'_>, (i64, i64))>, bits: &Option<BitmapBits<'_>>| match (mask, bits) {
+                (Some((m, at)), _) => m.rect().moved(*at),
+                (None, Some(b)) => b.solid_extent(anti_alias),
+                (None, None) => self.window,
+            };
+        let window = self
+            .window
+            .intersect(&reach(&mask_a, &bits_a))
+            .intersect(&reach(&mask_b, &bits_b));
+        if window.is_empty() {
+            return Ok(Some(Overlap::default()));
+        }
+        with_scan_buffers(|buffers| {
+            let bufs = &mut buffers.bits;
+            let (mut wa, mut wb) = (
+                std::mem::replace(&mut bufs.a, BitMask::empty()),
+                std::mem::replace(&mut bufs.b, BitMask::empty()),
+            );
+            let mut done = true;
+            if let Some(bits_a) = &bits_a {
+                done &= bits_a.fill(window, anti_alias, None, bufs, &mut wa);
+            }
+            if let Some(bits_b) = &bits_b {
+                let within = bits_a.is_some().then_some(&wa);
+                done &= bits_b.fill(window, anti_alias, within, bufs, &mut wb);
+            }
+            let checked = bufs.check(|| self.name(stage));
+            let found = match (&mask_a, &mask_b) {
+                _ if !done => None,
+                (Some((ma, at)), None) => Some(ma.overlap_moved(*at, &wb, (0, 0), window)),
+                (None, Some((mb, at))) => Some(wa.overlap_moved((0, 0), mb, *at, window)),
+                _ => Some(wa.overlap_moved((0, 0), &wb, (0, 0), window)),
+            };
+            (bufs.a, bufs.b) = (wa, wb);
+            checked.map(|()| found)
+        })
     }
 
     /// [`PreparedPair::overlap`] as the answer of [`Stage::collision`].
@@ -777,6 +836,9 @@ impl PreparedPair {
     }
 }
 
+/// A cached raster's mask and the anchor it sits at, when a target is one.
+type PlacedMask<'a> = Option<(MaskRef<'a>, (i64, i64))>;
+
 /// Pixels of dense planes computed at once when a target is not a single fill.
 const BAND_PIXELS: u64 = 1 << 16;
 
@@ -796,6 +858,7 @@ fn scan_with(
         hull: hull_b,
         plane,
         spans,
+        ..
     } = buffers;
     // The plain path (no fast paths): both targets composited into dense planes, pixel by
     // pixel, which the differential tests hold the runs and the hints to.

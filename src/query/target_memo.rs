@@ -22,10 +22,12 @@
 //! The near-miss outline test runs before a target is prepared for the memo, as before; it
 //! is skipped when both memos hold only cached rasters, as the cache-only attempt skips it.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
+use crate::query::options::threshold;
 use crate::query::target::{Pose, Target};
-use crate::raster::{DrawBudget, MAX_QUERY_VERTICES, Prepared};
+use crate::raster::bitmask::BitMask;
+use crate::raster::{DrawBudget, MAX_QUERY_VERTICES, Prepared, whole_mask};
 use crate::{CollisionOptions, NodeId, Rect, Result, Stage};
 
 /// One target's bounds and preparation for the length of one many-object query.
@@ -35,6 +37,11 @@ pub(crate) struct TargetMemo {
     bounds: OnceLock<Option<Option<Rect>>>,
     /// Its items prepared against a budget of their own; `None` inside when that failed.
     prepared: OnceLock<Option<Memoized>>,
+    /// Whether the query planned its whole mask ([`crate::query::target_plan`]).
+    whole: bool,
+    /// That mask and its threshold, made by its first pair; `None` inside when making it
+    /// failed (its pairs then go their own way, and report the error themselves).
+    mask: OnceLock<Option<(u8, Arc<BitMask>)>>,
 }
 
 impl std::fmt::Debug for TargetMemo {
@@ -53,6 +60,16 @@ struct Memoized {
     vertices: u128,
     /// Whether a whole raster was refused room even alone.
     refused: bool,
+}
+
+impl TargetMemo {
+    /// A memo for a target whose whole mask is made once (`whole`), or not.
+    pub fn planned(whole: bool) -> TargetMemo {
+        TargetMemo {
+            whole,
+            ..TargetMemo::default()
+        }
+    }
 }
 
 /// Each target's box and preparation, made once per many-object query (crate-internal).
@@ -123,7 +140,36 @@ impl Stage {
             && pa.vertices + pb.vertices <= u128::from(MAX_QUERY_VERTICES);
         #[cfg(test)]
         tests::count(fits);
-        fits.then(|| Some((pa.prepared.clone(), pb.prepared.clone())))
+        fits.then(|| {
+            let a = self.with_whole_mask(ma, &pa.prepared, a.node, opts);
+            let b = self.with_whole_mask(mb, &pb.prepared, b.node, opts);
+            Some((a, b))
+        })
+    }
+
+    /// The memo's prepared target, with its whole mask when the query planned one (made by
+    /// the first pair that asks).
+    fn with_whole_mask(
+        &self,
+        memo: &TargetMemo,
+        prepared: &Prepared,
+        node: NodeId,
+        opts: &CollisionOptions,
+    ) -> Prepared {
+        if !(memo.whole && opts.fast_paths) {
+            return prepared.clone();
+        }
+        let made = memo.mask.get_or_init(|| {
+            let t = threshold(self.target_tolerance(node, opts).ok()?);
+            let mask = whole_mask(prepared, t, || self.describe(node)).ok()?;
+            #[cfg(test)]
+            tests::WHOLE_MASKS.with(|n| n.set(n.get() + 1));
+            Some((t, Arc::new(mask)))
+        });
+        match made {
+            Some((t, mask)) => prepared.clone().with_whole_mask(*t, mask.clone()),
+            None => prepared.clone(),
+        }
     }
 }
 
@@ -143,6 +189,8 @@ mod tests {
     thread_local! {
         /// Pairs the memos served, and pairs they left to their own preparation.
         static SERVED: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
+        /// Whole masks made for planned targets.
+        pub(crate) static WHOLE_MASKS: Cell<u64> = const { Cell::new(0) };
     }
 
     pub(super) fn count(served: bool) {
@@ -204,6 +252,7 @@ mod tests {
             Bitmap::from_rgba8(20, 20, rgba).unwrap()
         };
         let before = SERVED.with(Cell::get);
+        let masks_before = WHOLE_MASKS.with(Cell::get);
         let (mut pairs, mut refused) = (0, 0);
         for case in 0..120 {
             let mut stage = Stage::new();
@@ -262,6 +311,9 @@ mod tests {
         let (served, left) = (after.0 - before.0, after.1 - before.1);
         eprintln!("{pairs} contacts; {refused} queries refused; memos served {served} pairs, left {left}");
         assert!(pairs > 500 && refused > 10, "{pairs} contacts, {refused} refused");
+        // Crowds this dense plan many targets whole: those answers were read from masks.
+        let masks = WHOLE_MASKS.with(Cell::get) - masks_before;
+        assert!(masks > 200, "{masks} whole masks made");
         assert!(served > 1_000 && left > 20, "served {served}, left {left}");
     }
 }

@@ -47,6 +47,62 @@ impl BitMask {
         BitMask { rect, height, words }
     }
 
+    /// No pixels (a buffer for [`BitMask::reset`]).
+    pub fn empty() -> BitMask {
+        BitMask {
+            rect: PixelRect::default(),
+            height: 0,
+            words: Vec::new(),
+        }
+    }
+
+    /// Makes it an empty mask over `rect`, keeping its buffer (no allocation once the buffer
+    /// has held a mask this large).
+    pub fn reset(&mut self, rect: PixelRect) {
+        let height = rect.height() as usize;
+        let columns = (rect.width() as usize).div_ceil(64);
+        self.rect = rect;
+        self.height = height;
+        self.words.clear();
+        self.words.resize((columns + 2) * height, 0);
+    }
+
+    /// The rectangle it covers.
+    pub fn rect(&self) -> PixelRect {
+        self.rect
+    }
+
+    /// Sets the bits of `word` in column `k` (pixels `64k..64k + 64` from the left edge) of
+    /// row `y` (from the top).
+    #[inline]
+    pub fn or_word(&mut self, y: usize, k: usize, word: u64) {
+        self.words[(k + 1) * self.height + y] |= word;
+    }
+
+    /// The pixels from the first to the last set bit of row `y` (from the left edge), as
+    /// `[x0, x1)`, or `None` when the row is clear.
+    pub fn row_extent(&self, y: usize) -> Option<(usize, usize)> {
+        let columns = self.words.len() / self.height.max(1) - 2;
+        let word = |k: usize| self.words[(k + 1) * self.height + y];
+        let first = (0..columns).find(|&k| word(k) != 0)?;
+        let last = (first..columns).rev().find(|&k| word(k) != 0)?;
+        let x0 = first * 64 + word(first).trailing_zeros() as usize;
+        let x1 = last * 64 + 64 - word(last).leading_zeros() as usize;
+        Some((x0, x1))
+    }
+
+    /// Sets the pixels `x0..x1` (from the left edge) of row `y` (from the top).
+    pub fn set_run(&mut self, y: usize, x0: usize, x1: usize) {
+        let mut x = x0;
+        while x < x1 {
+            let (k, bit) = (x / 64, x % 64);
+            let n = (x1 - x).min(64 - bit);
+            let ones = if n == 64 { !0u64 } else { ((1u64 << n) - 1) << bit };
+            self.or_word(y, k, ones);
+            x += n;
+        }
+    }
+
     /// Memory it holds.
     pub fn bytes(&self) -> usize {
         self.words.capacity() * std::mem::size_of::<u64>() + std::mem::size_of::<BitMask>()

@@ -75,6 +75,21 @@ pub(crate) fn work_budget() -> u64 {
     WORK_BUDGET
 }
 
+/// `Ok` unless the work counted (`work`, edge pieces) went `over` the budget: then the
+/// error that names `what` stopped.
+pub(crate) fn check_work(over: bool, work: u64, what: impl FnOnce() -> String) -> crate::Result<()> {
+    match over {
+        false => Ok(()),
+        true => Err(crate::Error::WorkBudget {
+            what: what(),
+            work: u128::from(work),
+            budget: work_budget(),
+            unit: "edge pieces handled when it stopped",
+            remedy: "its edges cross each other too often",
+        }),
+    }
+}
+
 #[cfg(test)]
 thread_local! {
     /// A work budget for the queries of this thread, in place of [`WORK_BUDGET`].

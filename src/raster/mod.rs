@@ -23,12 +23,16 @@
 //! - [`plane`]: items composited over a region, source-over in u8.
 //! - [`span_scan`]: two single-item targets compared row by row, values computed only
 //!   where both targets' spans meet.
+//! - [`bitmap_bits`]: the frame engine's kernel: an unsmoothed bitmap pose's solid pixels
+//!   written straight into a bit mask, a texel read per pixel, area math only on edges.
 //! - [`bitmask`]: which pixels of a plane are solid, one bit per pixel, and the word-by-word
 //!   overlap of two masks.
 //! - [`renderer`]: the public names of other renderers (`PygameTransform`, `BitmapRenderer`).
 //! - [`pygame_plan`], [`pygame_rotate`], [`pygame_rotozoom`], [`pygame_texels`]: bitmaps as pygame's `rotate`
 //!   and `rotozoom` draw them (semantics.md 4.9), in pygame's own fixed-point steps, any
 //!   row alone.
+//! - [`whole_mask`]: a target's whole solid mask, made once per many-object query for a
+//!   target many pairs read.
 //! - [`cache`] and [`budget`]: what a stage keeps between queries, and what one query may
 //!   hold.
 //!
@@ -36,6 +40,7 @@
 //! 50/255 off the area, and thin bars can vanish), and a window it draws alone differs from
 //! the whole item it draws. It still draws the debug pictures and the literal Flash recipe.
 
+mod bitmap_bits;
 pub(crate) mod bitmask;
 mod budget;
 mod cache;
@@ -53,17 +58,22 @@ pub(crate) mod renderer;
 mod sample;
 mod span_scan;
 mod spans;
+mod whole_mask;
 
+pub(crate) use bitmap_bits::BitmapBits;
+#[cfg(test)]
+pub(crate) use bitmap_bits::BitsCounts;
 pub(crate) use budget::{DrawBudget, MAX_QUERY_VERTICES};
 #[cfg(test)]
 pub(crate) use cache::CacheCounts;
-pub(crate) use cache::{PairKey, RasterCache};
+pub(crate) use cache::{MaskRef, PairKey, RasterCache};
 pub(crate) use plane::{Rasterizer, ScanBuffers, with_scan_buffers};
 pub(crate) use prepare::{ClipShapes, Item, Prepared, RegionPiece};
 pub(crate) use span_scan::{SpanTarget, pays as spans_pay};
+pub(crate) use whole_mask::whole_mask;
 #[cfg(test)]
 pub(crate) use {
     coverage::{AreaCounts, WORK_BUDGET_FOR_TESTS},
-    plane::last_scan_counts,
+    plane::{last_bits_counts, last_scan_counts},
     span_scan::{FORCE as FORCE_SPANS, ScanCounts},
 };

@@ -1,6 +1,7 @@
 //! Alpha planes: a target's items composited (source-over, exactly rounded in u8) over a
 //! region of the parent's grid, each item computed only where the region needs it.
 
+use super::bitmap_bits::BitsBuffers;
 use super::item::Scratch;
 use super::prepare::{ClipRegion, Item, Prepared};
 use super::span_scan::{SpanScan, SpanTarget};
@@ -169,6 +170,7 @@ pub(crate) struct ScanBuffers {
     pub hull: SolidRows,
     pub plane: Vec<u8>,
     pub spans: SpanScan,
+    pub bits: BitsBuffers,
 }
 
 /// The most a thread keeps of a dense band between queries (a band is at most 2^16 px).
@@ -184,12 +186,19 @@ pub(crate) fn with_scan_buffers<R>(f: impl FnOnce(&mut ScanBuffers) -> R) -> R {
     let mut buffers = SCAN_BUFFERS.with(|b| b.borrow_mut().take()).unwrap_or_default();
     buffers.raster.scratch.reset_work();
     buffers.spans.counts = Default::default();
+    buffers.bits.reset_work();
     let result = f(&mut buffers);
     if buffers.plane.capacity() > KEPT_SCAN_BYTES {
         buffers.plane = Vec::new();
     }
     SCAN_BUFFERS.with(|b| *b.borrow_mut() = Some(buffers));
     result
+}
+
+/// What the bitmap kernel counted in the last query on this thread.
+#[cfg(test)]
+pub(crate) fn last_bits_counts() -> super::bitmap_bits::BitsCounts {
+    SCAN_BUFFERS.with(|b| b.borrow().as_ref().map(|b| b.bits.counts).unwrap_or_default())
 }
 
 /// What the last scan on this thread counted: the span scan's rows and pixels, and the rows
@@ -245,16 +254,7 @@ impl Rasterizer {
     /// [`Error::WorkBudget`](crate::Error::WorkBudget) when the rows computed so far went over the work budget (their
     /// values are then not to be used), naming `what` was asked.
     pub fn check(&self, what: impl FnOnce() -> String) -> crate::Result<()> {
-        match self.scratch.over_budget() {
-            false => Ok(()),
-            true => Err(crate::Error::WorkBudget {
-                what: what(),
-                work: u128::from(self.scratch.work()),
-                budget: super::coverage::work_budget(),
-                unit: "edge pieces handled when it stopped",
-                remedy: "its edges cross each other too often",
-            }),
-        }
+        super::coverage::check_work(self.scratch.over_budget(), self.scratch.work(), what)
     }
 
     /// For a target that is a single fill or bitmap, the columns of each row of `band` that it can

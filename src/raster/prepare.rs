@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use glam::{DAffine2, DVec2};
 
+use super::bitmask::BitMask;
 use super::budget::DrawBudget;
 use super::cache::{CachedRaster, LocalKey, MaskRef, RasterCache, RasterKey};
 use super::edges::{Edges, TooFar, snap};
@@ -172,6 +173,9 @@ pub(crate) struct Prepared {
     /// was left out for that.
     only_cached: bool,
     missed: bool,
+    /// Its whole solid mask at a threshold, when a many-object query made one for it
+    /// ([`Prepared::with_whole_mask`]).
+    whole_mask: Option<(u8, Arc<BitMask>)>,
 }
 
 /// Splits a matrix into its anchor (the whole-pixel part of the translation) and the matrix
@@ -225,6 +229,7 @@ impl Prepared {
             could_draw_more: false,
             only_cached: false,
             missed: false,
+            whole_mask: None,
         }
     }
 
@@ -500,13 +505,26 @@ impl Prepared {
         self.anti_alias
     }
 
+    /// The same target with its whole solid mask at `threshold` (in the parent's grid),
+    /// made once for the many pairs of one query that read it.
+    pub fn with_whole_mask(mut self, threshold: u8, mask: Arc<BitMask>) -> Prepared {
+        self.whole_mask = Some((threshold, mask));
+        self
+    }
+
     /// For a target that is one whole cached raster, its solid pixels at `threshold` and
-    /// where they sit: the whole answer of a query can then come from two masks.
+    /// where they sit; or a mask a many-object query made of the whole target: the whole
+    /// answer of a query can then come from two masks.
     pub fn single_mask<'a>(
         &'a self,
         threshold: u8,
         cache: &RasterCache,
     ) -> Option<(MaskRef<'a>, (i64, i64))> {
+        if let Some((t, mask)) = &self.whole_mask
+            && *t == threshold
+        {
+            return Some((MaskRef::Other(mask.clone()), (0, 0)));
+        }
         match self.items.as_slice() {
             [Item::Raster { raster, anchor }] if !self.clipped() => {
                 Some((raster.mask(threshold, cache), *anchor))

@@ -37,6 +37,10 @@ pub(crate) struct Texels {
     runs: Vec<(u32, u32)>,
     /// Where each texel row's runs start in `runs` (one more entry than rows).
     run_starts: Vec<u32>,
+    /// For each threshold, the box `(u0, v0, u1, v1)` of the texels whose alpha reaches it
+    /// (empty when `u0 >= u1`): no centre outside it can make a solid pixel without
+    /// anti-aliasing, and with it only near the bitmap's border ([`Texels::solid_box`]).
+    solid_boxes: Box<[[u32; 4]; 256]>,
     /// Cache entries holding it (its texel entry, poses and rasters of it): the cache
     /// counts its bytes once, while any of them holds it.
     cache_holders: AtomicUsize,
@@ -73,14 +77,23 @@ impl Texels {
         }
         run_starts.push(runs.len() as u32);
         runs.shrink_to_fit();
+        let solid_boxes = solid_boxes(width, &alpha);
         Texels {
             width,
             height,
             alpha,
             runs,
             run_starts,
+            solid_boxes,
             cache_holders: AtomicUsize::new(0),
         }
+    }
+
+    /// The box `(u0, v0, u1, v1)` of the texels whose alpha reaches `threshold`, `None` when
+    /// there are none.
+    pub fn solid_box(&self, threshold: u8) -> Option<[u32; 4]> {
+        let b = self.solid_boxes[usize::from(threshold)];
+        (b[0] < b[2]).then_some(b)
     }
 
     /// One more cache entry holds it: its bytes when no entry held it before (to be
@@ -109,9 +122,10 @@ impl Texels {
         }
     }
 
-    /// Bytes it holds: the alphas and the run table.
+    /// Bytes it holds: the alphas, the run table and the solid boxes.
     pub fn bytes(&self) -> usize {
-        self.alpha.capacity()
+        std::mem::size_of::<[[u32; 4]; 256]>()
+            + self.alpha.capacity()
             + self.runs.capacity() * std::mem::size_of::<(u32, u32)>()
             + self.run_starts.capacity() * std::mem::size_of::<u32>()
     }
@@ -165,6 +179,32 @@ impl Texels {
         let sum = top * (one - tv) + bottom * tv;
         ((sum + (1 << 63)) >> 64) as u8
     }
+}
+
+/// For each threshold, the box of the texels (row-major, `width` a row) whose alpha reaches
+/// it: the box of each alpha value, then their unions from 255 down.
+fn solid_boxes(width: u32, alpha: &[u8]) -> Box<[[u32; 4]; 256]> {
+    const EMPTY: [u32; 4] = [u32::MAX, u32::MAX, 0, 0];
+    let mut boxes = Box::new([EMPTY; 256]);
+    for (v, row) in alpha.chunks_exact(width as usize).enumerate() {
+        for (u, &a) in row.iter().enumerate() {
+            let b = &mut boxes[usize::from(a)];
+            let (u, v) = (u as u32, v as u32);
+            *b = [b[0].min(u), b[1].min(v), b[2].max(u + 1), b[3].max(v + 1)];
+        }
+    }
+    // Alpha 0 is never solid (thresholds are at least 1).
+    boxes[0] = EMPTY;
+    for t in (0..255).rev() {
+        let (b, above) = (boxes[t], boxes[t + 1]);
+        boxes[t] = [
+            b[0].min(above[0]),
+            b[1].min(above[1]),
+            b[2].max(above[2]),
+            b[3].max(above[3]),
+        ];
+    }
+    boxes
 }
 
 /// A bitmap pose's inverse mapping in fixed point (semantics.md 4.5): pixel `(i, j)`,
@@ -222,7 +262,7 @@ impl TexelMap {
 
 /// The steps `k` in `0..n` where `lo <= s + k d < hi` (either bound may be absent), as a
 /// range `(first, end)`, empty when `first >= end`.
-fn steps_within(s: i128, d: i128, lo: Option<i128>, hi: Option<i128>, n: i64) -> (i64, i64) {
+pub(crate) fn steps_within(s: i128, d: i128, lo: Option<i128>, hi: Option<i128>, n: i64) -> (i64, i64) {
     // In i64 where everything fits (nearly always): an i128 division is a library call.
     const FITS: i128 = 1 << 62;
     let fits = |v: Option<i128>| v.is_none_or(|v| v.abs() < FITS);
@@ -510,7 +550,10 @@ mod tests {
         let t = Texels::from_alpha(5, 2, vec![0, 3, 9, 0, 1, 7, 7, 7, 7, 7]);
         assert_eq!(t.row_runs(0), &[(1, 3), (4, 5)]);
         assert_eq!(t.row_runs(1), &[(0, 5)]);
-        assert_eq!(t.bytes(), 10 + 3 * 8 + 3 * 4);
+        assert_eq!(t.bytes(), 4096 + 10 + 3 * 8 + 3 * 4);
+        assert_eq!(t.solid_box(1), Some([0, 0, 5, 2]));
+        assert_eq!(t.solid_box(8), Some([2, 0, 3, 1]));
+        assert_eq!(t.solid_box(10), None);
     }
 
     #[test]

@@ -1,0 +1,178 @@
+//! Differential tests of the frame engine's bitmap kernel (issue 29): a pair of which each
+//! target is one unsmoothed bitmap pose (or one kept raster) is answered by writing solid
+//! pixels straight into bit masks and comparing words. It must give the plain path's answer
+//! (both alpha planes composited pixel by pixel, `fast_paths(false)`) bit for bit, over
+//! thousands of random pairs: bitmaps with transparent borders and soft alpha, colour
+//! transforms, tolerance 0, 127, 255 and between, anti-aliased and not, scales from 0.01 to
+//! 100, turned and skewed, near the origin and far from it, and poses seen again (kept whole
+//! rasters against poses computed in the window).
+
+use crate::common::{Rng, random_matrix};
+use pixelhit::{Bitmap, CollisionOptions, ColorTransform, DAffine2, DVec2, NodeId, Stage};
+
+fn bitmap(rng: &mut Rng) -> Bitmap {
+    let (w, h) = (rng.int(1, 48) as u32, rng.int(1, 48) as u32);
+    let border = rng.int(0, 4) as u32;
+    let mut rgba = Vec::with_capacity((w * h * 4) as usize);
+    for y in 0..h {
+        for x in 0..w {
+            let edge = x < border || y < border || x + border >= w || y + border >= h;
+            let a = match (edge, rng.int(0, 4)) {
+                (true, _) => 0,
+                (false, 0) => rng.int(0, 255) as u8,
+                (false, 1) => 0,
+                _ => 255,
+            };
+            rgba.extend_from_slice(&[9, 8, 7, a]);
+        }
+    }
+    Bitmap::from_rgba8(w, h, rgba).unwrap()
+}
+
+/// A bitmap node placed at `at` with a random pose, scale between `scale.0` and `scale.1`.
+fn sprite(rng: &mut Rng, stage: &mut Stage, parent: NodeId, at: DVec2, scale: (f64, f64)) -> NodeId {
+    let image = bitmap(rng);
+    let centre =
+        DAffine2::from_translation(-DVec2::new(f64::from(image.width()), f64::from(image.height())) / 2.0);
+    let node = stage.add_bitmap(parent, image, false).unwrap();
+    let m = match rng.int(0, 4) {
+        0 if rng.coin() => DAffine2::from_translation(at.round()),
+        0 => DAffine2::from_translation(at),
+        1 => random_matrix(rng, scale, true, at),
+        _ => random_matrix(rng, scale, false, at),
+    };
+    stage.set_matrix(node, m * centre).unwrap();
+    if rng.int(0, 4) == 0 {
+        let ct = ColorTransform::new(
+            [1.0, 1.0, 1.0, rng.range(0.2, 1.5)],
+            [0.0, 0.0, 0.0, rng.range(-60.0, 60.0)],
+        );
+        stage.set_color_transform(node, ct).unwrap();
+    }
+    node
+}
+
+#[test]
+fn bitmap_words_give_the_plain_answer() {
+    let mut rng = Rng::new(0xf4a3_e001);
+    let (mut hits, mut cases) = (0, 0);
+    for case in 0..8000 {
+        let mut stage = Stage::new();
+        let root = stage.root();
+        let far = [0.0, 0.0, 1e5, -3.3e7, 1e9][case % 5];
+        let base = DVec2::new(
+            far + rng.range(-100.0, 100.0),
+            -far / 3.0 + rng.range(-100.0, 100.0),
+        );
+        // Mostly sprite scales; now and then a tiny or a huge one.
+        let scale: (f64, f64) = match rng.int(0, 10) {
+            0 => (0.01, 0.2),
+            1 => (3.0, 100.0),
+            _ => (0.5, 2.5),
+        };
+        let reach = 20.0 * scale.1.min(4.0);
+        let a = sprite(&mut rng, &mut stage, root, base, scale);
+        let off = DVec2::new(rng.range(-reach, reach), rng.range(-reach, reach));
+        let b = sprite(&mut rng, &mut stage, root, base + off, (0.5, 2.5));
+        let tolerance = match rng.int(0, 4) {
+            0 => 0,
+            1 => 255,
+            2 => 127,
+            _ => rng.int(0, 255) as u8,
+        };
+        let opts = CollisionOptions::default()
+            .tolerance(tolerance)
+            .anti_alias(rng.int(0, 3) > 0)
+            .max_pixels(1 << 26);
+        let plain = stage
+            .clone()
+            .collision(a, b, root, &opts.fast_paths(false))
+            .unwrap();
+        let fast = stage.clone().collision(a, b, root, &opts).unwrap();
+        assert_eq!(fast, plain, "case {case}, {opts:?}");
+        // The same stage asked again and again: poses seen before become kept rasters, so
+        // a kept mask meets a pose computed in the window, and two kept masks meet.
+        let warm = stage.clone();
+        for round in 0..3 {
+            let (x, y) = if round == 1 { (b, a) } else { (a, b) };
+            // A key of its own each round, so that no answer is kept from the round before.
+            let again = warm
+                .collision(x, y, root, &opts.max_pixels((1 << 26) + round))
+                .unwrap();
+            assert_eq!(again, plain, "case {case} round {round}, {opts:?}");
+        }
+        hits += usize::from(plain.overlap_pixels.unwrap_or(0) > 0);
+        cases += 1;
+    }
+    assert!(hits > cases / 5 && hits < cases * 4 / 5, "{hits} hits of {cases}");
+}
+
+/// Crowds dense enough that targets are planned whole (their masks made once per query and
+/// read by every pair): `contacts_among` gives what each pair asked alone on the plain path
+/// gives, over random crowds of bitmaps (turned, scaled, colour-transformed, smoothed or
+/// not) and fills, at tolerance 0, 127 and 255, anti-aliased or not, on one thread and on
+/// several.
+#[test]
+fn planned_crowds_give_every_pair_alone() {
+    let mut rng = Rng::new(0xc40f_d001);
+    let mut contacts = 0;
+    for case in 0..160 {
+        let mut stage = Stage::new();
+        let root = stage.root();
+        let sprites: Vec<NodeId> = (0..12)
+            .map(|_| {
+                let at = DVec2::new(rng.range(0.0, 50.0), rng.range(0.0, 50.0));
+                match rng.int(0, 4) {
+                    0 => {
+                        let n = stage.add_container(root).unwrap();
+                        let pts: Vec<(f64, f64)> = (0..3 + rng.int(0, 5))
+                            .map(|_| (rng.range(-14.0, 14.0), rng.range(-14.0, 14.0)))
+                            .collect();
+                        let g = pixelhit::Graphic::fill(
+                            pixelhit::Path::polygon(&pts),
+                            pixelhit::FillRule::NonZero,
+                            rng.range(0.3, 1.0),
+                        );
+                        stage.add_graphic(n, g.unwrap()).unwrap();
+                        stage
+                            .set_matrix(n, random_matrix(&mut rng, (0.5, 2.0), true, at))
+                            .unwrap();
+                        n
+                    }
+                    1 => {
+                        let n = sprite(&mut rng, &mut stage, root, at, (0.5, 2.0));
+                        let image = stage.bitmap(n).unwrap().unwrap().0.clone();
+                        stage.set_bitmap(n, image, true).unwrap();
+                        n
+                    }
+                    _ => sprite(&mut rng, &mut stage, root, at, (0.5, 2.0)),
+                }
+            })
+            .collect();
+        let opts = CollisionOptions::default()
+            .tolerance([0, 127, 255][case % 3])
+            .anti_alias(!case.is_multiple_of(4))
+            .parallel(case % 2 == 1);
+        let got: Vec<_> = stage
+            .contacts_among(&sprites, root, &opts)
+            .unwrap()
+            .iter()
+            .map(|c| (c.a, c.b, c.rect, c.overlap_pixels))
+            .collect();
+        let mut want = Vec::new();
+        for (i, &a) in sprites.iter().enumerate() {
+            for &b in &sprites[i + 1..] {
+                let c = stage
+                    .clone()
+                    .collision(a, b, root, &opts.fast_paths(false))
+                    .unwrap();
+                if let Some(rect) = c.rect {
+                    want.push((a, b, rect, c.overlap_pixels));
+                }
+            }
+        }
+        assert_eq!(got, want, "case {case}, {opts:?}");
+        contacts += got.len();
+    }
+    assert!(contacts > 3000, "{contacts} contacts");
+}
