@@ -223,7 +223,10 @@ impl Stage {
             }
             match leaf {
                 Leaf::Graphic(g) => out.add(g.hull(), m, 0.0),
-                Leaf::Bitmap(bitmap, smoothing) => {
+                // A renderer's surface has no kept hull: no rejection (its box still
+                // rejects in the broad phase).
+                Leaf::Bitmap(_, _, Some(_)) => out.refused = true,
+                Leaf::Bitmap(bitmap, smoothing, None) => {
                     let hulls = bitmap.hulls();
                     let local = if smoothing { &hulls.smooth } else { &hulls.sharp };
                     // The fixed-point texel of a pixel is off by at most 2^-33 texel per

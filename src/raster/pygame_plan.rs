@@ -5,7 +5,7 @@
 use super::pygame_rotate::{Rotate, Turn};
 use super::pygame_rotozoom::{Rotozoom, Zoom};
 use super::pygame_texels::Texels;
-use super::renderer::{PYGAME_MAX_ANGLE, PYGAME_MAX_SCALE, PYGAME_MAX_SIDE, PygameOp, PygameTransform};
+use crate::geom::renderer::{PYGAME_MAX_ANGLE, PYGAME_MAX_SCALE, PYGAME_MAX_SIDE, PygameOp, PygameTransform};
 use crate::{Bitmap, Error, Result};
 
 /// Which of pygame's code paths draws the surface.
@@ -99,8 +99,10 @@ impl PygamePlan {
         (self.out_w, self.out_h)
     }
 
-    /// Alpha of output pixels `x0 ..` of row `y` into `out` (0 outside the surface).
-    pub(crate) fn alpha_row(&self, rgba: &[u8], y: i64, x0: i64, out: &mut [u8]) {
+    /// Alpha of output pixels `x0 ..` of row `y` into `out` (0 outside the surface), the
+    /// source's alpha being every `stride`-th byte of `texels`, ending each texel (4 for
+    /// RGBA, 1 for an alpha plane).
+    pub(crate) fn alpha_row(&self, texels: &[u8], stride: usize, y: i64, x0: i64, out: &mut [u8]) {
         out.fill(0);
         let len = i64::try_from(out.len()).unwrap_or(i64::MAX);
         if y < 0 || y >= i64::from(self.out_h) {
@@ -112,7 +114,8 @@ impl PygamePlan {
             return;
         }
         let texels = Texels {
-            rgba,
+            bytes: texels,
+            stride,
             w: self.src_w as usize,
             h: self.src_h as usize,
             flip_x: self.flip_x,
@@ -197,7 +200,7 @@ impl PygameTransform {
     /// ```
     pub fn alpha_row(&self, bitmap: &Bitmap, y: i64, x0: i64, out: &mut [u8]) -> Result<()> {
         self.check(bitmap.width(), bitmap.height())?;
-        self.plan(bitmap).alpha_row(bitmap.rgba(), y, x0, out);
+        self.plan(bitmap).alpha_row(bitmap.rgba(), 4, y, x0, out);
         Ok(())
     }
 

@@ -3,7 +3,9 @@
 
 /// The source's alpha as the transform reads it: after `flip`, texel (i, j).
 pub(crate) struct Texels<'a> {
-    pub(super) rgba: &'a [u8],
+    /// The texels, `stride` bytes each, alpha last (RGBA, or an alpha plane).
+    pub(super) bytes: &'a [u8],
+    pub(super) stride: usize,
     pub(super) w: usize,
     pub(super) h: usize,
     pub(super) flip_x: bool,
@@ -24,7 +26,10 @@ impl Texels<'_> {
     pub(crate) fn at(&self, i: usize, j: usize) -> u8 {
         let x = if self.flip_x { self.w - 1 - i } else { i };
         let y = if self.flip_y { self.h - 1 - j } else { j };
-        self.rgba.get((y * self.w + x) * 4 + 3).copied().unwrap_or(0)
+        self.bytes
+            .get((y * self.w + x + 1) * self.stride - 1)
+            .copied()
+            .unwrap_or(0)
     }
 }
 
