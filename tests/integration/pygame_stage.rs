@@ -435,3 +435,72 @@ fn a_colour_transform_applies_to_the_surface_pygame_returns() {
         assert_eq!(plane.alpha()[k], want, "pixel {k} of {:?}", surf.alpha);
     }
 }
+
+#[test]
+fn picking_and_sweeps_see_the_surface() {
+    let mut rng = Rng::new(0x9e_0032);
+    let mut stage = Stage::new();
+    let root = stage.root();
+    let holder = stage.add_container(root).unwrap();
+    let source = art(&mut rng);
+    let sprite = stage.add_bitmap(holder, source.clone(), false).unwrap();
+    let bullet = stage.add_container(root).unwrap();
+    let square = Graphic::fill(Path::rect(0.0, 0.0, 3.0, 3.0), FillRule::NonZero, 1.0).unwrap();
+    stage.add_graphic(bullet, square).unwrap();
+    let opts = pixelhit::MotionOptions::default();
+    let mut contacts = 0;
+    for case in 0..300 {
+        let surf = place(&mut stage, &mut rng, sprite, &source, (0, 0));
+        let Some(BitmapRenderer::Pygame(t)) = stage.bitmap_renderer(sprite).unwrap() else {
+            unreachable!("set by place")
+        };
+        let raw = Surface::new(&t, &source, (surf.left, surf.top), 1.0);
+        // Clicks go to the holder where the surface shows.
+        for _ in 0..10 {
+            let (px, py) = (rng.range(-15.0, 80.0), rng.range(-15.0, 80.0));
+            let shows = raw.at(px.floor() as i64, py.floor() as i64) > 0;
+            let picked = stage.pick(px, py, &pixelhit::PickOptions::default()).unwrap();
+            assert_eq!(
+                picked,
+                shows.then_some(holder),
+                "case {case}: pick at ({px}, {py})"
+            );
+        }
+        // A bullet crossing a still sprite stops where the sprite's surface is: its
+        // contact is the collision of the bullet placed at that time.
+        let y = rng.int(-12, 70) as f64;
+        stage.set_position(bullet, 90.0, y).unwrap();
+        let from = pixelhit::Pose::at(-30.0, y);
+        let hit = stage
+            .sweep(bullet, sprite, root, Some(from), None, &opts)
+            .unwrap();
+        let crossed = (0..3).any(|dy| (-35..95).any(|x| raw.at(x, y as i64 + dy) > 0));
+        assert_eq!(hit.is_some(), crossed, "case {case}: sweep at y = {y}");
+        if let Some(hit) = hit {
+            contacts += 1;
+            let mut at_t = stage.clone();
+            at_t.set_position(bullet, -30.0 + 120.0 * hit.t, y).unwrap();
+            let c = at_t
+                .collision(bullet, sprite, root, &CollisionOptions::default())
+                .unwrap();
+            assert_eq!(
+                (c.rect, c.overlap_pixels),
+                (Some(hit.rect), hit.overlap_pixels),
+                "case {case}"
+            );
+        }
+        stage.set_position(bullet, 200.0, 200.0).unwrap();
+    }
+    assert!(contacts > 50, "only {contacts} contacts");
+    // A sprite drawn by a renderer cannot move in a sweep: its poses between are not
+    // whole-pixel moves.
+    let t = BitmapRenderer::Pygame(PygameTransform::rotate(10.0));
+    stage.set_bitmap_renderer(sprite, Some(t)).unwrap();
+    stage.set_position(sprite, 0.0, 0.0).unwrap();
+    stage.set_position(bullet, 1.0, 1.0).unwrap();
+    let half_a_pixel_away = Some(pixelhit::Pose::at(0.5, 0.0));
+    let err = stage
+        .sweep(sprite, bullet, root, half_a_pixel_away, None, &opts)
+        .unwrap_err();
+    assert!(matches!(err, Error::RendererPlacement { .. }), "{err:?}");
+}
