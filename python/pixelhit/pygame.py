@@ -568,7 +568,7 @@ class World:
             else:
                 call = f"pygame.transform.{self.transform}({self._image}, {self._angle}={angle:g}"
                 call += f", {self._scale}={scale:g})" if self.transform == "rotozoom" else ")"
-                want = tuple(self._output_size(aw, ah, self.transform, angle, scale))
+                want = self._output_size(aw, ah, self.transform, angle, scale)
                 how = f"{call} of its {aw}x{ah} {self._image}"
             if (w, h) != want:
                 raise ArgumentError(

@@ -22,6 +22,7 @@ use glam::{DAffine2, DVec2};
 use crate::geom::hull::{self, HullView, KeptHull as Kept};
 use crate::geom::shape::Leaf;
 use crate::geom::transform::max_scale;
+use crate::raster::rendered_hull_map;
 use crate::tree::walk::{Visit, Walk};
 use crate::{ColorTransform, NodeId, Stage};
 
@@ -31,6 +32,10 @@ const DIAGONAL: f64 = std::f64::consts::SQRT_2;
 /// Room for flattening (1/128 px) and snapping (under 1/256 px per vertex), with plenty to
 /// spare.
 const MARGIN: f64 = 1.0 / 32.0;
+
+/// Room for the f64 rounding of a rendered bitmap's texel-to-pixel map (semantics.md 4.9),
+/// whose entries are exact 16.16 numbers and whose surface is at most 4096 px a side.
+const RENDERED_MARGIN: f64 = 1.0 / 1024.0;
 
 /// Room for f64 rounding, relative to the largest coordinate met.
 const RELATIVE_MARGIN: f64 = 1e-9;
@@ -223,9 +228,13 @@ impl Stage {
             }
             match leaf {
                 Leaf::Graphic(g) => out.add(g.hull(), m, 0.0),
-                // A renderer's surface has no kept hull: no rejection (its box still
-                // rejects in the broad phase).
-                Leaf::Bitmap(_, _, Some(_)) => out.refused = true,
+                // pygame's rotate: the texel hull mapped by the walk undone (f64 rounding
+                // of that map is far below the margin); rotozoom: no rejection (its box
+                // still rejects in the broad phase).
+                Leaf::Bitmap(bitmap, _, Some(rendered)) => match rendered_hull_map(bitmap, rendered) {
+                    Some(g) => out.add(&bitmap.hulls().sharp, &(*m * g), RENDERED_MARGIN),
+                    None => out.refused = true,
+                },
                 Leaf::Bitmap(bitmap, smoothing, None) => {
                     let hulls = bitmap.hulls();
                     let local = if smoothing { &hulls.smooth } else { &hulls.sharp };
@@ -405,6 +414,63 @@ mod tests {
             stage.set_color_transform(node, ct).unwrap();
         }
         node
+    }
+
+    /// Sprites drawn by pygame's `rotate` (semantics.md 4.9) at whole-pixel offsets, from
+    /// far apart to overlapping: every pair the outlines reject has no pixel solid in both
+    /// on the plain path, and pairs whose boxes overlap are rejected (the hull is the
+    /// texel hull mapped by pygame's walk undone). `rotozoom` is never rejected.
+    #[test]
+    fn rendered_rotate_sprites_are_rejected_only_when_apart() {
+        use crate::{BitmapRenderer, PygameTransform};
+        let mut rng = Rng(0x5eed_3001);
+        let (mut rejected, mut boxes_met_but_rejected) = (0u32, 0u32);
+        for case in 0..300 {
+            let mut stage = Stage::new();
+            let root = stage.root();
+            let (sa, sb) = (bitmap(&mut rng), bitmap(&mut rng));
+            let (a, b) = (
+                stage.add_bitmap(root, sa, false).unwrap(),
+                stage.add_bitmap(root, sb, false).unwrap(),
+            );
+            let rotozoom = rng.chance(0.2);
+            for n in [a, b] {
+                let angle = match rng.next() % 3 {
+                    0 => f64::from((rng.next() % 9) as u32) * 90.0 - 360.0,
+                    _ => rng.range(-400.0, 400.0),
+                };
+                let t = match rotozoom {
+                    true => PygameTransform::rotozoom(angle, rng.range(0.5, 2.0)),
+                    false => PygameTransform::rotate(angle),
+                };
+                let t = t.flip(rng.chance(0.3), rng.chance(0.3));
+                stage
+                    .set_bitmap_renderer(n, Some(BitmapRenderer::Pygame(t)))
+                    .unwrap();
+            }
+            let dir = DVec2::from_angle(rng.range(0.0, std::f64::consts::TAU));
+            for step in (0..40).rev() {
+                let at = (dir * f64::from(step)).round();
+                stage.set_position(b, at.x, at.y).unwrap();
+                if !stage.outlines_apart(a, b, root) {
+                    continue;
+                }
+                assert!(!rotozoom, "case {case}: rotozoom has no outline");
+                rejected += 1;
+                let opts = CollisionOptions::default().fast_paths(false);
+                let plain = stage.collision(a, b, root, &opts).unwrap();
+                assert_eq!(plain.rect, None, "case {case} step {step}: rejected but touching");
+                let (ba, bb) = (stage.bounds(a, root).unwrap(), stage.bounds(b, root).unwrap());
+                if let (Some(ba), Some(bb)) = (ba, bb) {
+                    boxes_met_but_rejected += u32::from(ba.intersect(&bb).is_some());
+                }
+            }
+        }
+        assert!(rejected > 2000, "{rejected} rejected");
+        assert!(
+            boxes_met_but_rejected > 300,
+            "{boxes_met_but_rejected} rejected inside the boxes"
+        );
     }
 
     #[test]

@@ -60,7 +60,7 @@ pub(crate) use cache::CacheCounts;
 pub(crate) use cache::{PairKey, RasterCache};
 pub(crate) use plane::{Rasterizer, ScanBuffers, with_scan_buffers};
 pub(crate) use prepare::{ClipShapes, Item, Prepared, RegionPiece};
-pub(crate) use pygame_item::rendered_surface;
+pub(crate) use pygame_item::{rendered_hull_map, rendered_surface};
 pub(crate) use span_scan::{SpanTarget, pays as spans_pay};
 #[cfg(test)]
 pub(crate) use {

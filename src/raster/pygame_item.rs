@@ -36,16 +36,10 @@ impl RenderedShape {
         quad: Edges,
     ) -> RenderedShape {
         let BitmapRenderer::Pygame(t) = rendered.renderer;
-        let mut table = Box::new([0u8; 256]);
-        let mut identity = true;
-        for (a, v) in table.iter_mut().enumerate() {
-            *v = round_channel(ct.apply_alpha(a as f64));
-            identity &= usize::from(*v) == a;
-        }
         RenderedShape {
             source,
             plan: t.plan(bitmap),
-            table: (!identity).then_some(table),
+            table: alpha_table(ct),
             quad,
         }
     }
@@ -110,6 +104,30 @@ impl RenderedShape {
             }
         }
     }
+}
+
+/// For the near-miss test: the map from `bitmap`'s texel space to the rendered surface's
+/// pixels under which its texel hull holds every non-zero pixel's square's point, or `None`
+/// when the renderer has none (`PygamePlan::texels_to_pixels`).
+pub(crate) fn rendered_hull_map(bitmap: &Bitmap, rendered: &Rendered) -> Option<glam::DAffine2> {
+    let BitmapRenderer::Pygame(t) = rendered.renderer;
+    t.plan(bitmap).texels_to_pixels()
+}
+
+/// `alpha -> alpha after ct` for every alpha, or `None` when that changes none (the usual
+/// case, found without building the table: a pose is made every frame for a turning
+/// sprite).
+fn alpha_table(ct: &ColorTransform) -> Option<Box<[u8; 256]>> {
+    if ct.alpha_multiplier == 1.0 && ct.alpha_offset == 0.0 {
+        return None;
+    }
+    let mut table = Box::new([0u8; 256]);
+    let mut identity = true;
+    for (a, v) in table.iter_mut().enumerate() {
+        *v = round_channel(ct.apply_alpha(a as f64));
+        identity &= usize::from(*v) == a;
+    }
+    (!identity).then_some(table)
 }
 
 /// The surface a renderer returns for `bitmap`, built whole, alpha only (black texels):

@@ -134,6 +134,31 @@ impl PygamePlan {
     }
 }
 
+impl PygamePlan {
+    /// An affine map taking the source bitmap's texel space to the surface's pixels such
+    /// that every non-zero pixel's square holds the image of a point of a texel of alpha
+    /// above 0: the near-miss test maps the bitmap's texel hull by it. `rotate` only
+    /// (nearest texels); `None` for `rotozoom`, whose smoothing reads neighbours.
+    pub(crate) fn texels_to_pixels(&self) -> Option<glam::DAffine2> {
+        let (w, h) = (f64::from(self.src_w), f64::from(self.src_h));
+        let turned = match self.path {
+            Path::Turn(turn) => turn.texels_to_pixels(w, h),
+            Path::Rotate(r) => r.texels_to_pixels()?,
+            Path::Empty | Path::Rotozoom(_) | Path::Zoom(_) => return None,
+        };
+        // The source's texel space to the flipped source's (its own inverse).
+        let flip = glam::DAffine2::from_cols(
+            glam::DVec2::new(if self.flip_x { -1.0 } else { 1.0 }, 0.0),
+            glam::DVec2::new(0.0, if self.flip_y { -1.0 } else { 1.0 }),
+            glam::DVec2::new(
+                if self.flip_x { w } else { 0.0 },
+                if self.flip_y { h } else { 0.0 },
+            ),
+        );
+        Some(turned * flip)
+    }
+}
+
 /// Sizes and rows of pygame's pictures (the public half of the plan).
 impl PygameTransform {
     /// Checks that pygame's arithmetic is defined for this transform of a `width` x `height`

@@ -30,6 +30,23 @@ impl Turn {
         if self.0.is_multiple_of(2) { (w, h) } else { (h, w) }
     }
 
+    /// The map from the (flipped) source's texel space (`w` x `h`) to the surface's pixels
+    /// that takes each texel's centre to the centre of the pixel that copies it (`row`'s
+    /// table, solved for (x, y)).
+    pub(crate) fn texels_to_pixels(self, w: f64, h: f64) -> glam::DAffine2 {
+        let (x_axis, y_axis, t) = match self.0 {
+            0 => ((1.0, 0.0), (0.0, 1.0), (0.0, 0.0)),
+            // u = w - Y, v = X: X = v, Y = w - u.
+            1 => ((0.0, -1.0), (1.0, 0.0), (0.0, w)),
+            // u = w - X, v = h - Y.
+            2 => ((-1.0, 0.0), (0.0, -1.0), (w, h)),
+            // u = Y, v = h - X: X = h - v, Y = u.
+            _ => ((0.0, 1.0), (-1.0, 0.0), (h, 0.0)),
+        };
+        let v = |(a, b): (f64, f64)| glam::DVec2::new(a, b);
+        glam::DAffine2::from_cols(v(x_axis), v(y_axis), v(t))
+    }
+
     /// Output pixels `x0 ..` of row `y` (all inside the surface).
     pub(crate) fn row(self, texels: &Texels<'_>, y: i32, x0: i32, out: &mut [u8]) {
         let (w, h) = (texels.width(), texels.height());
@@ -93,6 +110,26 @@ impl Rotate {
 
     pub(crate) fn size(&self) -> (i32, i32) {
         (self.out_w, self.out_h)
+    }
+
+    /// The affine map from the (flipped) source's texel space to the surface's pixels that
+    /// undoes the walk: pixel (x, y) reads the texel holding `L (x, y) + c`, so (x, y) is
+    /// `L^-1 (p - c)` for a point p of that texel. `None` where the walk's ints could wrap.
+    pub(crate) fn texels_to_pixels(&self) -> Option<glam::DAffine2> {
+        const LIMIT: i32 = 4096;
+        if self.out_w > LIMIT || self.out_h > LIMIT || self.xmax >= LIMIT << 16 || self.ymax >= LIMIT << 16 {
+            return None;
+        }
+        let one = 65536.0;
+        let w = &self.walk;
+        let (s, c) = (f64::from(w.isin) / one, f64::from(w.icos) / one);
+        // u = c x - s y + (base_x + isin cy) / 2^16, v = s x + c y + (base_y - icos cy) / 2^16.
+        let l = glam::DMat2::from_cols(glam::DVec2::new(c, s), glam::DVec2::new(-s, c));
+        let t = glam::DVec2::new(
+            (f64::from(w.base_x) + f64::from(w.isin) * f64::from(w.cy)) / one,
+            (f64::from(w.base_y) - f64::from(w.icos) * f64::from(w.cy)) / one,
+        );
+        (l.determinant() != 0.0).then(|| glam::DAffine2::from_mat2_translation(l, t).inverse())
     }
 
     /// Output pixels `x0 ..` of row `y` (all inside the surface), stepped as pygame steps.
