@@ -135,16 +135,20 @@ impl PygamePlan {
 }
 
 impl PygamePlan {
-    /// An affine map taking the source bitmap's texel space to the surface's pixels such
-    /// that every non-zero pixel's square holds the image of a point of a texel of alpha
-    /// above 0: the near-miss test maps the bitmap's texel hull by it. `rotate` only
-    /// (nearest texels); `None` for `rotozoom`, whose smoothing reads neighbours.
-    pub(crate) fn texels_to_pixels(&self) -> Option<glam::DAffine2> {
+    /// An affine map taking the source bitmap's texel space to the surface's pixels, and a
+    /// reach in texels, such that every non-zero pixel's square holds the image of a point
+    /// within that reach (each axis) of a texel of alpha above 0: the near-miss test maps
+    /// the bitmap's texel hull by it and widens it by the reach. `rotate` reads one texel
+    /// (reach 0), `rotozoom` blends a texel with its neighbours (reach 1). `None` where the
+    /// walk is not affine (it could wrap) or reads one texel for every pixel.
+    pub(crate) fn texels_to_pixels(&self) -> Option<(glam::DAffine2, f64)> {
         let (w, h) = (f64::from(self.src_w), f64::from(self.src_h));
-        let turned = match self.path {
-            Path::Turn(turn) => turn.texels_to_pixels(w, h),
-            Path::Rotate(r) => r.texels_to_pixels()?,
-            Path::Empty | Path::Rotozoom(_) | Path::Zoom(_) => return None,
+        let (turned, reach) = match self.path {
+            Path::Turn(turn) => (turn.texels_to_pixels(w, h), 0.0),
+            Path::Rotate(r) => (r.texels_to_pixels()?, 0.0),
+            Path::Rotozoom(r) => (r.texels_to_pixels()?, 1.0),
+            Path::Zoom(z) => (z.texels_to_pixels()?, 1.0),
+            Path::Empty => return None,
         };
         // The source's texel space to the flipped source's (its own inverse).
         let flip = glam::DAffine2::from_cols(
@@ -155,7 +159,7 @@ impl PygamePlan {
                 if self.flip_y { h } else { 0.0 },
             ),
         );
-        Some(turned * flip)
+        Some((turned * flip, reach))
     }
 }
 

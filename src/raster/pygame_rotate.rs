@@ -112,24 +112,10 @@ impl Rotate {
         (self.out_w, self.out_h)
     }
 
-    /// The affine map from the (flipped) source's texel space to the surface's pixels that
-    /// undoes the walk: pixel (x, y) reads the texel holding `L (x, y) + c`, so (x, y) is
-    /// `L^-1 (p - c)` for a point p of that texel. `None` where the walk's ints could wrap.
+    /// The map from the (flipped) source's texel space to the surface's pixels under which
+    /// pixel (x, y)'s corner is the image of a point of the texel it copies.
     pub(crate) fn texels_to_pixels(&self) -> Option<glam::DAffine2> {
-        const LIMIT: i32 = 4096;
-        if self.out_w > LIMIT || self.out_h > LIMIT || self.xmax >= LIMIT << 16 || self.ymax >= LIMIT << 16 {
-            return None;
-        }
-        let one = 65536.0;
-        let w = &self.walk;
-        let (s, c) = (f64::from(w.isin) / one, f64::from(w.icos) / one);
-        // u = c x - s y + (base_x + isin cy) / 2^16, v = s x + c y + (base_y - icos cy) / 2^16.
-        let l = glam::DMat2::from_cols(glam::DVec2::new(c, s), glam::DVec2::new(-s, c));
-        let t = glam::DVec2::new(
-            (f64::from(w.base_x) + f64::from(w.isin) * f64::from(w.cy)) / one,
-            (f64::from(w.base_y) - f64::from(w.icos) * f64::from(w.cy)) / one,
-        );
-        (l.determinant() != 0.0).then(|| glam::DAffine2::from_mat2_translation(l, t).inverse())
+        self.walk.undone(self.out_w, self.out_h)
     }
 
     /// Output pixels `x0 ..` of row `y` (all inside the surface), stepped as pygame steps.
