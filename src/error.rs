@@ -83,9 +83,16 @@ pub enum Error {
         /// What was asked of it, e.g. `mouse_enabled`.
         what: &'static str,
     },
-    /// Only bitmap nodes have a bitmap.
+    /// Only bitmap nodes have a bitmap (and a renderer).
     NotBitmap {
-        /// The container that was given.
+        /// The container or animated node that was given.
+        node: String,
+    },
+    /// A bitmap drawn by another renderer (semantics.md 4.9) placed, relative to a query's
+    /// parent, by more than a whole-pixel translation: the renderer's picture is defined at
+    /// whole pixels only.
+    RendererPlacement {
+        /// The bitmap node.
         node: String,
     },
     /// A number that must be finite is not (set directly, or produced by multiplying
@@ -225,7 +232,13 @@ impl fmt::Display for Error {
             Error::NotInteractive { node, what } => {
                 write!(f, "{node} is not interactive, so it has no {what}")
             }
-            Error::NotBitmap { node } => write!(f, "{node} is a container, not a bitmap"),
+            Error::NotBitmap { node } => write!(f, "{node} is not a bitmap node"),
+            Error::RendererPlacement { node } => write!(
+                f,
+                "{node} is drawn by a renderer whose picture is defined at whole pixels only, but its \
+                 placement relative to the query's parent is not a whole-pixel translation (a rotation, \
+                 scale or fractional position lies above it)"
+            ),
             Error::NonFinite { what } => write!(f, "{what} is not finite"),
             Error::Singular { what } => write!(f, "{what} is singular (it has no inverse)"),
             Error::OutOfRange { what, value, range } => {

@@ -205,6 +205,9 @@ pub use geom::interop::to_mint_matrix;
 pub use geom::interop::{IntoAffine, IntoPoint, from_y_up, from_y_up_parts, point_from_y_up};
 pub use geom::path::{FillRule, Path, PathSegment};
 pub use geom::rect::Rect;
+pub use geom::renderer::{
+    BitmapRenderer, PYGAME_MAX_ANGLE, PYGAME_MAX_SCALE, PYGAME_MAX_SIDE, PygameFlavour, PygameTransform,
+};
 pub use geom::shape::{Fill, Graphic, Stroke};
 pub use geom::transform::matrix_from_properties;
 pub use glam::{DAffine2, DVec2};
@@ -223,9 +226,6 @@ pub use query::pick::PickOptions;
 pub use query::pipeline::DENSE_BYTES;
 pub use query::point::BitmapHit;
 pub use query::tracker::{ContactEvent, ContactPhase, ContactTracker};
-pub use raster::renderer::{
-    BitmapRenderer, PYGAME_MAX_ANGLE, PYGAME_MAX_SCALE, PYGAME_MAX_SIDE, PygameFlavour, PygameTransform,
-};
 pub use scene::{MotionFields, MotionQuery, Query, Scene, SceneLimits, ScenePose};
 pub use tree::node::{Frame, NodeId};
 pub use tree::stage::Stage;

@@ -68,6 +68,63 @@ fn steady_state_queries_do_not_allocate() {
     }
 }
 
+/// Turning a renderer-drawn sprite every frame (`set_bitmap_renderer`, semantics.md 4.9)
+/// allocates nothing, and a frame whose angles were all seen before is answered from the
+/// cached masks without allocating either.
+#[test]
+fn setting_a_renderer_every_frame_does_not_allocate() {
+    use pixelhit::{BitmapRenderer, PygameTransform};
+    let mut stage = Stage::new();
+    let root = stage.root();
+    let a = stage.add_bitmap(root, blob(40), false).unwrap();
+    let b = stage.add_bitmap(root, blob(30), false).unwrap();
+    stage.set_position(b, 25.0, 12.0).unwrap();
+    let turn = |k: u32| {
+        let t = if k.is_multiple_of(2) {
+            PygameTransform::rotate(f64::from(k) * 7.5)
+        } else {
+            PygameTransform::rotozoom(f64::from(k) * 7.5, 1.25)
+        };
+        Some(BitmapRenderer::Pygame(t))
+    };
+    let opts = CollisionOptions::default();
+    // Two rounds of warm-up over every angle: the first makes the poses, the second draws
+    // them whole and masks them.
+    for _ in 0..2 {
+        for k in 0..8 {
+            stage.set_bitmap_renderer(a, turn(k)).unwrap();
+            stage.set_bitmap_renderer(b, turn(k + 3)).unwrap();
+            stage.collision(a, b, root, &opts).unwrap();
+        }
+    }
+    let setting = allocation_counter::measure(|| {
+        for k in 0..1000 {
+            stage.set_bitmap_renderer(a, turn(k)).unwrap();
+        }
+    });
+    assert_eq!(
+        setting.count_total, 0,
+        "allocations setting renderers: {setting:?}"
+    );
+    let mut touching = 0;
+    let frames = allocation_counter::measure(|| {
+        for k in 0..8 {
+            stage.set_bitmap_renderer(a, turn(k)).unwrap();
+            stage.set_bitmap_renderer(b, turn(k + 3)).unwrap();
+            let hit = stage.collision(a, b, root, &opts).unwrap();
+            touching += usize::from(hit.rect.is_some());
+        }
+    });
+    assert!(
+        touching > 4,
+        "the sprites must overlap at most angles: {touching}"
+    );
+    assert_eq!(
+        frames.count_total, 0,
+        "allocations in frames of seen angles: {frames:?}"
+    );
+}
+
 /// Resident memory of this process (Linux), in bytes.
 fn resident_bytes() -> Option<u64> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;

@@ -349,6 +349,21 @@ class Node:
         `None`."""
     def set_bitmap(self, bitmap: Bitmap, smoothing: bool = False) -> None:
         """Replaces a bitmap node's image and smoothing flag."""
+    def set_pygame_transform(
+        self,
+        transform: Literal["rotate", "rotozoom"],
+        angle: float,
+        scale: float = 1.0,
+        flip_x: bool = False,
+        flip_y: bool = False,
+        flavour: Literal["pygame", "pygame-ce"] | None = None,
+    ) -> None:
+        """Draws this bitmap node as `pygame.transform.rotate(image, angle)` or
+        `rotozoom(image, angle, scale)` after `flip(image, flip_x, flip_y)` does, blitted at
+        the node's whole-pixel x, y; every query sees that surface bit for bit. `flavour`
+        None: the imported pygame's."""
+    def clear_pygame_transform(self) -> None:
+        """Draws this bitmap node by pixelhit's own rule again."""
     @property
     def graphics(self) -> list[Graphic]:
         """The container's graphics (or those of the frame shown)."""

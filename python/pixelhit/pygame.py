@@ -83,12 +83,14 @@ def tolerance_for(threshold: int) -> Optional[int]:
 class _Art:
     """One Surface's bitmap, shared by every sprite showing it; `users` counts them so the
     bitmap goes when the last one changes image (the Surface is kept so its id stays
-    unique while the entry lives)."""
+    unique while the entry lives). `sampled`: whether pixelhit samples pygame's turned
+    picture of it (semantics 4.9: art with per-pixel alpha, or a colour key under
+    `rotate`); otherwise each pose's drawn surface is read from pygame."""
 
-    __slots__ = ("surface", "bitmap", "users")
+    __slots__ = ("surface", "bitmap", "users", "sampled")
 
-    def __init__(self, surface: Any, bitmap: Bitmap) -> None:
-        self.surface, self.bitmap, self.users = surface, bitmap, 0
+    def __init__(self, surface: Any, bitmap: Bitmap, sampled: bool) -> None:
+        self.surface, self.bitmap, self.users, self.sampled = surface, bitmap, 0, sampled
 
 
 class _Entry:
@@ -170,13 +172,7 @@ class World:
         if transform != "none":
             from . import _pixelhit
 
-            sampled = hasattr(_pixelhit, "pygame_output_size") and hasattr(_pixelhit.Node, "set_pygame_transform")
-            if not sampled:
-                raise ArgumentError(
-                    f'transform="{transform}" needs renderer-exact sampling (Node.set_pygame_transform), '
-                    "which this pixelhit build does not have"
-                )
-            self._output_size = getattr(_pixelhit, "pygame_output_size")
+            self._output_size = _pixelhit.pygame_output_size
         self.threshold = threshold
         self.transform: Transform = transform
         self._image, self._angle, self._scale = image, angle, scale
@@ -235,6 +231,7 @@ class World:
             for entry in self._entries.values():
                 if entry.surface is surface:
                     entry.node.set_bitmap(art.bitmap)
+                    entry.pose = None
 
     def node(self, sprite: Sprite) -> Node:
         """The sprite's `pixelhit.Node` (the bitmap as drawn), added if need be."""
@@ -487,12 +484,28 @@ class World:
     def _drawn(self, r: _Read) -> Any:
         """The Surface the game blits for this sprite (built by pygame for the turning
         transforms; only for answers that need pygame's own scan order)."""
-        art = r.entry.surface
+        return self._turned(r.entry.surface, r.angle, r.scale)
+
+    def _turned(self, art: Any, angle: float, scale: float) -> Any:
         if self.transform == "rotate":
-            return _pygame.transform.rotate(art, r.angle)
+            return _pygame.transform.rotate(art, angle)
         if self.transform == "rotozoom":
-            return _pygame.transform.rotozoom(art, r.angle, r.scale)
+            return _pygame.transform.rotozoom(art, angle, scale)
         return art
+
+    def _sampled(self, surface: Any) -> bool:
+        """Whether pixelhit's pygame renderer gives exactly the mask of this art as the game
+        draws it. Not for art without per-pixel alpha under `rotozoom` (pygame drops its colour
+        key and makes it opaque, pygame-ce compares interpolated colours with the key) nor for
+        art with neither alpha nor key (its turned background is opaque): pygame's own
+        surface is read for those, each pose."""
+        if self.transform == "none":
+            return True
+        per_pixel_alpha = surface.get_masks()[3] != 0
+        keyed = surface.get_colorkey() is not None
+        if self.transform == "rotate":
+            return per_pixel_alpha or keyed
+        return per_pixel_alpha and not keyed
 
     def _attribute(self, sprite: Sprite, name: str) -> Any:
         try:
@@ -511,7 +524,7 @@ class World:
         if art is None or art.surface is not surface:
             if not isinstance(surface, _pygame.Surface):
                 raise ArgumentError(f"sprite {sprite!r}: its {self._image} is {surface!r}, not a pygame Surface")
-            art = _Art(surface, Bitmap.from_surface(surface))
+            art = _Art(surface, Bitmap.from_surface(surface), self._sampled(surface))
             self._arts[id(surface)] = art
         art.users += 1
         return art
@@ -555,7 +568,7 @@ class World:
             else:
                 call = f"pygame.transform.{self.transform}({self._image}, {self._angle}={angle:g}"
                 call += f", {self._scale}={scale:g})" if self.transform == "rotozoom" else ")"
-                want = tuple(self._output_size(aw, ah, self.transform, angle, scale))
+                want = self._output_size(aw, ah, self.transform, angle, scale)
                 how = f"{call} of its {aw}x{ah} {self._image}"
             if (w, h) != want:
                 raise ArgumentError(
@@ -579,7 +592,11 @@ class World:
             if pose != entry.pose:
                 entry.node.set_position(x, y)
                 if self.transform != "none":
-                    getattr(entry.node, "set_pygame_transform")(self.transform, angle, scale)
+                    if self._arts[id(surface)].sampled:
+                        entry.node.set_pygame_transform(self.transform, angle, scale)
+                    else:
+                        entry.node.clear_pygame_transform()
+                        entry.node.set_bitmap(Bitmap.from_surface(self._turned(surface, angle, scale)))
                 entry.pose = pose
             out[s] = _Read(s, entry, x, y, w, h, angle, scale)
         self._sweep_killed(len(unique) + 1, out)

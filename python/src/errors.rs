@@ -92,6 +92,7 @@ pub(crate) fn raise(e: ph::Error) -> PyErr {
         | ph::Error::Mask { .. }
         | ph::Error::NotInteractive { .. }
         | ph::Error::NotBitmap { .. }
+        | ph::Error::RendererPlacement { .. }
         | ph::Error::Skew { .. } => NodeError::new_err(message),
         ph::Error::PathData { .. }
         | ph::Error::Image { .. }

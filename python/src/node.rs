@@ -377,6 +377,39 @@ impl PyNode {
         self.write(py, |s, id| s.set_bitmap(id, b, smoothing))
     }
 
+    /// Draws this bitmap node as pygame does: `pygame.transform.rotate(image, angle)`
+    /// (transform "rotate") or `rotozoom(image, angle, scale)` ("rotozoom"), after
+    /// `pygame.transform.flip(image, flip_x, flip_y)`, blitted with its top-left at the node's
+    /// `x`, `y` (whole pixels, as `rect.topleft`). Every query then sees that surface bit for
+    /// bit (semantics.md 4.9). `flavour` is "pygame", "pygame-ce" or None for the imported
+    /// pygame's. Cheap enough for every sprite every frame.
+    ///
+    /// Raises ArgumentError for an unknown transform or flavour, or an angle or scale pygame
+    /// cannot compute; NodeError for a node that is not a bitmap node (and, from a query,
+    /// for one not placed by whole pixels).
+    #[pyo3(signature = (transform, angle, scale = 1.0, flip_x = false, flip_y = false, flavour = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn set_pygame_transform(
+        &self,
+        py: Python<'_>,
+        transform: &str,
+        angle: f64,
+        scale: f64,
+        flip_x: bool,
+        flip_y: bool,
+        flavour: Option<&str>,
+    ) -> PyResult<()> {
+        let t = crate::renderer::transform_from(py, transform, angle, scale, (flip_x, flip_y), flavour)?;
+        self.write(py, |s, id| {
+            s.set_bitmap_renderer(id, Some(ph::BitmapRenderer::Pygame(t)))
+        })
+    }
+
+    /// Draws this bitmap node by pixelhit's own rule again (no pygame transform).
+    fn clear_pygame_transform(&self, py: Python<'_>) -> PyResult<()> {
+        self.write(py, |s, id| s.set_bitmap_renderer(id, None))
+    }
+
     /// The container's graphics (or those of the frame shown), as a list of `Graphic`.
     #[getter]
     fn graphics(&self, py: Python<'_>) -> PyResult<Vec<PyGraphic>> {

@@ -1,5 +1,6 @@
-//! pygame's pictures of a bitmap (semantics.md 4.9) for Python: the output size pygame gives
-//! and the alpha plane of the surface it returns, computed without pygame.
+//! pygame's pictures of a bitmap (semantics.md 4.9) for Python: the output size pygame gives,
+//! the alpha plane of the surface it returns, computed without pygame, and the transform a
+//! bitmap node is drawn by (`Node.set_pygame_transform`, whose method is in `node`).
 
 use pixelhit as ph;
 use pyo3::prelude::*;
@@ -10,7 +11,7 @@ use crate::errors::{bad_argument, raise};
 
 /// A transform from Python's words: `transform` is "rotate" or "rotozoom", `flavour`
 /// "pygame", "pygame-ce" or None for the imported pygame's (`pygame.IS_CE`).
-fn transform_from(
+pub(crate) fn transform_from(
     py: Python<'_>,
     transform: &str,
     angle: f64,
@@ -40,18 +41,26 @@ fn transform_from(
     Ok(t.flip(flip.0, flip.1).flavour(flavour))
 }
 
-/// The flavour of the pygame Python would import: pygame-ce sets `pygame.IS_CE`.
+/// The flavour of the pygame Python would import: pygame-ce sets `pygame.IS_CE`. Found once
+/// per process (one environment holds one of the two: they install the same module), so a
+/// game setting every sprite's transform every frame does not import each time; until
+/// pygame can be imported, "pygame".
 fn imported_flavour(py: Python<'_>) -> ph::PygameFlavour {
-    let is_ce = py
-        .import("pygame")
-        .and_then(|m| m.getattr("IS_CE"))
+    static FOUND: std::sync::OnceLock<ph::PygameFlavour> = std::sync::OnceLock::new();
+    if let Some(f) = FOUND.get() {
+        return *f;
+    }
+    let Ok(pygame) = py.import("pygame") else {
+        return ph::PygameFlavour::Pygame;
+    };
+    let is_ce = pygame
+        .getattr("IS_CE")
         .and_then(|v| v.is_truthy())
         .unwrap_or(false);
-    if is_ce {
-        ph::PygameFlavour::PygameCe
-    } else {
-        ph::PygameFlavour::Pygame
-    }
+    *FOUND.get_or_init(|| match is_ce {
+        true => ph::PygameFlavour::PygameCe,
+        false => ph::PygameFlavour::Pygame,
+    })
 }
 
 /// The size of the surface `pygame.transform.rotate(surface, angle)` (transform "rotate")

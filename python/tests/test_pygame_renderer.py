@@ -95,3 +95,50 @@ def test_flavour_and_transform_names():
         pixelhit.pygame_alpha_plane(b, "rotate", 10.0, flavour="sdl")
     with pytest.raises(pixelhit.PixelhitError, match="angle"):
         pixelhit.pygame_output_size(4, 4, "rotate", float("nan"))
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_nodes_with_a_pygame_transform_collide_as_pygames_masks(seed):
+    """Two bitmap nodes drawn by `set_pygame_transform` (the imported pygame's flavour) at
+    whole-pixel positions: the collision's overlap count is `Mask.overlap_area` of the masks
+    pygame makes from the surfaces it returns, at every threshold asked."""
+    rng = random.Random(2000 + seed)
+    stage = pixelhit.Stage()
+    root = stage.root
+    first = pixelhit.Bitmap.from_rgba(1, 1, bytes([0, 0, 0, 255]))
+    nodes = [stage.add_bitmap(root, first), stage.add_bitmap(root, first)]
+    touching = 0
+    for case in range(150):
+        drawn, where = [], []
+        for node in nodes:
+            w, h = rng.randrange(1, 40), rng.randrange(1, 40)
+            op = rng.choice(["rotate", "rotozoom"])
+            fx, fy = rng.random() < 0.3, rng.random() < 0.3
+            angle, scale = random_angle(rng), rng.uniform(0.1, 2.5)
+            src = source(rng, w, h, keyed=op == "rotate" and rng.random() < 0.25)
+            flipped = pygame.transform.flip(src, fx, fy)
+            if op == "rotate":
+                out = pygame.transform.rotate(flipped, angle)
+            else:
+                out = pygame.transform.rotozoom(flipped, angle, scale)
+            node.set_bitmap(pixelhit.Bitmap.from_surface(src))
+            node.set_pygame_transform(op, angle, scale, fx, fy)
+            x, y = rng.randrange(-5, 20), rng.randrange(-5, 20)
+            node.set_position(x, y)
+            drawn.append(out)
+            where.append((x, y))
+        threshold = rng.choice([0, 127, 254])
+        masks = [pygame.mask.from_surface(s, threshold) for s in drawn]
+        offset = (where[1][0] - where[0][0], where[1][1] - where[0][1])
+        want = masks[0].overlap_area(masks[1], offset)
+        got = stage.collision(nodes[0], nodes[1], root, tolerance=254 - threshold)
+        assert (got.overlap_pixels or 0) == want, (case, threshold)
+        touching += want > 0
+    assert touching > 50
+    nodes[0].clear_pygame_transform()
+    nodes[0].set_position(0.5, 0)
+    nodes[1].set_position(0.5, 0)
+    with pytest.raises(pixelhit.NodeError, match="whole pixels"):
+        stage.collision(nodes[0], nodes[1], root)
+    with pytest.raises(pixelhit.NodeError, match="not a bitmap node"):
+        root.set_pygame_transform("rotate", 10.0)

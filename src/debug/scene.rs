@@ -19,6 +19,7 @@ use crate::geom::path::Polylines;
 use crate::geom::polygon;
 use crate::geom::shape::Leaf;
 use crate::methods::skia_clip::SkiaClips;
+use crate::raster::rendered_surface;
 use crate::tree::walk::Visit;
 use crate::tree::walk::Walk;
 use glam::DAffine2;
@@ -135,7 +136,13 @@ pub(super) fn draw_leaf(
             let alpha = ct.apply_alpha(g.alpha() * 255.0) / 255.0;
             fill(layer, clip, &polys, rule, &solid(rgb, alpha as f32), mask);
         }
-        Leaf::Bitmap(bitmap, smoothing) => {
+        // The renderer's surface, built whole, drawn as the bitmap it stands for.
+        Leaf::Bitmap(bitmap, _, Some(rendered)) => {
+            if let Some(surface) = rendered_surface(bitmap, rendered) {
+                draw_leaf(layer, clip, Leaf::Bitmap(&surface, false, None), m, ct, rgb, mask);
+            }
+        }
+        Leaf::Bitmap(bitmap, smoothing, None) => {
             let Some(texels) = colored_pixmap(bitmap, ct) else {
                 return;
             };

@@ -7,6 +7,8 @@
 //! - [`polygon`]: flattened contours and the polygon operations on them.
 //! - [`shape`]: what a node draws, fills and strokes of a path (`Graphic`), and a leaf.
 //! - [`bitmap`]: RGBA8 images shared between the nodes that show them.
+//! - [`renderer`]: how a bitmap is sampled when another renderer draws it (pygame's
+//!   `rotate` and `rotozoom`, semantics.md 4.9): the names; `raster` computes the pictures.
 //! - [`content_id`]: identities of paths and bitmaps that caches key by, never reused.
 //! - [`color`]: colour transforms.
 //! - [`hull`]: convex hulls, the conservative outlines that reject near misses.
@@ -20,6 +22,7 @@ pub(crate) mod interop;
 pub(crate) mod path;
 pub(crate) mod polygon;
 pub(crate) mod rect;
+pub(crate) mod renderer;
 pub(crate) mod shape;
 pub(crate) mod tolerance;
 pub(crate) mod transform;

@@ -9,6 +9,7 @@ use crate::geom::hull::{self, Kept, KeptHull};
 
 use crate::geom::path::Polylines;
 use crate::geom::polygon;
+use crate::geom::renderer::Rendered;
 use crate::{Bitmap, Error, FillRule, Path, Rect, Result};
 
 /// One entry of a container's graphics: a filled or a stroked path.
@@ -207,7 +208,9 @@ impl Stroke {
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Leaf<'a> {
     Graphic(&'a Graphic),
-    Bitmap(&'a Bitmap, bool),
+    /// A bitmap, its smoothing flag, and the renderer whose surface stands for it when it
+    /// has one (semantics.md 4.9): that surface is then sampled as an unsmoothed bitmap.
+    Bitmap(&'a Bitmap, bool, Option<&'a Rendered>),
 }
 
 impl Leaf<'_> {
@@ -226,7 +229,10 @@ impl Leaf<'_> {
     pub fn centreline_box(&self) -> Option<Rect> {
         match self {
             Leaf::Graphic(g) => g.path_box(),
-            Leaf::Bitmap(bm, _) => Rect::from_ltrb(0.0, 0.0, f64::from(bm.width()), f64::from(bm.height())),
+            Leaf::Bitmap(_, _, Some(r)) => r.rect(),
+            Leaf::Bitmap(bm, _, None) => {
+                Rect::from_ltrb(0.0, 0.0, f64::from(bm.width()), f64::from(bm.height()))
+            }
         }
     }
 }

@@ -24,7 +24,7 @@ use crate::geom::rect::PixelRect;
 use crate::geom::shape::Leaf;
 use crate::geom::tolerance;
 use crate::methods::skia_clip::SkiaClips;
-use crate::raster::DrawBudget;
+use crate::raster::{DrawBudget, rendered_surface};
 use crate::tree::walk::{Visit, Walk};
 use crate::{CollisionOptions, ColorTransform, Error, FillRule, Graphic, NodeId, Rect, Result, Stage};
 
@@ -253,8 +253,14 @@ impl Painter<'_> {
                 let mask = skia.mask(stage, clips)?;
                 match leaf {
                     Leaf::Graphic(g) => self.fill(g, m, ct, ink, layer, mask, || stage.describe(target))?,
-                    Leaf::Bitmap(bitmap, smoothing) => {
+                    Leaf::Bitmap(bitmap, smoothing, None) => {
                         self.bitmap(bitmap, smoothing, m, ct, ink, layer, mask)
+                    }
+                    // Flash's recipe draws the renderer's surface, built whole.
+                    Leaf::Bitmap(bitmap, _, Some(rendered)) => {
+                        if let Some(surface) = rendered_surface(bitmap, rendered) {
+                            self.bitmap(&surface, false, m, ct, ink, layer, mask)
+                        }
                     }
                 }
                 Ok(())

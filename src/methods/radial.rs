@@ -533,7 +533,11 @@ mod tests {
                     tmp.add_graphic(n, g.clone())?;
                     n
                 }
-                Leaf::Bitmap(bitmap, smoothing) => tmp.add_bitmap(inside, bitmap.clone(), smoothing)?,
+                Leaf::Bitmap(bitmap, smoothing, rendered) => {
+                    let n = tmp.add_bitmap(inside, bitmap.clone(), smoothing)?;
+                    tmp.set_bitmap_renderer(n, rendered.map(|r| r.renderer))?;
+                    n
+                }
             };
             tmp.set_matrix(node, *m)?;
             tmp.set_color_transform(node, *ct)

@@ -155,9 +155,8 @@ impl Stage {
                             Rect::from_ltrb(bx.left() - ex, bx.top() - ey, bx.right() + ex, bx.bottom() + ey)
                         })
                     }
-                    Visit::Leaf(Leaf::Bitmap(bm, _)) => {
-                        Rect::from_ltrb(0.0, 0.0, f64::from(bm.width()), f64::from(bm.height()))
-                            .and_then(|r| r.transform(m))
+                    Visit::Leaf(leaf @ Leaf::Bitmap(..)) => {
+                        leaf.centreline_box().and_then(|r| r.transform(m))
                     }
                 };
                 if let Some(r) = r {

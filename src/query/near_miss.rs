@@ -22,6 +22,7 @@ use glam::{DAffine2, DVec2};
 use crate::geom::hull::{self, HullView, KeptHull as Kept};
 use crate::geom::shape::Leaf;
 use crate::geom::transform::max_scale;
+use crate::raster::rendered_hull_map;
 use crate::tree::walk::{Visit, Walk};
 use crate::{ColorTransform, NodeId, Stage};
 
@@ -31,6 +32,10 @@ const DIAGONAL: f64 = std::f64::consts::SQRT_2;
 /// Room for flattening (1/128 px) and snapping (under 1/256 px per vertex), with plenty to
 /// spare.
 const MARGIN: f64 = 1.0 / 32.0;
+
+/// Room for the f64 rounding of a rendered bitmap's texel-to-pixel map (semantics.md 4.9),
+/// whose entries are exact 16.16 numbers and whose walk stays under 2^30 (16,384 px).
+const RENDERED_MARGIN: f64 = 1.0 / 1024.0;
 
 /// Room for f64 rounding, relative to the largest coordinate met.
 const RELATIVE_MARGIN: f64 = 1e-9;
@@ -223,7 +228,19 @@ impl Stage {
             }
             match leaf {
                 Leaf::Graphic(g) => out.add(g.hull(), m, 0.0),
-                Leaf::Bitmap(bitmap, smoothing) => {
+                // pygame's walk undone maps the texel hull (f64 rounding of that map is far
+                // below the margin); rotozoom's smoothing reaches a texel further, each
+                // axis: sqrt(2) texels at the map's largest stretch. No map: no rejection
+                // (the box still rejects in the broad phase).
+                Leaf::Bitmap(bitmap, _, Some(rendered)) => match rendered_hull_map(bitmap, rendered) {
+                    Some((g, reach)) => {
+                        let placed = *m * g;
+                        let margin = RENDERED_MARGIN + reach * std::f64::consts::SQRT_2 * max_scale(&placed);
+                        out.add(&bitmap.hulls().sharp, &placed, margin)
+                    }
+                    None => out.refused = true,
+                },
+                Leaf::Bitmap(bitmap, smoothing, None) => {
                     let hulls = bitmap.hulls();
                     let local = if smoothing { &hulls.smooth } else { &hulls.sharp };
                     // The fixed-point texel of a pixel is off by at most 2^-33 texel per
@@ -402,6 +419,70 @@ mod tests {
             stage.set_color_transform(node, ct).unwrap();
         }
         node
+    }
+
+    /// Sprites drawn by pygame's `rotate` or `rotozoom` (semantics.md 4.9) at whole-pixel
+    /// offsets, from far apart to overlapping: every pair the outlines reject has no pixel
+    /// solid in both on the plain path, and pairs whose boxes overlap are rejected (the hull
+    /// is the texel hull mapped by pygame's walk undone, widened for rotozoom's smoothing).
+    #[test]
+    fn rendered_rotate_sprites_are_rejected_only_when_apart() {
+        use crate::{BitmapRenderer, PygameTransform};
+        let mut rng = Rng(0x5eed_3001);
+        let (mut rejected, mut boxes_met_but_rejected, mut rejected_rotozoom) = (0u32, 0u32, 0u32);
+        for case in 0..300 {
+            let mut stage = Stage::new();
+            let root = stage.root();
+            let (sa, sb) = (bitmap(&mut rng), bitmap(&mut rng));
+            let (a, b) = (
+                stage.add_bitmap(root, sa, false).unwrap(),
+                stage.add_bitmap(root, sb, false).unwrap(),
+            );
+            let rotozoom = rng.chance(0.4);
+            for n in [a, b] {
+                let angle = match rng.next() % 3 {
+                    0 => f64::from((rng.next() % 9) as u32) * 90.0 - 360.0,
+                    _ => rng.range(-400.0, 400.0),
+                };
+                let t = match rotozoom {
+                    true if rng.chance(0.2) => {
+                        PygameTransform::rotozoom(rng.range(-1e-3, 1e-3), rng.range(0.3, 3.0))
+                    }
+                    true => PygameTransform::rotozoom(angle, rng.range(0.3, 3.0)),
+                    false => PygameTransform::rotate(angle),
+                };
+                let t = t.flip(rng.chance(0.3), rng.chance(0.3));
+                stage
+                    .set_bitmap_renderer(n, Some(BitmapRenderer::Pygame(t)))
+                    .unwrap();
+            }
+            let dir = DVec2::from_angle(rng.range(0.0, std::f64::consts::TAU));
+            for step in (0..40).rev() {
+                let at = (dir * f64::from(step)).round();
+                stage.set_position(b, at.x, at.y).unwrap();
+                if !stage.outlines_apart(a, b, root) {
+                    continue;
+                }
+                rejected += 1;
+                rejected_rotozoom += u32::from(rotozoom);
+                let opts = CollisionOptions::default().fast_paths(false);
+                let plain = stage.collision(a, b, root, &opts).unwrap();
+                assert_eq!(plain.rect, None, "case {case} step {step}: rejected but touching");
+                let (ba, bb) = (stage.bounds(a, root).unwrap(), stage.bounds(b, root).unwrap());
+                if let (Some(ba), Some(bb)) = (ba, bb) {
+                    boxes_met_but_rejected += u32::from(ba.intersect(&bb).is_some());
+                }
+            }
+        }
+        assert!(rejected > 2000, "{rejected} rejected");
+        assert!(
+            rejected_rotozoom > 500,
+            "{rejected_rotozoom} rotozoom pairs rejected"
+        );
+        assert!(
+            boxes_met_but_rejected > 300,
+            "{boxes_met_but_rejected} rejected inside the boxes"
+        );
     }
 
     #[test]

@@ -5,10 +5,11 @@ use glam::{DAffine2, DVec2};
 
 use crate::geom::path::Polylines;
 use crate::geom::polygon;
+use crate::geom::renderer::{BitmapRenderer, Rendered};
 use crate::geom::shape::Leaf;
 use crate::geom::transform::invert;
 use crate::raster::DrawBudget;
-use crate::{Graphic, Result};
+use crate::{Bitmap, Graphic, Result};
 
 use crate::geom::tolerance::POINT_TEST;
 
@@ -108,20 +109,38 @@ impl PointTest {
                 )?;
                 inside || polygon::distance(polys, p).is_some_and(|d| d <= 0.5)
             }
-            Leaf::Bitmap(bm, _) => invert(m).is_some_and(|inv| {
+            Leaf::Bitmap(bm, _, rendered) => invert(m).is_some_and(|inv| {
                 let t = inv.transform_point2(p).floor();
-                let on =
-                    t.x >= 0.0 && t.y >= 0.0 && t.x < f64::from(bm.width()) && t.y < f64::from(bm.height());
+                // A renderer's surface stands for the bitmap, as an unsmoothed bitmap.
+                let (w, h) = rendered.map_or((bm.width(), bm.height()), |r| r.size);
+                let on = t.x >= 0.0 && t.y >= 0.0 && t.x < f64::from(w) && t.y < f64::from(h);
                 match self.bitmap {
                     BitmapHit::Box => on,
                     BitmapHit::Alpha { min } => {
-                        on && bm
-                            .pixel(t.x as u32, t.y as u32)
-                            .is_some_and(|px| px[3] >= min.max(1))
+                        on && texel_alpha(bm, rendered, t.x as u32, t.y as u32) >= min.max(1)
                     }
                 }
             }),
         })
+    }
+}
+
+/// The alpha of texel (x, y) of what a bitmap leaf shows: the bitmap's own, or its
+/// renderer's surface's (computed for that one pixel).
+fn texel_alpha(bm: &Bitmap, rendered: Option<&Rendered>, x: u32, y: u32) -> u8 {
+    match rendered {
+        None => bm.pixel(x, y).map_or(0, |px| px[3]),
+        Some(Rendered {
+            renderer: BitmapRenderer::Pygame(t),
+            ..
+        }) => {
+            let mut one = [0u8];
+            // The renderer was checked for this bitmap when set.
+            match t.alpha_row(bm, i64::from(y), i64::from(x), &mut one) {
+                Ok(()) => one[0],
+                Err(_) => 0,
+            }
+        }
     }
 }
 

@@ -34,11 +34,12 @@ const ENTRY_BYTES: usize = 192;
 pub(crate) struct RasterKey {
     /// The path's or bitmap's content id (never reused: `geom::content_id`).
     pub source: u64,
-    /// Fill rule, or stroke, or bitmap sampling.
+    /// Fill rule, or stroke, or bitmap sampling, or 5 for a bitmap with a renderer.
     pub kind: u8,
     /// Stroke width, or the bitmap's colour transform (alpha multiplier, offset), as bits.
     pub extra: [u64; 2],
-    /// Linear part of the matrix and fractional translation, as bits.
+    /// Linear part of the matrix and fractional translation, as bits (for a bitmap with a
+    /// renderer, whose matrix is the identity there, the renderer's parameters).
     pub matrix: [u64; 6],
     pub alpha: u8,
     pub anti_alias: bool,

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use super::centres::{centre_runs, inside};
 use super::coverage::{CoverageRow, ONE, floor};
 use super::edges::{ActiveEdges, Edge, Edges, GRID};
+use super::pygame_item::RenderedShape;
 use super::sample::{BitmapPose, TexelMap, Texels, push_run, times_coverage};
 use crate::FillRule;
 use crate::geom::rect::PixelRect;
@@ -23,6 +24,8 @@ pub(crate) enum Shape {
         smoothing: bool,
         quad: Edges,
     },
+    /// A bitmap as another renderer draws it (semantics.md 4.9), on whole pixels.
+    Rendered(RenderedShape),
 }
 
 /// Reusable buffers for computing rows.
@@ -35,6 +38,8 @@ pub(crate) struct Scratch {
     coverage_runs: Vec<(i64, i64)>,
     runs: Vec<(i64, u8)>,
     values: Vec<(i64, i64, i64)>,
+    /// A rendered bitmap's values along a row.
+    rendered: Vec<u8>,
 }
 
 impl Scratch {
@@ -84,6 +89,8 @@ impl Shape {
                     },
                 }
             }
+            // The surface's rectangle is on whole pixels: no centre falls outside it.
+            Shape::Rendered(r) => r.quad.rect,
         }
     }
 
@@ -91,7 +98,7 @@ impl Shape {
     pub fn vertices(&self) -> usize {
         match self {
             Shape::Fill { edges, .. } => edges.edges.len(),
-            Shape::Bitmap { .. } => 4,
+            Shape::Bitmap { .. } | Shape::Rendered(_) => 4,
         }
     }
 
@@ -101,6 +108,7 @@ impl Shape {
         match self {
             Shape::Fill { .. } => None,
             Shape::Bitmap { texels, .. } => Some(texels),
+            Shape::Rendered(r) => Some(&r.source),
         }
     }
 
@@ -110,6 +118,7 @@ impl Shape {
             + match self {
                 Shape::Fill { edges, .. } => edges.bytes(),
                 Shape::Bitmap { quad, .. } => quad.bytes(),
+                Shape::Rendered(r) => r.bytes(),
             }
     }
 
@@ -178,11 +187,9 @@ impl Shape {
             coverage_runs,
             runs,
             values: _,
+            rendered,
         } = scratch;
-        let edges = match self {
-            Shape::Fill { edges, .. } => edges,
-            Shape::Bitmap { quad, .. } => quad,
-        };
+        let (edges, _) = self.span_edges();
         let mut walk = ActiveEdges::new(&edges.edges, std::mem::take(active));
         for j in rows {
             walk.advance(j * GRID, (j + 1) * GRID);
@@ -230,6 +237,7 @@ impl Shape {
                         pose.row(j, span, None, runs);
                     }
                 }
+                Shape::Rendered(r) => r.runs(j, span, rendered, runs),
             }
             emit(j, runs, span.1);
         }
@@ -243,6 +251,7 @@ impl Shape {
         match self {
             Shape::Fill { edges, rule, .. } => (edges, *rule),
             Shape::Bitmap { quad, .. } => (quad, FillRule::NonZero),
+            Shape::Rendered(r) => (&r.quad, FillRule::NonZero),
         }
     }
 
@@ -251,7 +260,7 @@ impl Shape {
     pub fn inside_value(&self) -> Option<u8> {
         match self {
             Shape::Fill { alpha, .. } => Some(*alpha),
-            Shape::Bitmap { .. } => None,
+            Shape::Bitmap { .. } | Shape::Rendered(_) => None,
         }
     }
 
@@ -280,6 +289,7 @@ impl Shape {
             runs,
             values,
             coverage_runs,
+            rendered,
             ..
         } = scratch;
         match self {
@@ -354,6 +364,7 @@ impl Shape {
                     }
                 }
             }
+            Shape::Rendered(r) => r.solid_in(j, needed, threshold, rendered, out),
         }
     }
 }
@@ -364,7 +375,7 @@ impl Shape {
     /// in that row (a hull of its edges there), cut to `region`. Cheap: no coverage.
     pub fn row_hulls(&self, region: PixelRect, scratch: &mut Scratch, mut emit: impl FnMut(i64, i64, i64)) {
         // A bitmap's pixels lie where its quad's edges or inside are.
-        let (Shape::Fill { edges, .. } | Shape::Bitmap { quad: edges, .. }) = self;
+        let (edges, _) = self.span_edges();
         if region.is_empty() {
             return;
         }

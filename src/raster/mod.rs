@@ -27,10 +27,10 @@
 //!   written straight into a bit mask, a texel read per pixel, area math only on edges.
 //! - [`bitmask`]: which pixels of a plane are solid, one bit per pixel, and the word-by-word
 //!   overlap of two masks.
-//! - [`renderer`]: the public names of other renderers (`PygameTransform`, `BitmapRenderer`).
+//! - [`pygame_item`]: a bitmap item with a renderer, its rows from the plan below.
 //! - [`pygame_plan`], [`pygame_rotate`], [`pygame_rotozoom`], [`pygame_texels`]: bitmaps as pygame's `rotate`
-//!   and `rotozoom` draw them (semantics.md 4.9), in pygame's own fixed-point steps, any
-//!   row alone.
+//!   and `rotozoom` draw them (semantics.md 4.9; the names are in `geom::renderer`), in
+//!   pygame's own fixed-point steps, any row alone.
 //! - [`whole_mask`]: a target's whole solid mask, made once per many-object query for a
 //!   target many pairs read.
 //! - [`cache`] and [`budget`]: what a stage keeps between queries, and what one query may
@@ -50,11 +50,11 @@ mod edges;
 mod item;
 mod plane;
 mod prepare;
+mod pygame_item;
 mod pygame_plan;
 mod pygame_rotate;
 mod pygame_rotozoom;
 mod pygame_texels;
-pub(crate) mod renderer;
 mod sample;
 mod span_scan;
 mod spans;
@@ -69,6 +69,7 @@ pub(crate) use cache::CacheCounts;
 pub(crate) use cache::{MaskRef, PairKey, RasterCache};
 pub(crate) use plane::{Rasterizer, ScanBuffers, with_scan_buffers};
 pub(crate) use prepare::{ClipShapes, Item, Prepared, RegionPiece};
+pub(crate) use pygame_item::{rendered_hull_map, rendered_surface};
 pub(crate) use span_scan::{SpanTarget, pays as spans_pay};
 pub(crate) use whole_mask::whole_mask;
 #[cfg(test)]

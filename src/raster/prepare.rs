@@ -10,11 +10,13 @@ use super::budget::DrawBudget;
 use super::cache::{CachedRaster, LocalKey, MaskRef, RasterCache, RasterKey};
 use super::edges::{Edges, TooFar, snap};
 use super::item::{Scratch, Shape};
+use super::pygame_item::RenderedShape;
 use super::sample::TexelMap;
 use crate::geom::color::{ColorTransform, round_channel};
 use crate::geom::path::Polylines;
 use crate::geom::polygon;
 use crate::geom::rect::PixelRect;
+use crate::geom::renderer::{BitmapRenderer, Rendered};
 use crate::geom::shape::Leaf;
 use crate::geom::transform::max_scale;
 use crate::{Error, FillRule, Graphic, Result};
@@ -311,7 +313,13 @@ impl Prepared {
                     anti_alias: self.anti_alias,
                 }
             }
-            Leaf::Bitmap(bitmap, smoothing) => RasterKey {
+            Leaf::Bitmap(bitmap, _, Some(rendered)) => {
+                if !whole_pixel_translation(&rel) {
+                    return Err(Error::RendererPlacement { node: target() });
+                }
+                rendered_key(bitmap, rendered, ct, self.anti_alias)
+            }
+            Leaf::Bitmap(bitmap, smoothing, None) => RasterKey {
                 source: bitmap.id(),
                 kind: 3 + u8::from(smoothing),
                 extra: [ct.alpha_multiplier.to_bits(), ct.alpha_offset.to_bits()],
@@ -607,7 +615,16 @@ fn build_shape(
                 alpha: alpha(g),
             }
         }
-        Leaf::Bitmap(bitmap, smoothing) => {
+        Leaf::Bitmap(bitmap, _, Some(rendered)) => {
+            let (w, h) = rendered.size;
+            if w == 0 || h == 0 {
+                return Ok(None);
+            }
+            let quad = quad_edges([0.0, 0.0, f64::from(w), f64::from(h)], rel, target)?;
+            let source = cache.texels(bitmap, &ColorTransform::IDENTITY);
+            Shape::Rendered(RenderedShape::new(bitmap, source, rendered, ct, quad))
+        }
+        Leaf::Bitmap(bitmap, smoothing, None) => {
             let Some(map) = TexelMap::new(rel) else {
                 return Ok(None);
             };
@@ -621,6 +638,40 @@ fn build_shape(
             }
         }
     }))
+}
+
+/// Whether `rel` (a matrix relative to its anchor) is the identity: the item is placed by a
+/// whole-pixel translation, as a blit places a surface.
+fn whole_pixel_translation(rel: &DAffine2) -> bool {
+    rel.matrix2 == glam::DMat2::IDENTITY && rel.translation == DVec2::ZERO
+}
+
+/// The cache key of a rendered bitmap: its placement is the identity relative to its anchor,
+/// so the matrix's words hold the renderer's parameters instead (angle, scale, flips, which
+/// call, which flavour): a new angle is a new pose, never a stale one.
+fn rendered_key(
+    bitmap: &crate::Bitmap,
+    rendered: &Rendered,
+    ct: &ColorTransform,
+    anti_alias: bool,
+) -> RasterKey {
+    let BitmapRenderer::Pygame(t) = rendered.renderer;
+    let (flip_x, flip_y) = t.flips();
+    RasterKey {
+        source: bitmap.id(),
+        kind: 5,
+        extra: [ct.alpha_multiplier.to_bits(), ct.alpha_offset.to_bits()],
+        matrix: [
+            u64::from(t.angle().to_bits()),
+            u64::from(t.scale().to_bits()),
+            u64::from(flip_x) | u64::from(flip_y) << 1,
+            u64::from(t.is_rotozoom()),
+            t.flavour_of() as u64,
+            0,
+        ],
+        alpha: 255,
+        anti_alias,
+    }
 }
 
 /// The outline of the rectangle `[left, top, right, bottom]` mapped by `rel`, snapped.

@@ -5,7 +5,7 @@
 use super::pygame_rotate::{Rotate, Turn};
 use super::pygame_rotozoom::{Rotozoom, Zoom};
 use super::pygame_texels::Texels;
-use super::renderer::{PYGAME_MAX_ANGLE, PYGAME_MAX_SCALE, PYGAME_MAX_SIDE, PygameOp, PygameTransform};
+use crate::geom::renderer::{PYGAME_MAX_ANGLE, PYGAME_MAX_SCALE, PYGAME_MAX_SIDE, PygameOp, PygameTransform};
 use crate::{Bitmap, Error, Result};
 
 /// Which of pygame's code paths draws the surface.
@@ -99,8 +99,10 @@ impl PygamePlan {
         (self.out_w, self.out_h)
     }
 
-    /// Alpha of output pixels `x0 ..` of row `y` into `out` (0 outside the surface).
-    pub(crate) fn alpha_row(&self, rgba: &[u8], y: i64, x0: i64, out: &mut [u8]) {
+    /// Alpha of output pixels `x0 ..` of row `y` into `out` (0 outside the surface), the
+    /// source's alpha being every `stride`-th byte of `texels`, ending each texel (4 for
+    /// RGBA, 1 for an alpha plane).
+    pub(crate) fn alpha_row(&self, texels: &[u8], stride: usize, y: i64, x0: i64, out: &mut [u8]) {
         out.fill(0);
         let len = i64::try_from(out.len()).unwrap_or(i64::MAX);
         if y < 0 || y >= i64::from(self.out_h) {
@@ -112,7 +114,8 @@ impl PygamePlan {
             return;
         }
         let texels = Texels {
-            rgba,
+            bytes: texels,
+            stride,
             w: self.src_w as usize,
             h: self.src_h as usize,
             flip_x: self.flip_x,
@@ -128,6 +131,35 @@ impl PygamePlan {
             Path::Rotozoom(r) => r.row(&texels, yi, loi, slot),
             Path::Zoom(z) => z.row(&texels, yi, loi, slot),
         }
+    }
+}
+
+impl PygamePlan {
+    /// An affine map taking the source bitmap's texel space to the surface's pixels, and a
+    /// reach in texels, such that every non-zero pixel's square holds the image of a point
+    /// within that reach (each axis) of a texel of alpha above 0: the near-miss test maps
+    /// the bitmap's texel hull by it and widens it by the reach. `rotate` reads one texel
+    /// (reach 0), `rotozoom` blends a texel with its neighbours (reach 1). `None` where the
+    /// walk is not affine (it could wrap) or reads one texel for every pixel.
+    pub(crate) fn texels_to_pixels(&self) -> Option<(glam::DAffine2, f64)> {
+        let (w, h) = (f64::from(self.src_w), f64::from(self.src_h));
+        let (turned, reach) = match self.path {
+            Path::Turn(turn) => (turn.texels_to_pixels(w, h), 0.0),
+            Path::Rotate(r) => (r.texels_to_pixels()?, 0.0),
+            Path::Rotozoom(r) => (r.texels_to_pixels()?, 1.0),
+            Path::Zoom(z) => (z.texels_to_pixels()?, 1.0),
+            Path::Empty => return None,
+        };
+        // The source's texel space to the flipped source's (its own inverse).
+        let flip = glam::DAffine2::from_cols(
+            glam::DVec2::new(if self.flip_x { -1.0 } else { 1.0 }, 0.0),
+            glam::DVec2::new(0.0, if self.flip_y { -1.0 } else { 1.0 }),
+            glam::DVec2::new(
+                if self.flip_x { w } else { 0.0 },
+                if self.flip_y { h } else { 0.0 },
+            ),
+        );
+        Some((turned * flip, reach))
     }
 }
 
@@ -197,7 +229,7 @@ impl PygameTransform {
     /// ```
     pub fn alpha_row(&self, bitmap: &Bitmap, y: i64, x0: i64, out: &mut [u8]) -> Result<()> {
         self.check(bitmap.width(), bitmap.height())?;
-        self.plan(bitmap).alpha_row(bitmap.rgba(), y, x0, out);
+        self.plan(bitmap).alpha_row(bitmap.rgba(), 4, y, x0, out);
         Ok(())
     }
 

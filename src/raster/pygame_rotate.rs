@@ -30,6 +30,23 @@ impl Turn {
         if self.0.is_multiple_of(2) { (w, h) } else { (h, w) }
     }
 
+    /// The map from the (flipped) source's texel space (`w` x `h`) to the surface's pixels
+    /// that takes each texel's centre to the centre of the pixel that copies it (`row`'s
+    /// table, solved for (x, y)).
+    pub(crate) fn texels_to_pixels(self, w: f64, h: f64) -> glam::DAffine2 {
+        let (x_axis, y_axis, t) = match self.0 {
+            0 => ((1.0, 0.0), (0.0, 1.0), (0.0, 0.0)),
+            // u = w - Y, v = X: X = v, Y = w - u.
+            1 => ((0.0, -1.0), (1.0, 0.0), (0.0, w)),
+            // u = w - X, v = h - Y.
+            2 => ((-1.0, 0.0), (0.0, -1.0), (w, h)),
+            // u = Y, v = h - X: X = h - v, Y = u.
+            _ => ((0.0, 1.0), (-1.0, 0.0), (h, 0.0)),
+        };
+        let v = |(a, b): (f64, f64)| glam::DVec2::new(a, b);
+        glam::DAffine2::from_cols(v(x_axis), v(y_axis), v(t))
+    }
+
     /// Output pixels `x0 ..` of row `y` (all inside the surface).
     pub(crate) fn row(self, texels: &Texels<'_>, y: i32, x0: i32, out: &mut [u8]) {
         let (w, h) = (texels.width(), texels.height());
@@ -93,6 +110,12 @@ impl Rotate {
 
     pub(crate) fn size(&self) -> (i32, i32) {
         (self.out_w, self.out_h)
+    }
+
+    /// The map from the (flipped) source's texel space to the surface's pixels under which
+    /// pixel (x, y)'s corner is the image of a point of the texel it copies.
+    pub(crate) fn texels_to_pixels(&self) -> Option<glam::DAffine2> {
+        self.walk.undone(self.out_w, self.out_h)
     }
 
     /// Output pixels `x0 ..` of row `y` (all inside the surface), stepped as pygame steps.

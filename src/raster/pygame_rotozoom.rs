@@ -71,6 +71,13 @@ impl Rotozoom {
         (self.out_w, self.out_h)
     }
 
+    /// As `Rotate::texels_to_pixels`: pixel (x, y) steps to a point p with `floor(p)` =
+    /// (dx, dy), and blends texels of columns dx, dx + 1 and rows dy, dy + 1 (clamped), so
+    /// a non-zero pixel's p lies within 1 texel (each axis) of a texel of alpha above 0.
+    pub(crate) fn texels_to_pixels(&self) -> Option<glam::DAffine2> {
+        self.walk.undone(self.out_w, self.out_h)
+    }
+
     /// Output pixels `x0 ..` of row `y` (all inside the surface), stepped as SDL_gfx steps.
     pub(crate) fn row(&self, texels: &Texels<'_>, y: i32, x0: i32, out: &mut [u8]) {
         let (mut sdx, mut sdy) = self.walk.start(y, x0);
@@ -154,6 +161,18 @@ impl Zoom {
 
     pub(crate) fn size(&self) -> (i32, i32) {
         (self.out_w, self.out_h)
+    }
+
+    /// As `Rotozoom::texels_to_pixels`: pixel (x, y) reads columns i, i + 1 (clamped) with
+    /// i = floor(x sx / 2^16), rows likewise, so the map is the scale by 2^16 / sx and
+    /// 2^16 / sy. `None` for a source one texel wide or high (every pixel reads it).
+    #[allow(clippy::cast_precision_loss)]
+    pub(crate) fn texels_to_pixels(&self) -> Option<glam::DAffine2> {
+        if self.sx == 0 || self.sy == 0 {
+            return None;
+        }
+        let (kx, ky) = (65536.0 / self.sx as f64, 65536.0 / self.sy as f64);
+        Some(glam::DAffine2::from_scale(glam::DVec2::new(kx, ky)))
     }
 
     /// Output pixels `x0 ..` of row `y`. SDL_gfx accumulates `csx &= 0xffff; csx += sx`

@@ -3,7 +3,9 @@
 
 /// The source's alpha as the transform reads it: after `flip`, texel (i, j).
 pub(crate) struct Texels<'a> {
-    pub(super) rgba: &'a [u8],
+    /// The texels, `stride` bytes each, alpha last (RGBA, or an alpha plane).
+    pub(super) bytes: &'a [u8],
+    pub(super) stride: usize,
     pub(super) w: usize,
     pub(super) h: usize,
     pub(super) flip_x: bool,
@@ -24,7 +26,10 @@ impl Texels<'_> {
     pub(crate) fn at(&self, i: usize, j: usize) -> u8 {
         let x = if self.flip_x { self.w - 1 - i } else { i };
         let y = if self.flip_y { self.h - 1 - j } else { j };
-        self.rgba.get((y * self.w + x) * 4 + 3).copied().unwrap_or(0)
+        self.bytes
+            .get((y * self.w + x + 1) * self.stride - 1)
+            .copied()
+            .unwrap_or(0)
     }
 }
 
@@ -47,6 +52,32 @@ pub(crate) struct Walk {
 }
 
 impl Walk {
+    /// The affine map from the (flipped) source's texel space to the surface's pixels that
+    /// undoes the walk: pixel (x, y) steps to `L (x, y) + c` (16.16, so exact in f64), and
+    /// (x, y) is `L^-1 (p - c)`. `None` when a step over a `w` x `h` surface could wrap
+    /// (then the walk is not affine).
+    pub(crate) fn undone(&self, w: i32, h: i32) -> Option<glam::DAffine2> {
+        let reach = |base: i32, along: i32, across: i32| {
+            i64::from(base).abs()
+                + i64::from(along).abs() * (i64::from(self.cy).abs() + i64::from(h))
+                + i64::from(across).abs() * i64::from(w)
+        };
+        if reach(self.base_x, self.isin, self.icos) >= 1 << 30
+            || reach(self.base_y, self.icos, self.isin) >= 1 << 30
+        {
+            return None;
+        }
+        let one = 65536.0;
+        let (s, c) = (f64::from(self.isin) / one, f64::from(self.icos) / one);
+        // u = c x - s y + (base_x + isin cy) / 2^16, v = s x + c y + (base_y - icos cy) / 2^16.
+        let l = glam::DMat2::from_cols(glam::DVec2::new(c, s), glam::DVec2::new(-s, c));
+        let t = glam::DVec2::new(
+            (f64::from(self.base_x) + f64::from(self.isin) * f64::from(self.cy)) / one,
+            (f64::from(self.base_y) - f64::from(self.icos) * f64::from(self.cy)) / one,
+        );
+        (l.determinant() != 0.0).then(|| glam::DAffine2::from_mat2_translation(l, t).inverse())
+    }
+
     /// The step at pixel `x0` of row `y`: in wrapping ints, starting there is the same as
     /// stepping `x0` times from the row's start.
     pub(crate) fn start(&self, y: i32, x0: i32) -> (i32, i32) {

@@ -11,8 +11,8 @@ use super::places::Places;
 use super::text::{fmt_num, json_string};
 use super::{CT_FIELDS, Query, Scene};
 use crate::{
-    Bitmap, ColorTransform, Error, FillRule, Frame, Graphic, Method, NodeId, Result, Stage,
-    matrix_from_properties,
+    Bitmap, BitmapRenderer, ColorTransform, Error, FillRule, Frame, Graphic, Method, NodeId, PygameFlavour,
+    Result, Stage, matrix_from_properties,
 };
 
 /// Deepest node (the root is depth 0) that a scene file can hold: a node at depth `k` puts
@@ -388,7 +388,7 @@ impl Writer<'_> {
             for frame in frames {
                 list.push(match frame {
                     Frame::Bitmap { bitmap, smoothing } => {
-                        format!("{{{}}}", self.bitmap_field(bitmap, *smoothing))
+                        format!("{{{}}}", self.bitmap_field(bitmap, *smoothing, None))
                     }
                     Frame::Graphics(gs) => format!("{{{}}}", graphics_field(gs, pad)),
                 });
@@ -398,7 +398,7 @@ impl Writer<'_> {
             return Ok(fields);
         }
         if let Some((bitmap, smoothing)) = stage.bitmap(id)? {
-            fields.push(self.bitmap_field(bitmap, smoothing));
+            fields.push(self.bitmap_field(bitmap, smoothing, stage.bitmap_renderer(id)?));
         }
         let graphics = stage.graphics(id)?;
         if !graphics.is_empty() {
@@ -407,8 +407,9 @@ impl Writer<'_> {
         Ok(fields)
     }
 
-    /// `"bitmap": {...}`, naming the PNG file the bitmap is (or will be) saved to.
-    fn bitmap_field(&mut self, bitmap: &Bitmap, smoothing: bool) -> String {
+    /// `"bitmap": {...}`, naming the PNG file the bitmap is (or will be) saved to, with its
+    /// renderer if it has one.
+    fn bitmap_field(&mut self, bitmap: &Bitmap, smoothing: bool, renderer: Option<BitmapRenderer>) -> String {
         let n = match self.png_index.get(&bitmap.id()) {
             Some(&n) => n,
             None => {
@@ -419,8 +420,11 @@ impl Writer<'_> {
             }
         };
         let png = self.pngs.get(n).map_or("", |(name, _)| name.as_str());
+        let renderer = renderer.map_or(String::new(), |r| {
+            format!(", \"renderer\": {}", renderer_json(&r))
+        });
         format!(
-            "\"bitmap\": {{\"png\": {}, \"smoothing\": {smoothing}}}",
+            "\"bitmap\": {{\"png\": {}, \"smoothing\": {smoothing}{renderer}}}",
             json_string(png)
         )
     }
@@ -511,4 +515,24 @@ fn graphic_json(g: &Graphic) -> String {
             fmt_num(s.alpha())
         ),
     }
+}
+
+/// A renderer as the scene field `renderer` spells it (its angle and scale are f32s, which
+/// an f64 holds exactly, so they read back the same).
+fn renderer_json(r: &BitmapRenderer) -> String {
+    let BitmapRenderer::Pygame(t) = r;
+    let call = if t.is_rotozoom() { "rotozoom" } else { "rotate" };
+    let scale = match t.is_rotozoom() {
+        true => format!(", \"scale\": {}", fmt_num(f64::from(t.scale()))),
+        false => String::new(),
+    };
+    let (flip_x, flip_y) = t.flips();
+    let flavour = match t.flavour_of() {
+        PygameFlavour::Pygame => "pygame",
+        PygameFlavour::PygameCe => "pygame-ce",
+    };
+    format!(
+        "{{\"pygame\": \"{call}\", \"angle\": {}{scale}, \"flip_x\": {flip_x}, \"flip_y\": {flip_y}, \"flavour\": \"{flavour}\"}}",
+        fmt_num(f64::from(t.angle()))
+    )
 }

@@ -8,7 +8,10 @@ use super::json::{Json, parse_json};
 use super::save::MAX_SAVE_DEPTH;
 use super::text::fmt_num;
 use super::*;
-use crate::{Bitmap, ColorTransform, Error, FillRule, Graphic, Path, Result};
+use crate::{
+    Bitmap, BitmapRenderer, ColorTransform, Error, FillRule, Graphic, Path, PygameFlavour, PygameTransform,
+    Result,
+};
 
 fn load(text: &str) -> Result<Scene> {
     Scene::from_json(text, "t.json", FsPath::new("."))
@@ -123,7 +126,7 @@ fn sample_stage() -> (Stage, Vec<Query>) {
     let d = s.add_bitmap(root, img.clone(), true).unwrap();
     s.set_name(d, "d").unwrap();
     s.set_rotation(d, 90.0).unwrap();
-    let e = s.add_bitmap(c, img, false).unwrap();
+    let e = s.add_bitmap(c, img.clone(), false).unwrap();
     s.set_name(e, "e").unwrap();
     // Values that serde_json's default float parser reads one unit in the last place off.
     let skew = s.add_container(root).unwrap();
@@ -138,7 +141,32 @@ fn sample_stage() -> (Stage, Vec<Query>) {
     s.set_matrix(skew, DAffine2::from_cols_array(&m)).unwrap();
     let other = Bitmap::from_rgba8(1, 1, vec![1, 2, 3, 4]).unwrap();
     s.add_bitmap(root, other, false).unwrap();
+    // Drawn by pygame: angles and scales as f32s that must read back bit for bit.
+    for (k, t) in [
+        PygameTransform::rotate(-33.3).flip(true, false),
+        PygameTransform::rotozoom(721.1, 0.3)
+            .flip(false, true)
+            .flavour(PygameFlavour::PygameCe),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let rock = s.add_bitmap(root, img.clone(), k == 0).unwrap();
+        s.set_bitmap_renderer(rock, Some(BitmapRenderer::Pygame(t)))
+            .unwrap();
+        s.set_position(rock, 5.0, 7.0 * k as f64).unwrap();
+        s.set_name(rock, format!("rock{k}")).unwrap();
+    }
     let queries = vec![
+        Query::CollisionRect {
+            a: "rock0".into(),
+            b: "rock1".into(),
+            parent: "stage".into(),
+            precise: true,
+            tolerance: 255,
+            anti_alias: true,
+            method: Method::Exact,
+        },
         Query::CollisionRect {
             a: "c".into(),
             b: "d".into(),
@@ -198,6 +226,9 @@ fn describe_tree(s: &Stage) -> Vec<String> {
                 .map(|p| s.name(p).unwrap().map(str::to_string)),
             s.tolerance(id).unwrap(),
         ));
+        if bitmap.is_some() {
+            out.push(format!("{:?}", s.bitmap_renderer(id).ok().flatten()));
+        }
     });
     out
 }
@@ -474,4 +505,93 @@ fn query_defaults_follow_the_format() {
             },
         ]
     );
+}
+
+#[test]
+fn a_bitmap_renderer_is_read_with_errors_at_its_fields() {
+    let dir = temp_dir("renderer");
+    let img = Bitmap::from_rgba8(4, 2, vec![255; 32]).unwrap();
+    let png = dir.join("rock.png");
+    image::RgbaImage::from_raw(4, 2, img.rgba().to_vec())
+        .unwrap()
+        .save(&png)
+        .unwrap();
+    let scene = |renderer: &str| {
+        let text = format!(
+            r#"{{"pixelhit_scene": 1, "root": {{"children": [{{"name": "rock", "x": 3, "y": 4, "bitmap": {{"png": "rock.png", "renderer": {renderer}}}}}]}}}}"#
+        );
+        Scene::from_json(&text, "t.json", &dir)
+    };
+    let ok =
+        scene(r#"{"pygame": "rotozoom", "angle": 90, "scale": 2, "flip_x": true, "flavour": "pygame-ce"}"#)
+            .unwrap();
+    let rock = ok.node("rock").unwrap();
+    let want = PygameTransform::rotozoom(90.0, 2.0)
+        .flip(true, false)
+        .flavour(PygameFlavour::PygameCe);
+    assert_eq!(
+        ok.stage.bitmap_renderer(rock).unwrap(),
+        Some(BitmapRenderer::Pygame(want))
+    );
+    // The turned, doubled surface at the object's x, y (SDL_gfx's size for 90 degrees is
+    // 6 x 8, not 4 x 8: its sine and cosine are not exact).
+    let b = ok.stage.bounds(rock, ok.stage.root()).unwrap().unwrap();
+    assert_eq!(want.output_size(4, 2), (6, 8));
+    assert_eq!((b.left(), b.top(), b.width(), b.height()), (3.0, 4.0, 6.0, 8.0));
+    let plain = scene(r#"{"pygame": "rotate", "angle": -45.5}"#).unwrap();
+    let t = PygameTransform::rotate(-45.5);
+    assert_eq!(
+        plain.stage.bitmap_renderer(plain.node("rock").unwrap()).unwrap(),
+        Some(BitmapRenderer::Pygame(t))
+    );
+    let at = "root.children[0].bitmap.renderer";
+    for (renderer, field, words) in [
+        (
+            r#"{"pygame": "spin", "angle": 1}"#,
+            "pygame",
+            "expected \"rotate\" or \"rotozoom\"",
+        ),
+        (r#"{"angle": 1}"#, "pygame", "missing"),
+        (r#"{"pygame": "rotate"}"#, "angle", "missing"),
+        (
+            r#"{"pygame": "rotate", "angle": "1"}"#,
+            "angle",
+            "expected a number",
+        ),
+        (r#"{"pygame": "rotate", "angle": 1e9}"#, "angle", "outside"),
+        (
+            r#"{"pygame": "rotate", "angle": 1, "scale": 2}"#,
+            "scale",
+            "only \"rotozoom\"",
+        ),
+        (
+            r#"{"pygame": "rotozoom", "angle": 1, "scale": 100}"#,
+            "scale",
+            "outside",
+        ),
+        (
+            r#"{"pygame": "rotate", "angle": 1, "flip_x": 1}"#,
+            "flip_x",
+            "true or false",
+        ),
+        (
+            r#"{"pygame": "rotate", "angle": 1, "flavour": "sdl"}"#,
+            "flavour",
+            "\"pygame-ce\"",
+        ),
+        (
+            r#"{"pygame": "rotate", "angle": 1, "zoom": 2}"#,
+            "zoom",
+            "unknown field",
+        ),
+    ] {
+        let err = scene(renderer).unwrap_err();
+        assert_eq!(location(&err), format!("{at}.{field}"), "{renderer}: {err}");
+        assert!(err.to_string().contains(words), "{renderer}: {err}");
+    }
+    // Frames have no renderer.
+    let text = r#"{"pixelhit_scene": 1, "root": {"children": [{"frames": [{"bitmap": {"png": "rock.png", "renderer": {"pygame": "rotate", "angle": 1}}}]}]}}"#;
+    let err = Scene::from_json(text, "t.json", &dir).unwrap_err();
+    assert_eq!(location(&err), "root.children[0].frames[0].bitmap.renderer");
+    let _ = std::fs::remove_dir_all(&dir);
 }

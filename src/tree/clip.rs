@@ -259,12 +259,10 @@ impl Stage {
             Walk::Region,
             |_, visit, m, _, _| match visit {
                 Visit::Leaf(Leaf::Graphic(g @ Graphic::Fill(_))) => f(RegionPiece::Fill(g), m),
-                Visit::Leaf(Leaf::Bitmap(b, _)) => {
-                    match Rect::from_ltrb(0.0, 0.0, f64::from(b.width()), f64::from(b.height())) {
-                        Some(r) => f(RegionPiece::Rect(r), m),
-                        None => Ok(()),
-                    }
-                }
+                Visit::Leaf(leaf @ Leaf::Bitmap(..)) => match leaf.centreline_box() {
+                    Some(r) => f(RegionPiece::Rect(r), m),
+                    None => Ok(()),
+                },
                 _ => Ok(()),
             },
         )

@@ -51,21 +51,25 @@ impl Stage {
         Ok(self.node(id)?.content.shown().1)
     }
 
-    /// Replaces a bitmap node's image and smoothing flag.
+    /// Replaces a bitmap node's image and smoothing flag (its renderer, if it has one, then
+    /// draws the new image: [`Stage::set_bitmap_renderer`]).
     ///
     /// # Errors
     ///
-    /// [`Error::NotBitmap`] for a container; [`Error::StaleNode`].
+    /// [`Error::NotBitmap`] for a container or an animated node; [`Error::OutOfRange`] when
+    /// the node's renderer cannot draw an image of this size; [`Error::StaleNode`]. On error
+    /// nothing changes.
     pub fn set_bitmap(&mut self, id: NodeId, bitmap: Bitmap, smoothing: bool) -> Result<()> {
-        let desc = self.describe(id);
-        let node = self.node_mut(id)?;
-        match node.content {
-            Content::Bitmap { .. } => {
-                node.content = Content::Bitmap { bitmap, smoothing };
-                Ok(())
-            }
-            Content::Container(_) | Content::Frames { .. } => Err(Error::NotBitmap { node: desc }),
+        if !matches!(self.node(id)?.content, Content::Bitmap { .. }) {
+            return Err(Error::NotBitmap {
+                node: self.describe(id),
+            });
         }
+        let renderer = self.renderer_for(id, &bitmap)?;
+        let node = self.node_mut(id)?;
+        node.content = Content::Bitmap { bitmap, smoothing };
+        node.renderer = renderer;
+        Ok(())
     }
 
     // ----- spaces -----

@@ -3,6 +3,7 @@
 use glam::{DAffine2, DVec2};
 
 use crate::geom::color::ColorTransform;
+use crate::geom::renderer::Rendered;
 use crate::geom::transform::Props;
 use crate::{Bitmap, Graphic, Rect};
 
@@ -90,6 +91,8 @@ pub(crate) struct Node {
     pub hit_area_of: Vec<NodeId>,
     /// The tolerance collision queries use for this node as a target, over the query's.
     pub tolerance: Option<u8>,
+    /// The renderer a bitmap node is sampled as, with its surface's size (semantics.md 4.9).
+    pub renderer: Option<Rendered>,
 }
 
 impl Node {
@@ -112,6 +115,7 @@ impl Node {
             hit_area: None,
             hit_area_of: Vec::new(),
             tolerance: None,
+            renderer: None,
         }
     }
 

@@ -148,7 +148,14 @@ impl Stage {
                 f(id, Visit::Leaf(Leaf::Graphic(g)), &m, &ct, &clips)?;
             }
             if let Some((bitmap, smoothing)) = bitmap {
-                f(id, Visit::Leaf(Leaf::Bitmap(bitmap, smoothing)), &m, &ct, &clips)?;
+                let rendered = node.renderer.as_ref();
+                f(
+                    id,
+                    Visit::Leaf(Leaf::Bitmap(bitmap, smoothing, rendered)),
+                    &m,
+                    &ct,
+                    &clips,
+                )?;
             }
             for &c in node.children.iter().rev() {
                 let child = self.node(c)?;

@@ -23,6 +23,7 @@ mod motion;
 mod outline;
 mod properties;
 mod pygame_renderer;
+mod pygame_stage;
 mod raster_check;
 mod semantics;
 mod span_scan;

@@ -2,11 +2,12 @@
 //! 2.5.8 returned, recorded by python/tools/record_pygame_transforms.py into
 //! tests/data/pygame/<flavour>.bin (its docstring gives the format). Every pixel of every
 //! case, a margin of 0s around the surface, the output size, pixels computed alone and in
-//! rows, and pygame's mask overlaps of two transformed sprites.
+//! rows, and pygame's mask overlaps of two transformed sprites (also as bitmap nodes of a
+//! stage drawn by the renderer).
 
 use std::path::Path;
 
-use pixelhit::{Bitmap, PygameFlavour, PygameTransform};
+use pixelhit::{Bitmap, BitmapRenderer, CollisionOptions, PygameFlavour, PygameTransform, Stage};
 
 /// One recorded case: the source alpha, the transform, and pygame's output alpha.
 struct Case {
@@ -187,6 +188,27 @@ fn check_flavour(flavour: PygameFlavour) {
                 .count() as u32;
         }
         assert_eq!(area, p.area, "pair {k}: overlap area");
+        // The same two sprites as bitmap nodes drawn by the renderer, blitted at (0, 0)
+        // and (dx, dy): the collision query counts pygame's overlap (alpha > 127 is
+        // tolerance 127).
+        let mut stage = Stage::new();
+        let root = stage.root();
+        let mut sprite = |c: &Case, x: i64, y: i64| {
+            let n = stage.add_bitmap(root, c.source.clone(), false).unwrap();
+            stage
+                .set_bitmap_renderer(n, Some(BitmapRenderer::Pygame(c.transform)))
+                .unwrap();
+            stage.set_position(n, x as f64, y as f64).unwrap();
+            n
+        };
+        let (na, nb) = (sprite(a, 0, 0), sprite(b, p.dx, p.dy));
+        let opts = CollisionOptions::default().tolerance(127);
+        let got = stage.collision(na, nb, root, &opts).unwrap();
+        assert_eq!(
+            got.overlap_pixels,
+            Some(u64::from(p.area)),
+            "pair {k}: stage's overlap count"
+        );
         assert_eq!(p.first.is_some(), area > 0, "pair {k}: touching");
         if let Some((x, y)) = p.first {
             assert!(

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use glam::DAffine2;
 
 use super::grid::Grid;
+use crate::geom::shape::Leaf;
 use crate::geom::transform;
 use crate::tree::node::{Node, NodeId};
 use crate::tree::walk::{Clip, ClipLink, Clips};
@@ -262,8 +263,8 @@ fn own_box(node: &Node, m: &DAffine2) -> Placed {
             local = Some(local.map_or(b, |a| a.union(&b)));
         }
     }
-    if let Some((bm, _)) = bitmap
-        && let Some(b) = Rect::from_ltrb(0.0, 0.0, f64::from(bm.width()), f64::from(bm.height()))
+    if let Some((bm, smoothing)) = bitmap
+        && let Some(b) = Leaf::Bitmap(bm, smoothing, node.renderer.as_ref()).centreline_box()
     {
         local = Some(local.map_or(b, |a| a.union(&b)));
     }

@@ -61,7 +61,8 @@ impl Stage {
         if facts.in_mask {
             return Ok(false);
         }
-        let (graphics, bitmap) = self.node(id)?.content.shown();
+        let node = self.node(id)?;
+        let (graphics, bitmap) = node.content.shown();
         let m = facts.matrix;
         let name = || self.describe(id);
         let mut on = false;
@@ -72,7 +73,7 @@ impl Stage {
             }
         }
         if !on && let Some((bm, smoothing)) = bitmap {
-            on = test.leaf(Leaf::Bitmap(bm, smoothing), &m, p, &name)?;
+            on = test.leaf(Leaf::Bitmap(bm, smoothing, node.renderer.as_ref()), &m, p, &name)?;
         }
         Ok(on && self.shows_through(&facts.clips, p, known)?)
     }

@@ -3,12 +3,14 @@
 //!
 //! - this file: [`SceneLimits`], the entry points ([`Scene::load`] and the like), and the
 //!   loader with its checks of JSON values.
-//! - [`objects`]: the tree's objects, their properties, content and links.
+//! - [`objects`]: the tree's objects, their properties, content and links; [`renderer`]:
+//!   a bitmap's `renderer` field.
 //! - [`queries`]: the queries; [`motion`]: the motion queries.
 
 mod motion;
 mod objects;
 mod queries;
+mod renderer;
 
 use std::collections::HashMap;
 use std::path::Path as FsPath;

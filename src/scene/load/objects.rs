@@ -154,7 +154,7 @@ impl Loader<'_> {
             }
         };
         let bitmap = match get(fields, "bitmap") {
-            Some(b) => Some(self.bitmap(b, &bitmap_path)?),
+            Some(b) => Some(self.bitmap(b, &bitmap_path, true)?),
             None => None,
         };
         let frames = match get(fields, "frames") {
@@ -168,6 +168,11 @@ impl Loader<'_> {
             (Some(p), None, None) => self.stage.add_container(p),
         }
         .map_err(|e| self.err(path, e.to_string()))?;
+        if let Some(Json::Object(b)) = get(fields, "bitmap")
+            && let Some(r) = get(b, "renderer")
+        {
+            self.renderer(r, &join(&bitmap_path, "renderer"), id)?;
+        }
         if let Some(v) = get(fields, "frame") {
             let at = join(path, "frame");
             let x = self.number(v, &at)?;
@@ -345,7 +350,7 @@ impl Loader<'_> {
             self.check_keys(f, &at, &["bitmap", "graphics"], "a frame")?;
             frames.push(match (get(f, "bitmap"), get(f, "graphics")) {
                 (Some(b), None) => {
-                    let (bitmap, smoothing) = self.bitmap(b, &join(&at, "bitmap"))?;
+                    let (bitmap, smoothing) = self.bitmap(b, &join(&at, "bitmap"), false)?;
                     Frame::Bitmap { bitmap, smoothing }
                 }
                 (None, Some(g)) => {
@@ -411,9 +416,15 @@ impl Loader<'_> {
         ))
     }
 
-    pub(super) fn bitmap(&mut self, v: &Json, path: &str) -> Result<(Bitmap, bool)> {
+    /// A bitmap's image and smoothing flag; `renderer` is allowed (and read by the caller,
+    /// once the node exists) only with `with_renderer` (an object's bitmap, not a frame's).
+    pub(super) fn bitmap(&mut self, v: &Json, path: &str, with_renderer: bool) -> Result<(Bitmap, bool)> {
         let fields = self.object(v, path)?;
-        self.check_keys(fields, path, &["png", "smoothing"], "a bitmap")?;
+        let keys: &[&str] = match with_renderer {
+            true => &["png", "smoothing", "renderer"],
+            false => &["png", "smoothing"],
+        };
+        self.check_keys(fields, path, keys, "a bitmap")?;
         let png_path = join(path, "png");
         let png = self.string(self.required(fields, path, "png")?, &png_path)?;
         let smoothing = match get(fields, "smoothing") {

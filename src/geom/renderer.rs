@@ -135,3 +135,23 @@ pub enum BitmapRenderer {
     /// As pygame draws it.
     Pygame(PygameTransform),
 }
+
+/// A bitmap node's renderer with the size of the surface it returns for the node's bitmap,
+/// worked out (and range-checked) when either is set, so that bounds read it for free.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Rendered {
+    pub renderer: BitmapRenderer,
+    /// The surface's width and height in pixels.
+    pub size: (u32, u32),
+}
+
+impl Rendered {
+    /// The surface's rectangle in the node's local space, `None` when it is empty.
+    pub fn rect(&self) -> Option<crate::Rect> {
+        let (w, h) = self.size;
+        if w == 0 || h == 0 {
+            return None;
+        }
+        crate::Rect::from_ltrb(0.0, 0.0, f64::from(w), f64::from(h))
+    }
+}
