@@ -99,8 +99,9 @@ impl PygamePlan {
         (self.out_w, self.out_h)
     }
 
-    /// Alpha of output pixels `x0 ..` of row `y` into `out` (0 outside the surface).
-    pub(crate) fn alpha_row(&self, rgba: &[u8], y: i64, x0: i64, out: &mut [u8]) {
+    /// Alpha of output pixels `x0 ..` of row `y` into `out` (0 outside the surface);
+    /// `(rgba, stride)` is the source as [`Bitmap::strided`] gives it.
+    pub(crate) fn alpha_row(&self, (rgba, stride): (&[u8], usize), y: i64, x0: i64, out: &mut [u8]) {
         out.fill(0);
         let len = i64::try_from(out.len()).unwrap_or(i64::MAX);
         if y < 0 || y >= i64::from(self.out_h) {
@@ -113,6 +114,7 @@ impl PygamePlan {
         }
         let texels = Texels {
             rgba,
+            stride,
             w: self.src_w as usize,
             h: self.src_h as usize,
             flip_x: self.flip_x,
@@ -197,7 +199,7 @@ impl PygameTransform {
     /// ```
     pub fn alpha_row(&self, bitmap: &Bitmap, y: i64, x0: i64, out: &mut [u8]) -> Result<()> {
         self.check(bitmap.width(), bitmap.height())?;
-        self.plan(bitmap).alpha_row(bitmap.rgba(), y, x0, out);
+        self.plan(bitmap).alpha_row(bitmap.strided(), y, x0, out);
         Ok(())
     }
 

@@ -3,7 +3,10 @@
 
 /// The source's alpha as the transform reads it: after `flip`, texel (i, j).
 pub(crate) struct Texels<'a> {
+    /// The source's bytes from its top-left texel on, rows `stride` texels apart (a region
+    /// of a larger image reads it in place).
     pub(super) rgba: &'a [u8],
+    pub(super) stride: usize,
     pub(super) w: usize,
     pub(super) h: usize,
     pub(super) flip_x: bool,
@@ -24,7 +27,7 @@ impl Texels<'_> {
     pub(crate) fn at(&self, i: usize, j: usize) -> u8 {
         let x = if self.flip_x { self.w - 1 - i } else { i };
         let y = if self.flip_y { self.h - 1 - j } else { j };
-        self.rgba.get((y * self.w + x) * 4 + 3).copied().unwrap_or(0)
+        self.rgba.get((y * self.stride + x) * 4 + 3).copied().unwrap_or(0)
     }
 }
 

@@ -387,8 +387,16 @@ impl Writer<'_> {
             let mut list = Vec::with_capacity(frames.len());
             for frame in frames {
                 list.push(match frame {
-                    Frame::Bitmap { bitmap, smoothing } => {
-                        format!("{{{}}}", self.bitmap_field(bitmap, *smoothing))
+                    Frame::Bitmap {
+                        bitmap,
+                        smoothing,
+                        offset,
+                    } => {
+                        let field = self.bitmap_field(bitmap, *smoothing);
+                        match offset {
+                            (0, 0) => format!("{{{field}}}"),
+                            (x, y) => format!("{{{field}, \"offset\": [{x}, {y}]}}"),
+                        }
                     }
                     Frame::Graphics(gs) => format!("{{{}}}", graphics_field(gs, pad)),
                 });

@@ -147,8 +147,15 @@ impl Stage {
             for g in graphics {
                 f(id, Visit::Leaf(Leaf::Graphic(g)), &m, &ct, &clips)?;
             }
-            if let Some((bitmap, smoothing)) = bitmap {
-                f(id, Visit::Leaf(Leaf::Bitmap(bitmap, smoothing)), &m, &ct, &clips)?;
+            if let Some(b) = bitmap {
+                let bm = b.matrix(&m);
+                f(
+                    id,
+                    Visit::Leaf(Leaf::Bitmap(b.bitmap, b.smoothing)),
+                    &bm,
+                    &ct,
+                    &clips,
+                )?;
             }
             for &c in node.children.iter().rev() {
                 let child = self.node(c)?;

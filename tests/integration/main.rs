@@ -23,6 +23,7 @@ mod outline;
 mod properties;
 mod pygame_renderer;
 mod raster_check;
+mod regions;
 mod semantics;
 mod span_scan;
 mod svg;

@@ -12,7 +12,7 @@ use glam::DAffine2;
 
 use super::grid::Grid;
 use crate::geom::transform;
-use crate::tree::node::{Node, NodeId};
+use crate::tree::node::{Node, NodeId, ShownBitmap};
 use crate::tree::walk::{Clip, ClipLink, Clips};
 use crate::{Error, Graphic, Rect, Result, Stage};
 
@@ -262,8 +262,8 @@ fn own_box(node: &Node, m: &DAffine2) -> Placed {
             local = Some(local.map_or(b, |a| a.union(&b)));
         }
     }
-    if let Some((bm, _)) = bitmap
-        && let Some(b) = Rect::from_ltrb(0.0, 0.0, f64::from(bm.width()), f64::from(bm.height()))
+    if let Some(shown) = bitmap
+        && let Some(b) = bitmap_box(&shown)
     {
         local = Some(local.map_or(b, |a| a.union(&b)));
     }
@@ -277,6 +277,13 @@ fn own_box(node: &Node, m: &DAffine2) -> Placed {
         Some(b) => Placed::At(b),
         None => Placed::Overflows,
     }
+}
+
+/// The local box of a node's bitmap, at its frame's offset.
+fn bitmap_box(shown: &ShownBitmap<'_>) -> Option<Rect> {
+    let (x, y) = (f64::from(shown.offset.0), f64::from(shown.offset.1));
+    let (w, h) = (f64::from(shown.bitmap.width()), f64::from(shown.bitmap.height()));
+    Rect::from_ltrb(x, y, x + w, y + h)
 }
 
 /// The pick index of the stage, made again after the tree changed (crate-internal).

@@ -71,8 +71,8 @@ impl Stage {
                 break;
             }
         }
-        if !on && let Some((bm, smoothing)) = bitmap {
-            on = test.leaf(Leaf::Bitmap(bm, smoothing), &m, p, &name)?;
+        if !on && let Some(b) = bitmap {
+            on = test.leaf(Leaf::Bitmap(b.bitmap, b.smoothing), &b.matrix(&m), p, &name)?;
         }
         Ok(on && self.shows_through(&facts.clips, p, known)?)
     }

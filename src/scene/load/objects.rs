@@ -342,11 +342,22 @@ impl Loader<'_> {
         for (i, item) in items.iter().enumerate() {
             let at = format!("{path}[{i}]");
             let f = self.object(item, &at)?;
-            self.check_keys(f, &at, &["bitmap", "graphics"], "a frame")?;
+            self.check_keys(f, &at, &["bitmap", "graphics", "offset"], "a frame")?;
+            if get(f, "graphics").is_some() && get(f, "offset").is_some() {
+                return Err(self.err(&join(&at, "offset"), "`offset` belongs to bitmap frames"));
+            }
             frames.push(match (get(f, "bitmap"), get(f, "graphics")) {
                 (Some(b), None) => {
                     let (bitmap, smoothing) = self.bitmap(b, &join(&at, "bitmap"))?;
-                    Frame::Bitmap { bitmap, smoothing }
+                    let offset = match get(f, "offset") {
+                        Some(o) => self.offset(o, &join(&at, "offset"))?,
+                        None => (0, 0),
+                    };
+                    Frame::Bitmap {
+                        bitmap,
+                        smoothing,
+                        offset,
+                    }
                 }
                 (None, Some(g)) => {
                     let gat = join(&at, "graphics");
@@ -360,6 +371,31 @@ impl Loader<'_> {
             });
         }
         Ok(frames)
+    }
+
+    /// A frame's `offset`: two whole numbers `[x, y]` that fit in an i32.
+    pub(super) fn offset(&self, v: &Json, path: &str) -> Result<(i32, i32)> {
+        let items = self.array(v, path)?;
+        if items.len() != 2 {
+            let found = items.len();
+            return Err(self.err(
+                path,
+                format!("expected 2 whole numbers [x, y], found {found} items"),
+            ));
+        }
+        let mut xy = [0i32; 2];
+        for (i, (slot, item)) in xy.iter_mut().zip(items).enumerate() {
+            let at = format!("{path}[{i}]");
+            let x = self.number(item, &at)?;
+            if x.fract() != 0.0 || x < f64::from(i32::MIN) || x > f64::from(i32::MAX) {
+                return Err(self.err(
+                    &at,
+                    format!("expected a whole number of texels, found {}", fmt_num(x)),
+                ));
+            }
+            *slot = x as i32;
+        }
+        Ok((xy[0], xy[1]))
     }
 
     /// Adds the content of the SVG file named at `path` under the object `id`, and keeps its
