@@ -56,7 +56,10 @@ const MAX_REGION_IDS: usize = 1 << 16;
 struct Pixels {
     /// Its rows are `4 * width` bytes apart.
     width: u32,
+    height: u32,
     rgba: Vec<u8>,
+    /// The content id of the whole image.
+    id: ContentId,
     /// The content id of each rectangle `[x, y, width, height]` asked for as a region, so
     /// that asking twice for one frame of a sheet gives one id (and one set of cached
     /// tables): the pixels never change, so the same rectangle is the same content.
@@ -180,19 +183,43 @@ impl Bitmap {
 
     /// A bitmap showing all of an image of `width` x `height` texels (checked by the caller).
     fn whole(width: u32, height: u32, rgba: Vec<u8>) -> Bitmap {
+        let id = ContentId::fresh();
         Bitmap(Arc::new(Shown {
             pixels: Arc::new(Pixels {
                 width,
+                height,
                 rgba,
+                id,
                 region_ids: Mutex::new(HashMap::new()),
             }),
             x: 0,
             y: 0,
             width,
             height,
-            id: ContentId::fresh(),
+            id,
             hulls: Kept::default(),
         }))
+    }
+
+    /// The whole image this bitmap shows a rectangle of (itself when it shows all of it),
+    /// with the rectangle `[x, y, width, height]` when it is a region: what a scene file
+    /// saves (the image once, each region by its rectangle).
+    pub(crate) fn image(&self) -> (Bitmap, Option<[u32; 4]>) {
+        let s = &self.0;
+        let p = &s.pixels;
+        if (s.width, s.height) == (p.width, p.height) {
+            return (self.clone(), None);
+        }
+        let whole = Bitmap(Arc::new(Shown {
+            pixels: p.clone(),
+            x: 0,
+            y: 0,
+            width: p.width,
+            height: p.height,
+            id: p.id,
+            hulls: Kept::default(),
+        }));
+        (whole, Some([s.x, s.y, s.width, s.height]))
     }
 
     /// A bitmap showing the `width` x `height` rectangle of this one whose top-left texel

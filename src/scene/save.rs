@@ -416,19 +416,26 @@ impl Writer<'_> {
     }
 
     /// `"bitmap": {...}`, naming the PNG file the bitmap is (or will be) saved to.
+    /// A region of an image names the image's file (saved once for all its regions) and
+    /// its rectangle.
     fn bitmap_field(&mut self, bitmap: &Bitmap, smoothing: bool) -> String {
-        let n = match self.png_index.get(&bitmap.id()) {
+        let (image, region) = bitmap.image();
+        let n = match self.png_index.get(&image.id()) {
             Some(&n) => n,
             None => {
                 let n = self.pngs.len();
-                self.pngs.push((format!("{}_{n}.png", self.stem), bitmap.clone()));
-                self.png_index.insert(bitmap.id(), n);
+                self.pngs.push((format!("{}_{n}.png", self.stem), image.clone()));
+                self.png_index.insert(image.id(), n);
                 n
             }
         };
         let png = self.pngs.get(n).map_or("", |(name, _)| name.as_str());
+        let region = match region {
+            Some([x, y, w, h]) => format!(", \"region\": [{x}, {y}, {w}, {h}]"),
+            None => String::new(),
+        };
         format!(
-            "\"bitmap\": {{\"png\": {}, \"smoothing\": {smoothing}}}",
+            "\"bitmap\": {{\"png\": {}, \"smoothing\": {smoothing}{region}}}",
             json_string(png)
         )
     }

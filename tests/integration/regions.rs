@@ -285,3 +285,190 @@ fn regions_outside_or_empty_are_refused_with_the_rectangle() {
     let e = inner.region(1, 0, 4, 2).unwrap_err().to_string();
     assert!(e.contains("4x2"), "a region's limits are its own: {e}");
 }
+
+fn atlas_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/atlas")
+}
+
+/// The frames every layout of tests/data/atlas describes: rectangle in hero.png (20 x 8)
+/// and trim offset in the untrimmed 8 x 8 frame, in file order ("hero 8", "hero 9",
+/// "hero 10": sorted by name, 10 would come first).
+const HERO: [([u32; 4], (i32, i32)); 3] = [
+    ([0, 0, 5, 6], (2, 1)),
+    ([5, 0, 6, 7], (1, 1)),
+    ([11, 0, 8, 8], (0, 0)),
+];
+
+fn scene_of(objects: &str, dir: &std::path::Path) -> pixelhit::Result<pixelhit::Scene> {
+    let text = format!(r#"{{"pixelhit_scene": 1, "root": {{"name": "stage", "children": [{objects}]}}}}"#);
+    pixelhit::Scene::from_json(&text, "t.json", dir)
+}
+
+#[test]
+fn scene_files_load_the_frames_of_texturepacker_and_aseprite_atlases() {
+    let sheet = Bitmap::from_png_file(atlas_dir().join("hero.png")).unwrap();
+    let raw = sheet.rgba().into_owned();
+    for layout in [
+        "texturepacker_hash",
+        "texturepacker_array",
+        "aseprite_hash",
+        "aseprite_array",
+    ] {
+        let scene = scene_of(
+            &format!(
+                r#"{{"name": "hero", "x": 3, "frames": {{"atlas": "{layout}.json", "smoothing": true}}}}"#
+            ),
+            &atlas_dir(),
+        )
+        .unwrap();
+        let hero = scene.node("hero").unwrap();
+        let mut stage = scene.stage;
+        let frames = stage.frames(hero).unwrap().to_vec();
+        assert_eq!(frames.len(), 3, "{layout}");
+        for (k, (frame, (rect, offset))) in frames.into_iter().zip(HERO).enumerate() {
+            let Frame::Bitmap {
+                bitmap,
+                smoothing,
+                offset: o,
+            } = frame
+            else {
+                panic!("{layout}: frame {k} is not a bitmap");
+            };
+            assert_eq!((o, smoothing), (offset, true), "{layout}: frame {k}");
+            assert_eq!(bitmap, copy_of(&raw, 20, rect), "{layout}: frame {k}");
+            // The node's origin is the untrimmed frame's corner: the trimmed pixels sit at
+            // the trim offset from it.
+            stage.set_frame(hero, k).unwrap();
+            let [x, y, w, h] = rect.map(f64::from);
+            let want = Rect::from_ltrb(
+                3.0 + f64::from(offset.0),
+                f64::from(offset.1),
+                3.0 + f64::from(offset.0) + w,
+                f64::from(offset.1) + h,
+            );
+            assert_eq!(
+                stage.bounds(hero, stage.root()).unwrap(),
+                want,
+                "{layout}: frame {k} at ({x}, {y})"
+            );
+        }
+    }
+    // `names` picks frames in its own order.
+    let scene = scene_of(
+        r#"{"name": "hero", "frames": {"atlas": "aseprite_hash.json", "names": ["hero 10.aseprite", "hero 8.aseprite"]}, "frame": 1}"#,
+        &atlas_dir(),
+    )
+    .unwrap();
+    let hero = scene.node("hero").unwrap();
+    let frames = scene.stage.frames(hero).unwrap();
+    assert!(matches!(&frames[0], Frame::Bitmap { offset: (0, 0), bitmap, .. } if bitmap.width() == 8));
+    assert!(matches!(&frames[1], Frame::Bitmap { offset: (2, 1), bitmap, .. } if bitmap.width() == 5));
+    assert_eq!(scene.stage.frame(hero).unwrap(), Some(1));
+}
+
+#[test]
+fn a_saved_atlas_scene_keeps_one_sheet_and_each_frames_region() {
+    let scene = scene_of(
+        r#"{"name": "a", "frames": {"atlas": "texturepacker_hash.json"}, "frame": 1},
+           {"name": "b", "x": 9, "frames": {"atlas": "aseprite_array.json"}},
+           {"name": "c", "bitmap": {"png": "hero.png", "region": [5, 0, 6, 7]}}"#,
+        &atlas_dir(),
+    )
+    .unwrap();
+    let dir = std::env::temp_dir().join(format!("pixelhit-atlas-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("saved.json");
+    scene.save(&file).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    let pngs = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "png"))
+        .count();
+    assert_eq!(pngs, 1, "one sheet for every frame: {text}");
+    assert!(
+        text.contains(r#""region": [5, 0, 6, 7]}, "offset": [1, 1]"#),
+        "{text}"
+    );
+    let again = pixelhit::Scene::load(&file).unwrap();
+    for name in ["a", "b", "c"] {
+        let (x, y) = (scene.node(name).unwrap(), again.node(name).unwrap());
+        assert_eq!(
+            scene.stage.frames(x).unwrap(),
+            again.stage.frames(y).unwrap(),
+            "{name}"
+        );
+        assert_eq!(
+            scene.stage.bitmap(x).unwrap(),
+            again.stage.bitmap(y).unwrap(),
+            "{name}"
+        );
+        assert_eq!(
+            scene.stage.frame(x).unwrap(),
+            again.stage.frame(y).unwrap(),
+            "{name}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_atlases_are_scene_errors_at_the_field() {
+    let dir = std::env::temp_dir().join(format!("pixelhit-bad-atlas-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(atlas_dir().join("hero.png"), dir.join("hero.png")).unwrap();
+    let frame = |x: u32, extra: &str| {
+        format!(
+            r#"{{"frames": [{{"filename": "f", "frame": {{"x": {x}, "y": 0, "w": 5, "h": 6}}{extra}}}], "meta": {{"image": "hero.png"}}}}"#
+        )
+    };
+    std::fs::write(dir.join("outside.json"), frame(18, "")).unwrap();
+    std::fs::write(dir.join("rotated.json"), frame(0, r#", "rotated": true"#)).unwrap();
+    std::fs::write(dir.join("no_image.json"), r#"{"frames": [], "meta": {}}"#).unwrap();
+    let cases = [
+        (
+            r#"{"atlas": "outside.json"}"#,
+            "frames.atlas",
+            "frames[0].frame: image bitmap region: the rectangle at (18, 0)",
+        ),
+        (
+            r#"{"atlas": "rotated.json"}"#,
+            "frames.atlas",
+            "frames[0].rotated: rotated frames are not supported",
+        ),
+        (
+            r#"{"atlas": "no_image.json"}"#,
+            "frames.atlas",
+            "meta.image: missing",
+        ),
+        (r#"{"atlas": "nothing.json"}"#, "frames.atlas", "nothing.json"),
+        (
+            r#"{"atlas": "outside.json", "names": ["g"]}"#,
+            "frames.names[0]",
+            "no frame named \"g\"",
+        ),
+        (
+            r#"{"atlas": "outside.json", "name": ["g"]}"#,
+            "frames.name",
+            "unknown field",
+        ),
+    ];
+    for (frames, location, reason) in cases {
+        let e = scene_of(&format!(r#"{{"name": "x", "frames": {frames}}}"#), &dir).unwrap_err();
+        let text = e.to_string();
+        assert!(
+            text.contains(&format!("root.children[0].{location}: ")),
+            "{frames}: {text}"
+        );
+        assert!(text.contains(reason), "{frames}: {text}");
+    }
+    let e = scene_of(
+        r#"{"name": "x", "bitmap": {"png": "hero.png", "region": [0, 0, 21, 1]}}"#,
+        &dir,
+    )
+    .unwrap_err();
+    assert!(
+        e.to_string().contains("bitmap.region: image bitmap region"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

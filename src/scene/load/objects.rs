@@ -332,8 +332,12 @@ impl Loader<'_> {
         Ok(())
     }
 
-    /// The `frames` of an animated object: each `{"bitmap": ...}` or `{"graphics": [...]}`.
+    /// The `frames` of an animated object: each `{"bitmap": ...}` or `{"graphics": [...]}`,
+    /// or the frames of an atlas (`{"atlas": ...}`, [`Loader::atlas_frames`]).
     pub(super) fn frames(&mut self, v: &Json, path: &str) -> Result<Vec<Frame>> {
+        if let Json::Object(fields) = v {
+            return self.atlas_frames(fields, path);
+        }
         let items = self.array(v, path)?;
         if items.is_empty() {
             return Err(self.err(path, "an animated object needs at least one frame"));
@@ -447,9 +451,10 @@ impl Loader<'_> {
         ))
     }
 
+    /// A `bitmap` field: `{"png", "smoothing", "region"}`.
     pub(super) fn bitmap(&mut self, v: &Json, path: &str) -> Result<(Bitmap, bool)> {
         let fields = self.object(v, path)?;
-        self.check_keys(fields, path, &["png", "smoothing"], "a bitmap")?;
+        self.check_keys(fields, path, &["png", "smoothing", "region"], "a bitmap")?;
         let png_path = join(path, "png");
         let png = self.string(self.required(fields, path, "png")?, &png_path)?;
         let smoothing = match get(fields, "smoothing") {
@@ -457,8 +462,42 @@ impl Loader<'_> {
             None => false,
         };
         let file = self.base_dir.join(png);
+        let bitmap = self.png(file, &png_path)?;
+        let Some(r) = get(fields, "region") else {
+            return Ok((bitmap, smoothing));
+        };
+        let at = join(path, "region");
+        let items = self.array(r, &at)?;
+        if items.len() != 4 {
+            let found = items.len();
+            return Err(self.err(
+                &at,
+                format!("expected 4 whole numbers [x, y, w, h], found {found} items"),
+            ));
+        }
+        let mut xywh = [0u32; 4];
+        for (i, (slot, item)) in xywh.iter_mut().zip(items).enumerate() {
+            let n = self.number(item, &format!("{at}[{i}]"))?;
+            if n.fract() != 0.0 || !(0.0..=f64::from(u32::MAX)).contains(&n) {
+                return Err(self.err(
+                    &format!("{at}[{i}]"),
+                    format!("expected a whole number of texels, found {}", fmt_num(n)),
+                ));
+            }
+            *slot = n as u32;
+        }
+        let [x, y, w, h] = xywh;
+        let region = bitmap
+            .region(x, y, w, h)
+            .map_err(|e| self.err(&at, e.to_string()))?;
+        Ok((region, smoothing))
+    }
+
+    /// The PNG `file`, read once per load (objects showing one file share its bitmap);
+    /// errors at `png_path`.
+    pub(super) fn png(&mut self, file: std::path::PathBuf, png_path: &str) -> Result<Bitmap> {
         if let Some(b) = self.pngs.get(&file) {
-            return Ok((b.clone(), smoothing));
+            return Ok(b.clone());
         }
         let bitmap = Bitmap::from_png_file_with_limits(&file, &self.limits.images).map_err(|e| {
             let reason = match e {
@@ -466,12 +505,13 @@ impl Loader<'_> {
                 Error::Io { .. } | Error::Image { .. } => e.to_string(),
                 other => format!("{}: {other}", file.display()),
             };
-            self.err(&png_path, reason)
+            self.err(png_path, reason)
         })?;
         let what = format!("image {}", file.display());
-        self.count_image_bytes(bitmap.rgba().len() as u64, &png_path, &what)?;
+        let bytes = 4 * u64::from(bitmap.width()) * u64::from(bitmap.height());
+        self.count_image_bytes(bytes, png_path, &what)?;
         self.pngs.insert(file, bitmap.clone());
-        Ok((bitmap, smoothing))
+        Ok(bitmap)
     }
 
     /// Adds decoded image bytes to the scene's total: each image is within its own limits,

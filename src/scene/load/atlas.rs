@@ -1,0 +1,91 @@
+//! The atlas form of an animated object's `frames`: `{"atlas": FILE, "names": [...],
+//! "smoothing": false}`, the frames of a TexturePacker or Aseprite atlas (`scene::atlas`),
+//! each a region of the sheet drawn at its trim offset.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::{Fields, Loader, get, join};
+use crate::scene::atlas::{Atlas, parse_atlas};
+use crate::scene::text::json_string;
+use crate::{Error, Frame, Result};
+
+impl Loader<'_> {
+    /// The frames of the atlas named in `fields` (the object at `path`): all of them in the
+    /// file's order, or those listed in `names`, in that order.
+    pub(super) fn atlas_frames(&mut self, fields: &Fields, path: &str) -> Result<Vec<Frame>> {
+        self.check_keys(
+            fields,
+            path,
+            &["atlas", "names", "smoothing"],
+            "an atlas's frames",
+        )?;
+        let at = join(path, "atlas");
+        let file = self
+            .base_dir
+            .join(self.string(self.required(fields, path, "atlas")?, &at)?);
+        let smoothing = match get(fields, "smoothing") {
+            Some(s) => self.boolean(s, &join(path, "smoothing"))?,
+            None => false,
+        };
+        let atlas = self.atlas(&file, &at)?;
+        let image = file
+            .parent()
+            .unwrap_or(std::path::Path::new(""))
+            .join(&atlas.image);
+        let sheet = self.png(image, &at)?;
+        let chosen: Vec<usize> = match get(fields, "names") {
+            None => (0..atlas.frames.len()).collect(),
+            Some(v) => {
+                let names_at = join(path, "names");
+                let items = self.array(v, &names_at)?;
+                if items.is_empty() {
+                    return Err(self.err(&names_at, "an animated object needs at least one frame"));
+                }
+                let mut out = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    let item_at = format!("{names_at}[{i}]");
+                    let name = self.string(item, &item_at)?;
+                    let Some(k) = atlas.frames.iter().position(|f| f.name == name) else {
+                        return Err(self.err(
+                            &item_at,
+                            format!("no frame named {} in {}", json_string(name), file.display()),
+                        ));
+                    };
+                    out.push(k);
+                }
+                out
+            }
+        };
+        let mut frames = Vec::with_capacity(chosen.len());
+        for k in chosen {
+            let f = &atlas.frames[k];
+            let [x, y, w, h] = f.rect;
+            let bitmap = sheet
+                .region(x, y, w, h)
+                .map_err(|e| self.err(&at, format!("{}: {}.frame: {e}", file.display(), f.at)))?;
+            frames.push(Frame::Bitmap {
+                bitmap,
+                smoothing,
+                offset: f.offset,
+            });
+        }
+        Ok(frames)
+    }
+
+    /// The atlas file `file`, read once per load; errors at `at`.
+    fn atlas(&mut self, file: &PathBuf, at: &str) -> Result<Arc<Atlas>> {
+        if let Some(a) = self.atlases.get(file) {
+            return Ok(a.clone());
+        }
+        let bytes = crate::error::read_file(file).map_err(|e| self.err(at, e.to_string()))?;
+        let atlas = parse_atlas(&bytes, &file.display().to_string()).map_err(|e| match e {
+            // Where in the atlas file, under the scene's field that names it.
+            Error::Scene { .. } => self.err(at, e.to_string()),
+            other => other,
+        })?;
+        let atlas = Arc::new(atlas);
+        self.atlases.insert(file.clone(), atlas.clone());
+        Ok(atlas)
+    }
+}
