@@ -245,12 +245,20 @@ class Bitmap:
         """Writes the image to a PNG file."""
     def to_surface(self) -> Any:
         """The image as a pygame Surface with per-pixel alpha. Needs pygame."""
+    def region(self, x: int, y: int, width: int, height: int) -> Bitmap:
+        """The `width` x `height` rectangle whose top-left texel is `(x, y)`, as a bitmap
+        that shares this one's pixels (a frame of a sprite sheet): it answers every query
+        as the same pixels copied, and frames of one sheet share the tables made from
+        them. A pygame subsurface's frame: `sheet.region(*sub.get_abs_offset(),
+        *sub.get_size())`. Raises `DataError` for an empty rectangle or one reaching
+        outside, `ArgumentError` for a negative number."""
     def pixel(self, x: int, y: int) -> Optional[Tuple[int, int, int, int]]:
         """The texel `(r, g, b, a)` at `(x, y)`, or `None` outside the image."""
     def __eq__(self, other: object, /) -> bool: ...
 
-# A frame of `Stage.add_frames`.
-_Frame = Union[Bitmap, Tuple[Bitmap, bool], Sequence[Graphic]]
+# A frame of `Stage.add_frames`: a bitmap, with its smoothing flag, and with the offset of
+# its top-left corner in the node's space (a trimmed atlas frame's trim offset).
+_Frame = Union[Bitmap, Tuple[Bitmap, bool], Tuple[Bitmap, bool, Tuple[int, int]], Sequence[Graphic]]
 
 @final
 class Node:
@@ -592,7 +600,9 @@ class Stage:
     def add_frames(self, parent: Node, frames: Iterable[_Frame]) -> Node:
         """Adds an animated leaf showing one of `frames` at a time (the first to begin
         with; `node.frame` picks another). Each frame is a `Bitmap`, a
-        `(Bitmap, smoothing)` pair, or a list of `Graphic`s."""
+        `(Bitmap, smoothing)` pair, a `(Bitmap, smoothing, (x, y))` triple (the bitmap's
+        top-left corner at `(x, y)` of the node's space: a trimmed atlas frame's offset),
+        or a list of `Graphic`s."""
     def add_graphic(
         self,
         node: Node,

@@ -19,6 +19,7 @@
 //! | `errors` | the exception classes, the crate's errors raised as them, the deprecation warning |
 //! | `convert` | numbers, rectangles, matrices, colours and buffers in and out |
 //! | `handles` | `PyStage` (the stage behind its lock, user data) and `PyNode` (a node id and its stage), nodes in and out |
+//! | `region` | `Bitmap.region`: a sprite sheet's frame sharing its pixels |
 //! | `path`, `graphic`, `bitmap`, `overlap_mask` | the content classes and the overlap mask |
 //! | `answers` | `Collision`, `Contact` |
 //! | `crowd` | the many-object queries' plumbing: node lists, options, contacts out |
@@ -40,6 +41,7 @@ mod node;
 mod outline;
 mod overlap_mask;
 mod path;
+mod region;
 mod renderer;
 mod stage;
 mod tracker;

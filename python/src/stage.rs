@@ -128,8 +128,7 @@ impl PyStage {
                 ph::Frame::bitmap(b.get().0.clone(), false)
             } else if let Ok((b, smoothing)) = frame.extract::<(Bound<'_, PyAny>, bool)>() {
                 ph::Frame::bitmap(bitmap_of(&b)?, smoothing)
-            } else if let Ok((b, smoothing, offset)) =
-                frame.extract::<(Bound<'_, PyAny>, bool, (i32, i32))>()
+            } else if let Ok((b, smoothing, offset)) = frame.extract::<(Bound<'_, PyAny>, bool, (i32, i32))>()
             {
                 ph::Frame::Bitmap {
                     bitmap: bitmap_of(&b)?,
