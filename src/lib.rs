@@ -226,6 +226,6 @@ pub use query::tracker::{ContactEvent, ContactPhase, ContactTracker};
 pub use raster::renderer::{
     BitmapRenderer, PYGAME_MAX_ANGLE, PYGAME_MAX_SCALE, PYGAME_MAX_SIDE, PygameFlavour, PygameTransform,
 };
-pub use scene::{MotionFields, MotionQuery, Query, Scene, SceneLimits, ScenePose};
+pub use scene::{Atlas, MotionFields, MotionQuery, Query, Scene, SceneLimits, ScenePose};
 pub use tree::node::{Frame, NodeId};
 pub use tree::stage::Stage;

@@ -10,9 +10,112 @@
 //! file's order, which is the animation's in both tools (the scene parser keeps keys in
 //! order; a plain map would sort `"run 10"` before `"run 2"`).
 
+use std::path::Path as FsPath;
+
 use super::json::{Json, parse_json};
 use super::text::{fmt_num, json_string};
-use crate::{Error, Result};
+use crate::{Bitmap, Error, Frame, Result};
+
+/// A texture atlas: a sprite sheet and its named frames, as TexturePacker ("JSON (Hash)",
+/// "JSON (Array)") and Aseprite (`json-hash`, `json-array`) export them. Each frame is a
+/// [`Frame::Bitmap`] showing its region of the sheet ([`Bitmap::region`], no copy) at its
+/// trim offset (`spriteSourceSize.x`, `.y`), so the node's origin is the untrimmed frame's
+/// top-left corner (docs/art.md, "Trimmed frames"). Frames keep the file's order.
+///
+/// ```
+/// use pixelhit::{Atlas, Bitmap, Frame, Stage};
+/// let json = br#"{"frames": {
+///     "idle": {"frame": {"x": 0, "y": 0, "w": 2, "h": 2}},
+///     "hit": {"frame": {"x": 2, "y": 0, "w": 1, "h": 1}, "trimmed": true,
+///             "spriteSourceSize": {"x": 1, "y": 1, "w": 1, "h": 1}, "sourceSize": {"w": 2, "h": 2}}},
+///   "meta": {"image": "sheet.png"}}"#;
+/// let sheet = Bitmap::from_rgba8(3, 2, vec![255; 24])?;
+/// let atlas = Atlas::from_json(json, "hero.json", sheet)?;
+/// assert_eq!(atlas.names().collect::<Vec<_>>(), ["idle", "hit"]);
+/// assert!(matches!(atlas.frame("hit"), Some(Frame::Bitmap { offset: (1, 1), .. })));
+/// let mut stage = Stage::new();
+/// let root = stage.root();
+/// let hero = stage.add_frames(root, atlas.frames())?;
+/// # Ok::<(), pixelhit::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Atlas {
+    sheet: Bitmap,
+    frames: Vec<(String, Frame)>,
+}
+
+impl Atlas {
+    /// Reads an atlas file and the PNG its `meta.image` names (relative to the file), with
+    /// the default [`ImageLimits`](crate::ImageLimits).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] when a file cannot be read, [`Error::Image`] for the PNG, and as
+    /// [`Atlas::from_json`].
+    pub fn from_file(path: impl AsRef<FsPath>) -> Result<Atlas> {
+        let path = path.as_ref();
+        let bytes = crate::error::read_file(path)?;
+        let name = path.display().to_string();
+        let parsed = parse_atlas(&bytes, &name)?;
+        let image = path.parent().unwrap_or(FsPath::new("")).join(&parsed.image);
+        Atlas::from_parsed(&parsed, &name, Bitmap::from_png_file(image)?)
+    }
+
+    /// An atlas from the JSON `bytes` of its file (called `file_name` in errors) and its
+    /// sheet, already loaded (its `meta.image` is not read).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Scene`] naming `file_name` and the field (`frames["run 0"].frame.w`): JSON
+    /// syntax, a missing or mistyped field, a rotated frame (not supported: export without
+    /// rotation), a `spriteSourceSize` of another size than `frame` or reaching outside
+    /// `sourceSize`, a frame reaching outside the sheet, no frames at all.
+    pub fn from_json(bytes: &[u8], file_name: &str, sheet: Bitmap) -> Result<Atlas> {
+        Atlas::from_parsed(&parse_atlas(bytes, file_name)?, file_name, sheet)
+    }
+
+    /// Each parsed frame as its region of `sheet`.
+    pub(crate) fn from_parsed(parsed: &AtlasFile, file_name: &str, sheet: Bitmap) -> Result<Atlas> {
+        let mut frames = Vec::with_capacity(parsed.frames.len());
+        for f in &parsed.frames {
+            let [x, y, w, h] = f.rect;
+            let bitmap = sheet.region(x, y, w, h).map_err(|e| Error::Scene {
+                file: file_name.to_string(),
+                location: format!("{}.frame", f.at),
+                reason: e.to_string(),
+            })?;
+            let frame = Frame::Bitmap {
+                bitmap,
+                smoothing: false,
+                offset: f.offset,
+            };
+            frames.push((f.name.clone(), frame));
+        }
+        Ok(Atlas { sheet, frames })
+    }
+
+    /// The sheet every frame is a region of.
+    pub fn sheet(&self) -> &Bitmap {
+        &self.sheet
+    }
+
+    /// The frames' names (hash keys, or `filename`s; `#i` for an array entry without one),
+    /// in the file's order.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.frames.iter().map(|(n, _)| n.as_str())
+    }
+
+    /// The frame named `name` (nearest sampling; set `smoothing` in it for bilinear).
+    pub fn frame(&self, name: &str) -> Option<&Frame> {
+        self.frames.iter().find(|(n, _)| n == name).map(|(_, f)| f)
+    }
+
+    /// Every frame in the file's order, ready for [`Stage::add_frames`](crate::Stage::add_frames)
+    /// (cheap: each holds a handle to the shared sheet).
+    pub fn frames(&self) -> Vec<Frame> {
+        self.frames.iter().map(|(_, f)| f.clone()).collect()
+    }
+}
 
 /// One frame of an atlas.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,7 +133,7 @@ pub(crate) struct AtlasFrame {
 /// What an atlas file says: the sheet's file name (relative to the atlas file) and its
 /// frames in file order.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Atlas {
+pub(crate) struct AtlasFile {
     pub image: String,
     pub frames: Vec<AtlasFrame>,
 }
@@ -42,7 +145,7 @@ pub(crate) struct Atlas {
 /// [`Error::Scene`] naming `file` and the field (`frames["run 0"].frame.w`): JSON syntax,
 /// a missing or mistyped field, a rotated frame (not supported: export without rotation),
 /// a `spriteSourceSize` of another size than `frame` or reaching outside `sourceSize`.
-pub(crate) fn parse_atlas(bytes: &[u8], file: &str) -> Result<Atlas> {
+pub(crate) fn parse_atlas(bytes: &[u8], file: &str) -> Result<AtlasFile> {
     let json = parse_json(bytes, file)?;
     let r = Reader { file };
     let top = r.object(&json, "top level")?;
@@ -81,7 +184,7 @@ pub(crate) fn parse_atlas(bytes: &[u8], file: &str) -> Result<Atlas> {
     if frames.is_empty() {
         return Err(r.err("frames", "the atlas has no frames"));
     }
-    Ok(Atlas { image, frames })
+    Ok(AtlasFile { image, frames })
 }
 
 fn get<'j>(fields: &'j [(String, Json)], key: &str) -> Option<&'j Json> {

@@ -30,6 +30,7 @@ use std::collections::HashMap;
 
 use crate::{Method, NodeId, Stage};
 
+pub use atlas::Atlas;
 pub use load::SceneLimits;
 pub use motion::{MotionFields, MotionQuery, ScenePose};
 

@@ -422,6 +422,7 @@ fn bad_atlases_are_scene_errors_at_the_field() {
         )
     };
     std::fs::write(dir.join("outside.json"), frame(18, "")).unwrap();
+    std::fs::write(dir.join("inside.json"), frame(0, "")).unwrap();
     std::fs::write(dir.join("rotated.json"), frame(0, r#", "rotated": true"#)).unwrap();
     std::fs::write(dir.join("no_image.json"), r#"{"frames": [], "meta": {}}"#).unwrap();
     let cases = [
@@ -442,12 +443,12 @@ fn bad_atlases_are_scene_errors_at_the_field() {
         ),
         (r#"{"atlas": "nothing.json"}"#, "frames.atlas", "nothing.json"),
         (
-            r#"{"atlas": "outside.json", "names": ["g"]}"#,
+            r#"{"atlas": "inside.json", "names": ["g"]}"#,
             "frames.names[0]",
             "no frame named \"g\"",
         ),
         (
-            r#"{"atlas": "outside.json", "name": ["g"]}"#,
+            r#"{"atlas": "inside.json", "name": ["g"]}"#,
             "frames.name",
             "unknown field",
         ),
@@ -471,4 +472,42 @@ fn bad_atlases_are_scene_errors_at_the_field() {
         "{e}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn atlases_load_from_rust_as_they_do_in_scene_files() {
+    let sheet = Bitmap::from_png_file(atlas_dir().join("hero.png")).unwrap();
+    let raw = sheet.rgba().into_owned();
+    for (layout, suffix) in [
+        ("texturepacker_hash", ".png"),
+        ("texturepacker_array", ".png"),
+        ("aseprite_hash", ".aseprite"),
+        ("aseprite_array", ".aseprite"),
+    ] {
+        let atlas = pixelhit::Atlas::from_file(atlas_dir().join(format!("{layout}.json"))).unwrap();
+        assert_eq!(*atlas.sheet(), sheet, "{layout}");
+        let names: Vec<String> = ["hero 8", "hero 9", "hero 10"]
+            .map(|n| format!("{n}{suffix}"))
+            .into();
+        assert_eq!(atlas.names().collect::<Vec<_>>(), names, "{layout}");
+        for (name, (rect, offset)) in names.iter().zip(HERO) {
+            let want = Frame::Bitmap {
+                bitmap: copy_of(&raw, 20, rect),
+                smoothing: false,
+                offset,
+            };
+            assert_eq!(atlas.frame(name), Some(&want), "{layout}: {name}");
+        }
+        assert_eq!(atlas.frames().len(), 3);
+    }
+    // A frame outside the sheet given: the error names the file and the frame.
+    let json = std::fs::read(atlas_dir().join("texturepacker_array.json")).unwrap();
+    let small = sheet.region(0, 0, 12, 8).unwrap();
+    let e = pixelhit::Atlas::from_json(&json, "tp.json", small)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("tp.json: frames[2].frame: ") && e.contains("12x8"),
+        "{e}"
+    );
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::{Fields, Loader, get, join};
-use crate::scene::atlas::{Atlas, parse_atlas};
+use crate::scene::atlas::{Atlas, AtlasFile, parse_atlas};
 use crate::scene::text::json_string;
 use crate::{Error, Frame, Result};
 
@@ -28,14 +28,16 @@ impl Loader<'_> {
             Some(s) => self.boolean(s, &join(path, "smoothing"))?,
             None => false,
         };
-        let atlas = self.atlas(&file, &at)?;
+        let parsed = self.atlas(&file, &at)?;
         let image = file
             .parent()
             .unwrap_or(std::path::Path::new(""))
-            .join(&atlas.image);
+            .join(&parsed.image);
         let sheet = self.png(image, &at)?;
-        let chosen: Vec<usize> = match get(fields, "names") {
-            None => (0..atlas.frames.len()).collect(),
+        let atlas = Atlas::from_parsed(&parsed, &file.display().to_string(), sheet)
+            .map_err(|e| self.err(&at, e.to_string()))?;
+        let mut frames = match get(fields, "names") {
+            None => atlas.frames(),
             Some(v) => {
                 let names_at = join(path, "names");
                 let items = self.array(v, &names_at)?;
@@ -46,35 +48,27 @@ impl Loader<'_> {
                 for (i, item) in items.iter().enumerate() {
                     let item_at = format!("{names_at}[{i}]");
                     let name = self.string(item, &item_at)?;
-                    let Some(k) = atlas.frames.iter().position(|f| f.name == name) else {
+                    let Some(f) = atlas.frame(name) else {
                         return Err(self.err(
                             &item_at,
                             format!("no frame named {} in {}", json_string(name), file.display()),
                         ));
                     };
-                    out.push(k);
+                    out.push(f.clone());
                 }
                 out
             }
         };
-        let mut frames = Vec::with_capacity(chosen.len());
-        for k in chosen {
-            let f = &atlas.frames[k];
-            let [x, y, w, h] = f.rect;
-            let bitmap = sheet
-                .region(x, y, w, h)
-                .map_err(|e| self.err(&at, format!("{}: {}.frame: {e}", file.display(), f.at)))?;
-            frames.push(Frame::Bitmap {
-                bitmap,
-                smoothing,
-                offset: f.offset,
-            });
+        for f in &mut frames {
+            if let Frame::Bitmap { smoothing: s, .. } = f {
+                *s = smoothing;
+            }
         }
         Ok(frames)
     }
 
     /// The atlas file `file`, read once per load; errors at `at`.
-    fn atlas(&mut self, file: &PathBuf, at: &str) -> Result<Arc<Atlas>> {
+    fn atlas(&mut self, file: &PathBuf, at: &str) -> Result<Arc<AtlasFile>> {
         if let Some(a) = self.atlases.get(file) {
             return Ok(a.clone());
         }

@@ -199,7 +199,7 @@ struct Loader<'a> {
     /// PNGs already read, by path, so that objects showing one file share one bitmap.
     pngs: HashMap<std::path::PathBuf, Bitmap>,
     /// Atlas files already read, by path.
-    atlases: HashMap<std::path::PathBuf, std::sync::Arc<super::atlas::Atlas>>,
+    atlases: HashMap<std::path::PathBuf, std::sync::Arc<super::atlas::AtlasFile>>,
     /// Decoded bytes of the PNGs read so far.
     image_bytes: u64,
     places: Places,
