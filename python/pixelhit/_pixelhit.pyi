@@ -51,6 +51,7 @@ DEFAULT_MAX_WORK: int
 
 __all__ = [
     "ArgumentError",
+    "Atlas",
     "Bitmap",
     "BudgetError",
     "BusyError",
@@ -255,6 +256,34 @@ class Bitmap:
     def pixel(self, x: int, y: int) -> Optional[Tuple[int, int, int, int]]:
         """The texel `(r, g, b, a)` at `(x, y)`, or `None` outside the image."""
     def __eq__(self, other: object, /) -> bool: ...
+
+@final
+class Atlas:
+    """A texture atlas (TexturePacker's JSON hash or array, Aseprite's json-hash or
+    json-array): its sheet and its named frames, each a region of the sheet drawn at its
+    trim offset, in the file's order. Immutable."""
+
+    @staticmethod
+    def from_file(path: Union[str, PathLike[str]]) -> Atlas:
+        """Reads an atlas file and the PNG its `meta.image` names, relative to the file.
+        Raises `DataError` naming the file and the field (`frames["run 0"].frame.w`) for a
+        bad atlas, a rotated frame or a frame outside the sheet."""
+    @staticmethod
+    def from_json(text: str, sheet: Bitmap, name: str = "atlas.json") -> Atlas:
+        """An atlas from its JSON text and its sheet, already loaded; `name` is what
+        errors call the JSON."""
+    @property
+    def sheet(self) -> Bitmap:
+        """The sheet every frame is a region of."""
+    @property
+    def names(self) -> list[str]:
+        """The frames' names, in the file's order."""
+    def frames(self) -> list[Tuple[Bitmap, bool, Tuple[int, int]]]:
+        """Every frame as `(bitmap, smoothing, (x, y))`, in the file's order, ready for
+        `Stage.add_frames`."""
+    def frame(self, name: str) -> Optional[Tuple[Bitmap, bool, Tuple[int, int]]]:
+        """The frame named `name` as `(bitmap, smoothing, (x, y))`, or `None`."""
+    def __len__(self) -> int: ...
 
 # A frame of `Stage.add_frames`: a bitmap, with its smoothing flag, and with the offset of
 # its top-left corner in the node's space (a trimmed atlas frame's trim offset).

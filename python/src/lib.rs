@@ -21,6 +21,7 @@
 //! | `handles` | `PyStage` (the stage behind its lock, user data) and `PyNode` (a node id and its stage), nodes in and out |
 //! | `region` | `Bitmap.region`: a sprite sheet's frame sharing its pixels |
 //! | `path`, `graphic`, `bitmap`, `overlap_mask` | the content classes and the overlap mask |
+//! | `atlas` | `Atlas`: a texture atlas's frames as regions of its sheet |
 //! | `answers` | `Collision`, `Contact` |
 //! | `crowd` | the many-object queries' plumbing: node lists, options, contacts out |
 //! | `motion` | `Pose`, `Sweep`, `SweepHit`, the motion queries' plumbing |
@@ -30,6 +31,7 @@
 use pyo3::prelude::*;
 
 mod answers;
+mod atlas;
 mod bitmap;
 mod convert;
 mod crowd;
@@ -60,6 +62,7 @@ fn pixelhit_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<path::PyPath>()?;
     m.add_class::<graphic::PyGraphic>()?;
     m.add_class::<bitmap::PyBitmap>()?;
+    m.add_class::<atlas::PyAtlas>()?;
     m.add_class::<answers::PyCollision>()?;
     m.add_class::<answers::PyContact>()?;
     m.add_class::<overlap_mask::PyOverlapMask>()?;

@@ -1,6 +1,7 @@
 """Regions of a shared image (issue 32, part 1): `Bitmap.region`, frames at a trim offset,
 and pygame subsurfaces read as regions of their sheet, each against the same pixels copied."""
 
+import os
 import random
 
 import pygame
@@ -127,3 +128,29 @@ def test_the_world_reads_a_sheet_once_and_its_frames_as_regions():
     pygame.draw.rect(b.image, (9, 9, 9, 255), (3, 3, 2, 2))
     world.forget_image(a.image)
     assert world.collide_mask(a, b) == pygame.sprite.collide_mask(a, b) == (3, 3)
+
+
+ATLAS = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "data", "atlas")
+
+
+@pytest.mark.parametrize("layout", ["texturepacker_hash", "texturepacker_array", "aseprite_hash", "aseprite_array"])
+def test_atlases_give_regions_of_their_sheet_at_their_trim_offsets(layout):
+    atlas = pixelhit.Atlas.from_file(os.path.join(ATLAS, layout + ".json"))
+    sheet = pixelhit.Bitmap.from_png_file(os.path.join(ATLAS, "hero.png"))
+    assert atlas.sheet == sheet and len(atlas) == 3
+    suffix = ".png" if layout.startswith("texturepacker") else ".aseprite"
+    assert atlas.names == [f"hero {k}{suffix}" for k in (8, 9, 10)]
+    data = sheet.tobytes()
+    want = [((0, 0, 5, 6), (2, 1)), ((5, 0, 6, 7), (1, 1)), ((11, 0, 8, 8), (0, 0))]
+    for (bitmap, smoothing, offset), ((x, y, w, h), trim) in zip(atlas.frames(), want):
+        assert bitmap == pixelhit.Bitmap.from_rgba(w, h, copy_of(data, 20, x, y, w, h))
+        assert (smoothing, offset) == (False, trim)
+    assert atlas.frame(atlas.names[1])[2] == (1, 1) and atlas.frame("nope") is None
+    stage = pixelhit.Stage()
+    hero = stage.add_frames(stage.root, atlas.frames())
+    hero.frame = 0
+    assert stage.bounds(hero) == (2, 1, 5, 6)
+    with open(os.path.join(ATLAS, layout + ".json")) as f:
+        text = f.read()
+    with pytest.raises(pixelhit.DataError, match=r"a\.json: frames.*\.frame: .*12x8"):
+        pixelhit.Atlas.from_json(text, sheet.region(0, 0, 12, 8), "a.json")
