@@ -49,8 +49,9 @@ impl Default for ImageLimits {
     }
 }
 
-/// Regions of one image that keep an id of their own, at most (see [`Pixels::region_id`]).
-const MAX_REGION_IDS: usize = 1 << 16;
+/// Rectangles of one image whose ids are remembered, at most (see [`Pixels::region_id`]):
+/// a sheet of 4096 frames, about 200 KiB of map at worst.
+const MAX_REGION_IDS: usize = 1 << 12;
 
 /// A decoded image: the pixels every region of it shares.
 struct Pixels {
@@ -502,6 +503,22 @@ mod tests {
         let b = Bitmap::from_rgba8(3, 2, (0..24).map(|v| v as u8 * 10).collect()).unwrap();
         let again = Bitmap::from_png_bytes(&b.to_png_bytes().unwrap()).unwrap();
         assert_eq!(again.rgba(), b.rgba());
+    }
+
+    #[test]
+    fn the_ids_remembered_are_bounded() {
+        let sheet = Bitmap::from_rgba8(80, 80, vec![9; 80 * 80 * 4]).unwrap();
+        let ids = |sheet: &Bitmap| -> Vec<u64> {
+            (0..80 * 80)
+                .map(|k| sheet.region(k % 80, k / 80, 1, 1).unwrap().id())
+                .collect()
+        };
+        let (first, again) = (ids(&sheet), ids(&sheet));
+        let kept = first.iter().zip(&again).filter(|(a, b)| a == b).count();
+        // The first MAX_REGION_IDS rectangles keep their ids; the others get new ones
+        // (a cache miss, never a wrong answer), and the map grows no further.
+        assert_eq!(kept, MAX_REGION_IDS);
+        assert_eq!(sheet.0.pixels.region_ids.lock().unwrap().len(), MAX_REGION_IDS);
     }
 
     #[test]
