@@ -10,6 +10,7 @@
 //! file's order, which is the animation's in both tools (the scene parser keeps keys in
 //! order; a plain map would sort `"run 10"` before `"run 2"`).
 
+use std::collections::HashMap;
 use std::path::Path as FsPath;
 
 use super::json::{Json, parse_json};
@@ -42,6 +43,9 @@ use crate::{Bitmap, Error, Frame, Result};
 pub struct Atlas {
     sheet: Bitmap,
     frames: Vec<(String, Frame)>,
+    /// Each name's first frame, so that a scene listing many names of a large atlas costs
+    /// a lookup per name.
+    by_name: HashMap<String, usize>,
 }
 
 impl Atlas {
@@ -91,7 +95,15 @@ impl Atlas {
             };
             frames.push((f.name.clone(), frame));
         }
-        Ok(Atlas { sheet, frames })
+        let mut by_name = HashMap::with_capacity(frames.len());
+        for (k, (name, _)) in frames.iter().enumerate() {
+            by_name.entry(name.clone()).or_insert(k);
+        }
+        Ok(Atlas {
+            sheet,
+            frames,
+            by_name,
+        })
     }
 
     /// The sheet every frame is a region of.
@@ -105,9 +117,11 @@ impl Atlas {
         self.frames.iter().map(|(n, _)| n.as_str())
     }
 
-    /// The frame named `name` (nearest sampling; set `smoothing` in it for bilinear).
+    /// The frame named `name` (the first, if several have it), with nearest sampling (set
+    /// `smoothing` in it for bilinear).
     pub fn frame(&self, name: &str) -> Option<&Frame> {
-        self.frames.iter().find(|(n, _)| n == name).map(|(_, f)| f)
+        let &k = self.by_name.get(name)?;
+        self.frames.get(k).map(|(_, f)| f)
     }
 
     /// Every frame in the file's order, ready for [`Stage::add_frames`](crate::Stage::add_frames)

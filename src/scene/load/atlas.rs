@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::{Fields, Loader, get, join};
 use crate::scene::atlas::{Atlas, AtlasFile, parse_atlas};
 use crate::scene::text::json_string;
-use crate::{Error, Frame, Result};
+use crate::{Frame, Result};
 
 impl Loader<'_> {
     /// The frames of the atlas named in `fields` (the object at `path`): all of them in the
@@ -28,14 +28,7 @@ impl Loader<'_> {
             Some(s) => self.boolean(s, &join(path, "smoothing"))?,
             None => false,
         };
-        let parsed = self.atlas(&file, &at)?;
-        let image = file
-            .parent()
-            .unwrap_or(std::path::Path::new(""))
-            .join(&parsed.image);
-        let sheet = self.png(image, &at)?;
-        let atlas = Atlas::from_parsed(&parsed, &file.display().to_string(), sheet)
-            .map_err(|e| self.err(&at, e.to_string()))?;
+        let atlas = self.atlas(&file, &at)?;
         let mut frames = match get(fields, "names") {
             None => atlas.frames(),
             Some(v) => {
@@ -67,17 +60,22 @@ impl Loader<'_> {
         Ok(frames)
     }
 
-    /// The atlas file `file`, read once per load; errors at `at`.
-    fn atlas(&mut self, file: &PathBuf, at: &str) -> Result<Arc<AtlasFile>> {
+    /// The atlas file `file` with its sheet, read and cut into frames once per load (an
+    /// atlas shown by many objects costs its frames once); errors at `at`.
+    fn atlas(&mut self, file: &PathBuf, at: &str) -> Result<Arc<Atlas>> {
         if let Some(a) = self.atlases.get(file) {
             return Ok(a.clone());
         }
+        let name = file.display().to_string();
         let bytes = crate::error::read_file(file).map_err(|e| self.err(at, e.to_string()))?;
-        let atlas = parse_atlas(&bytes, &file.display().to_string()).map_err(|e| match e {
-            // Where in the atlas file, under the scene's field that names it.
-            Error::Scene { .. } => self.err(at, e.to_string()),
-            other => other,
-        })?;
+        // Where in the atlas file, under the scene's field that names it.
+        let parsed: AtlasFile = parse_atlas(&bytes, &name).map_err(|e| self.err(at, e.to_string()))?;
+        let image = file
+            .parent()
+            .unwrap_or(std::path::Path::new(""))
+            .join(&parsed.image);
+        let sheet = self.png(image, at)?;
+        let atlas = Atlas::from_parsed(&parsed, &name, sheet).map_err(|e| self.err(at, e.to_string()))?;
         let atlas = Arc::new(atlas);
         self.atlases.insert(file.clone(), atlas.clone());
         Ok(atlas)

@@ -198,8 +198,8 @@ struct Loader<'a> {
     names: HashMap<String, (NodeId, usize)>,
     /// PNGs already read, by path, so that objects showing one file share one bitmap.
     pngs: HashMap<std::path::PathBuf, Bitmap>,
-    /// Atlas files already read, by path.
-    atlases: HashMap<std::path::PathBuf, std::sync::Arc<super::atlas::AtlasFile>>,
+    /// Atlases already read (with their sheets, cut into frames), by path.
+    atlases: HashMap<std::path::PathBuf, std::sync::Arc<super::atlas::Atlas>>,
     /// Decoded bytes of the PNGs read so far.
     image_bytes: u64,
     places: Places,
