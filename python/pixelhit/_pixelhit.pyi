@@ -283,6 +283,12 @@ class Atlas:
         `Stage.add_frames`."""
     def frame(self, name: str) -> Optional[Tuple[Bitmap, bool, Tuple[int, int]]]:
         """The frame named `name` as `(bitmap, smoothing, (x, y))`, or `None`."""
+    def tag(self, name: str) -> Optional[list[Tuple[Bitmap, bool, Tuple[int, int]]]]:
+        """The frames of the animation Aseprite tagged `name` (`meta.frameTags`: `from`
+        to `to`, in the file's order) as `(bitmap, smoothing, (x, y))`, or `None`."""
+    @property
+    def tag_names(self) -> list[str]:
+        """The names of Aseprite's tags, in the file's order (empty for TexturePacker)."""
     def __len__(self) -> int: ...
 
 # A frame of `Stage.add_frames`: a bitmap, with its smoothing flag, and with the offset of

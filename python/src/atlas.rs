@@ -74,6 +74,20 @@ impl PyAtlas {
         self.0.frame(name).and_then(tuple_of)
     }
 
+    /// The frames of the animation Aseprite tagged `name` (`meta.frameTags`: `from` to
+    /// `to`, in the file's order) as `(bitmap, smoothing, (x, y))`, or `None`.
+    fn tag(&self, name: &str) -> Option<Vec<FrameTuple>> {
+        self.0
+            .tag(name)
+            .map(|frames| frames.iter().filter_map(tuple_of).collect())
+    }
+
+    /// The names of Aseprite's tags, in the file's order (empty for TexturePacker).
+    #[getter]
+    fn tag_names(&self) -> Vec<String> {
+        self.0.tag_names().map(str::to_string).collect()
+    }
+
     fn __len__(&self) -> usize {
         self.0.names().count()
     }

@@ -146,6 +146,11 @@ def test_atlases_give_regions_of_their_sheet_at_their_trim_offsets(layout):
         assert bitmap == pixelhit.Bitmap.from_rgba(w, h, copy_of(data, 20, x, y, w, h))
         assert (smoothing, offset) == (False, trim)
     assert atlas.frame(atlas.names[1])[2] == (1, 1) and atlas.frame("nope") is None
+    if layout.startswith("aseprite"):
+        assert atlas.tag_names == ["run", "fall"]
+        assert [f[2] for f in atlas.tag("run")] == [(2, 1), (1, 1), (0, 0)] and len(atlas.tag("fall")) == 1
+    else:
+        assert atlas.tag_names == [] and atlas.tag("run") is None
     stage = pixelhit.Stage()
     hero = stage.add_frames(stage.root, atlas.frames())
     hero.frame = 0

@@ -46,6 +46,8 @@ pub struct Atlas {
     /// Each name's first frame, so that a scene listing many names of a large atlas costs
     /// a lookup per name.
     by_name: HashMap<String, usize>,
+    /// Aseprite's tags: each animation's name and its frames `from..=to`.
+    tags: Vec<(String, usize, usize)>,
 }
 
 impl Atlas {
@@ -103,6 +105,7 @@ impl Atlas {
             sheet,
             frames,
             by_name,
+            tags: parsed.tags.clone(),
         })
     }
 
@@ -122,6 +125,21 @@ impl Atlas {
     pub fn frame(&self, name: &str) -> Option<&Frame> {
         let &k = self.by_name.get(name)?;
         self.frames.get(k).map(|(_, f)| f)
+    }
+
+    /// The frames of the animation Aseprite tagged `name` (`meta.frameTags`: frames `from`
+    /// to `to`, in the file's order; playing them forward, backward or back and forth is
+    /// the game's choice of `set_frame`), or `None` when no tag has that name (the first
+    /// tag of that name, if several have it).
+    pub fn tag(&self, name: &str) -> Option<Vec<Frame>> {
+        let &(_, from, to) = self.tags.iter().find(|(n, _, _)| n == name)?;
+        let frames = self.frames.get(from..=to)?;
+        Some(frames.iter().map(|(_, f)| f.clone()).collect())
+    }
+
+    /// The names of Aseprite's tags, in the file's order (none for TexturePacker).
+    pub fn tag_names(&self) -> impl Iterator<Item = &str> {
+        self.tags.iter().map(|(n, _, _)| n.as_str())
     }
 
     /// Every frame in the file's order, ready for [`Stage::add_frames`](crate::Stage::add_frames)
@@ -150,6 +168,8 @@ pub(crate) struct AtlasFrame {
 pub(crate) struct AtlasFile {
     pub image: String,
     pub frames: Vec<AtlasFrame>,
+    /// Aseprite's `meta.frameTags`: each animation's name and its frames `from..=to`.
+    pub tags: Vec<(String, usize, usize)>,
 }
 
 /// Reads an atlas file's bytes; `file` names it in errors.
@@ -198,7 +218,22 @@ pub(crate) fn parse_atlas(bytes: &[u8], file: &str) -> Result<AtlasFile> {
     if frames.is_empty() {
         return Err(r.err("frames", "the atlas has no frames"));
     }
-    Ok(AtlasFile { image, frames })
+    let mut tags = Vec::new();
+    if let Some(v) = get(meta, "frameTags") {
+        let Json::Array(items) = v else {
+            return Err(r.err("meta.frameTags", format!("expected an array, found {}", v.kind())));
+        };
+        let last = (frames.len() - 1) as f64;
+        for (i, item) in items.iter().enumerate() {
+            let at = format!("meta.frameTags[{i}]");
+            let fields = r.object(item, &at)?;
+            let name = r.string(r.required(fields, &at, "name")?, &format!("{at}.name"))?;
+            let from = r.whole(r.required(fields, &at, "from")?, &format!("{at}.from"), 0.0, last)?;
+            let to = r.whole(r.required(fields, &at, "to")?, &format!("{at}.to"), from, last)?;
+            tags.push((name.to_string(), from as usize, to as usize));
+        }
+    }
+    Ok(AtlasFile { image, frames, tags })
 }
 
 fn get<'j>(fields: &'j [(String, Json)], key: &str) -> Option<&'j Json> {
@@ -473,5 +508,30 @@ mod tests {
             }
         }
         assert!(parse_atlas(b"{\"frames\": ", "a.json").is_err());
+        let tagged = |tags: &str| {
+            format!(
+                r#"{{"frames": [{{"frame": {{"x": 0, "y": 0, "w": 1, "h": 1}}}}, {{"frame": {{"x": 0, "y": 0, "w": 1, "h": 1}}}}],
+                    "meta": {{"image": "s", "frameTags": {tags}}}}}"#
+            )
+        };
+        let ok = parse_atlas(
+            tagged(r#"[{"name": "a", "from": 0, "to": 1}, {"name": "b", "from": 1, "to": 1}]"#).as_bytes(),
+            "t.json",
+        );
+        assert_eq!(
+            ok.unwrap().tags,
+            vec![("a".to_string(), 0, 1), ("b".to_string(), 1, 1)]
+        );
+        for (tags, location) in [
+            (r#"[{"name": "a", "from": 0, "to": 2}]"#, "meta.frameTags[0].to"),
+            (r#"[{"name": "a", "from": 1, "to": 0}]"#, "meta.frameTags[0].to"),
+            (r#"[{"from": 0, "to": 0}]"#, "meta.frameTags[0].name"),
+            (r#"{}"#, "meta.frameTags"),
+        ] {
+            match parse_atlas(tagged(tags).as_bytes(), "t.json") {
+                Err(Error::Scene { location: l, .. }) => assert_eq!(l, location, "{tags}"),
+                other => panic!("{tags}: {other:?}"),
+            }
+        }
     }
 }

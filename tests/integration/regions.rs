@@ -364,6 +364,14 @@ fn scene_files_load_the_frames_of_texturepacker_and_aseprite_atlases() {
     assert!(matches!(&frames[0], Frame::Bitmap { offset: (0, 0), bitmap, .. } if bitmap.width() == 8));
     assert!(matches!(&frames[1], Frame::Bitmap { offset: (2, 1), bitmap, .. } if bitmap.width() == 5));
     assert_eq!(scene.stage.frame(hero).unwrap(), Some(1));
+    // `tag` picks an Aseprite animation.
+    let scene = scene_of(
+        r#"{"name": "hero", "frames": {"atlas": "aseprite_array.json", "tag": "fall"}}"#,
+        &atlas_dir(),
+    )
+    .unwrap();
+    let frames = scene.stage.frames(scene.node("hero").unwrap()).unwrap();
+    assert!(matches!(frames, [Frame::Bitmap { offset: (0, 0), bitmap, .. }] if bitmap.width() == 8));
 }
 
 #[test]
@@ -452,6 +460,16 @@ fn bad_atlases_are_scene_errors_at_the_field() {
             "frames.name",
             "unknown field",
         ),
+        (
+            r#"{"atlas": "inside.json", "tag": "run"}"#,
+            "frames.tag",
+            "no tag named \"run\" in",
+        ),
+        (
+            r#"{"atlas": "inside.json", "tag": "run", "names": ["f"]}"#,
+            "frames.tag",
+            "not both",
+        ),
     ];
     for (frames, location, reason) in cases {
         let e = scene_of(&format!(r#"{{"name": "x", "frames": {frames}}}"#), &dir).unwrap_err();
@@ -499,6 +517,15 @@ fn atlases_load_from_rust_as_they_do_in_scene_files() {
             assert_eq!(atlas.frame(name), Some(&want), "{layout}: {name}");
         }
         assert_eq!(atlas.frames().len(), 3);
+        // Aseprite's tags: "run" is every frame, "fall" the last.
+        let tags: Vec<&str> = atlas.tag_names().collect();
+        if suffix == ".aseprite" {
+            assert_eq!(tags, ["run", "fall"]);
+            assert_eq!(atlas.tag("run"), Some(atlas.frames()));
+            assert_eq!(atlas.tag("fall"), Some(atlas.frames()[2..].to_vec()));
+        } else {
+            assert!(tags.is_empty() && atlas.tag("run").is_none());
+        }
     }
     // A frame outside the sheet given: the error names the file and the frame.
     let json = std::fs::read(atlas_dir().join("texturepacker_array.json")).unwrap();

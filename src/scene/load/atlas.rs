@@ -12,12 +12,12 @@ use crate::{Frame, Result};
 
 impl Loader<'_> {
     /// The frames of the atlas named in `fields` (the object at `path`): all of them in the
-    /// file's order, or those listed in `names`, in that order.
+    /// file's order, those listed in `names` in that order, or those of Aseprite's `tag`.
     pub(super) fn atlas_frames(&mut self, fields: &Fields, path: &str) -> Result<Vec<Frame>> {
         self.check_keys(
             fields,
             path,
-            &["atlas", "names", "smoothing"],
+            &["atlas", "names", "tag", "smoothing"],
             "an atlas's frames",
         )?;
         let at = join(path, "atlas");
@@ -29,9 +29,32 @@ impl Loader<'_> {
             None => false,
         };
         let atlas = self.atlas(&file, &at)?;
-        let mut frames = match get(fields, "names") {
-            None => atlas.frames(),
-            Some(v) => {
+        if let (Some(_), Some(_)) = (get(fields, "names"), get(fields, "tag")) {
+            return Err(self.err(&join(path, "tag"), "give `names` or `tag`, not both"));
+        }
+        let mut frames = match (get(fields, "names"), get(fields, "tag")) {
+            (None, None) => atlas.frames(),
+            (_, Some(t)) => {
+                let tag_at = join(path, "tag");
+                let name = self.string(t, &tag_at)?;
+                atlas.tag(name).ok_or_else(|| {
+                    let known: Vec<String> = atlas.tag_names().map(json_string).collect();
+                    self.err(
+                        &tag_at,
+                        format!(
+                            "no tag named {} in {} (its tags: {})",
+                            json_string(name),
+                            file.display(),
+                            if known.is_empty() {
+                                "none".to_string()
+                            } else {
+                                known.join(", ")
+                            }
+                        ),
+                    )
+                })?
+            }
+            (Some(v), None) => {
                 let names_at = join(path, "names");
                 let items = self.array(v, &names_at)?;
                 if items.is_empty() {
