@@ -226,6 +226,6 @@ pub use query::pick::PickOptions;
 pub use query::pipeline::DENSE_BYTES;
 pub use query::point::BitmapHit;
 pub use query::tracker::{ContactEvent, ContactPhase, ContactTracker};
-pub use scene::{MotionFields, MotionQuery, Query, Scene, SceneLimits, ScenePose};
+pub use scene::{Atlas, MotionFields, MotionQuery, Query, Scene, SceneLimits, ScenePose};
 pub use tree::node::{Frame, NodeId};
 pub use tree::stage::Stage;

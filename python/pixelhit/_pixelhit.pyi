@@ -51,6 +51,7 @@ DEFAULT_MAX_WORK: int
 
 __all__ = [
     "ArgumentError",
+    "Atlas",
     "Bitmap",
     "BudgetError",
     "BusyError",
@@ -245,12 +246,54 @@ class Bitmap:
         """Writes the image to a PNG file."""
     def to_surface(self) -> Any:
         """The image as a pygame Surface with per-pixel alpha. Needs pygame."""
+    def region(self, x: int, y: int, width: int, height: int) -> Bitmap:
+        """The `width` x `height` rectangle whose top-left texel is `(x, y)`, as a bitmap
+        that shares this one's pixels (a frame of a sprite sheet): it answers every query
+        as the same pixels copied, and frames of one sheet share the tables made from
+        them. A pygame subsurface's frame: `sheet.region(*sub.get_abs_offset(),
+        *sub.get_size())`. Raises `DataError` for an empty rectangle or one reaching
+        outside, `ArgumentError` for a negative number."""
     def pixel(self, x: int, y: int) -> Optional[Tuple[int, int, int, int]]:
         """The texel `(r, g, b, a)` at `(x, y)`, or `None` outside the image."""
     def __eq__(self, other: object, /) -> bool: ...
 
-# A frame of `Stage.add_frames`.
-_Frame = Union[Bitmap, Tuple[Bitmap, bool], Sequence[Graphic]]
+@final
+class Atlas:
+    """A texture atlas (TexturePacker's JSON hash or array, Aseprite's json-hash or
+    json-array): its sheet and its named frames, each a region of the sheet drawn at its
+    trim offset, in the file's order. Immutable."""
+
+    @staticmethod
+    def from_file(path: Union[str, PathLike[str]]) -> Atlas:
+        """Reads an atlas file and the PNG its `meta.image` names, relative to the file.
+        Raises `DataError` naming the file and the field (`frames["run 0"].frame.w`) for a
+        bad atlas, a rotated frame or a frame outside the sheet."""
+    @staticmethod
+    def from_json(text: str, sheet: Bitmap, name: str = "atlas.json") -> Atlas:
+        """An atlas from its JSON text and its sheet, already loaded; `name` is what
+        errors call the JSON."""
+    @property
+    def sheet(self) -> Bitmap:
+        """The sheet every frame is a region of."""
+    @property
+    def names(self) -> list[str]:
+        """The frames' names, in the file's order."""
+    def frames(self) -> list[Tuple[Bitmap, bool, Tuple[int, int]]]:
+        """Every frame as `(bitmap, smoothing, (x, y))`, in the file's order, ready for
+        `Stage.add_frames`."""
+    def frame(self, name: str) -> Optional[Tuple[Bitmap, bool, Tuple[int, int]]]:
+        """The frame named `name` as `(bitmap, smoothing, (x, y))`, or `None`."""
+    def tag(self, name: str) -> Optional[list[Tuple[Bitmap, bool, Tuple[int, int]]]]:
+        """The frames of the animation Aseprite tagged `name` (`meta.frameTags`: `from`
+        to `to`, in the file's order) as `(bitmap, smoothing, (x, y))`, or `None`."""
+    @property
+    def tag_names(self) -> list[str]:
+        """The names of Aseprite's tags, in the file's order (empty for TexturePacker)."""
+    def __len__(self) -> int: ...
+
+# A frame of `Stage.add_frames`: a bitmap, with its smoothing flag, and with the offset of
+# its top-left corner in the node's space (a trimmed atlas frame's trim offset).
+_Frame = Union[Bitmap, Tuple[Bitmap, bool], Tuple[Bitmap, bool, Tuple[int, int]], Sequence[Graphic]]
 
 @final
 class Node:
@@ -607,7 +650,9 @@ class Stage:
     def add_frames(self, parent: Node, frames: Iterable[_Frame]) -> Node:
         """Adds an animated leaf showing one of `frames` at a time (the first to begin
         with; `node.frame` picks another). Each frame is a `Bitmap`, a
-        `(Bitmap, smoothing)` pair, or a list of `Graphic`s."""
+        `(Bitmap, smoothing)` pair, a `(Bitmap, smoothing, (x, y))` triple (the bitmap's
+        top-left corner at `(x, y)` of the node's space: a trimmed atlas frame's offset),
+        or a list of `Graphic`s."""
     def add_graphic(
         self,
         node: Node,

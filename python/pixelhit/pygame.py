@@ -29,8 +29,11 @@ Nothing is guessed: a sprite without an attribute the world reads, or whose `rec
 size the declared transform gives its art (an image turned twice, a rect not updated), is an
 `ArgumentError` naming the sprite. A call reads only the sprites it is asked about, so its
 cost follows them, not the number of sprites the world holds. Sprites showing one Surface share
-one bitmap. A Surface changed in place (drawn on after it was first seen) is not read again:
-give the sprite a new Surface, or call `world.forget_image(surface)`.
+one bitmap. A subsurface (`sheet.subsurface(rect)`, a frame of a sprite sheet) is a region of
+its sheet's bitmap: the sheet is read once, and each frame's tables are made once whichever
+sprites show it. A Surface changed in place (drawn on after it was first seen) is not read
+again: give the sprite a new Surface, or call `world.forget_image(surface)` (for a
+subsurface, its sheet and every frame of it are read again).
 
 `threshold` means what it means to `pygame.mask.from_surface`: a pixel is solid where its
 alpha is above it (default 127; 0 counts every pixel that is not fully transparent, 255 none).
@@ -85,12 +88,34 @@ class _Art:
     bitmap goes when the last one changes image (the Surface is kept so its id stays
     unique while the entry lives). `sampled`: whether pixelhit samples pygame's turned
     picture of it (semantics 4.9: art with per-pixel alpha, or a colour key under
-    `rotate`); otherwise each pose's drawn surface is read from pygame."""
+    `rotate`); otherwise each pose's drawn surface is read from pygame. A subsurface's
+    bitmap is `rect` of its `sheet`'s (the sheet's art counts the subsurface among its
+    users)."""
 
-    __slots__ = ("surface", "bitmap", "users", "sampled")
+    __slots__ = ("surface", "bitmap", "users", "sampled", "sheet", "rect")
 
-    def __init__(self, surface: Any, bitmap: Bitmap, sampled: bool) -> None:
+    def __init__(
+        self,
+        surface: Any,
+        bitmap: Bitmap,
+        sampled: bool,
+        sheet: Optional["_Art"] = None,
+        rect: Tuple[int, int, int, int] = (0, 0, 0, 0),
+    ) -> None:
         self.surface, self.bitmap, self.users, self.sampled = surface, bitmap, 0, sampled
+        self.sheet, self.rect = sheet, rect
+
+
+def _reads_as_its_sheet(surface: Any, sheet: Any) -> bool:
+    """Whether `pygame.mask.from_surface` reads `surface`'s pixels as it reads the same
+    pixels of `sheet`: a subsurface inherits its sheet's format and colour key, but either
+    can be changed afterwards."""
+    return bool(
+        surface.get_masks() == sheet.get_masks()
+        and surface.get_losses() == sheet.get_losses()
+        and surface.get_bitsize() == sheet.get_bitsize()
+        and surface.get_colorkey() == sheet.get_colorkey()
+    )
 
 
 class _Entry:
@@ -226,12 +251,22 @@ class World:
         """Reads `surface` again at the next call that meets it (after the game drew on
         it in place)."""
         art = self._arts.get(id(surface))
-        if art is not None and art.surface is surface:
-            art.bitmap = Bitmap.from_surface(surface)
-            for entry in self._entries.values():
-                if entry.surface is surface:
-                    entry.node.set_bitmap(art.bitmap)
-                    entry.pose = None
+        if art is None or art.surface is not surface:
+            return
+        if art.sheet is not None:
+            self.forget_image(art.sheet.surface)
+            return
+        art.bitmap = Bitmap.from_surface(surface)
+        renewed = {id(surface): art}
+        for other in self._arts.values():
+            if other.sheet is art:
+                other.bitmap = art.bitmap.region(*other.rect)
+                renewed[id(other.surface)] = other
+        for entry in self._entries.values():
+            shown = renewed.get(id(entry.surface))
+            if shown is not None and shown.surface is entry.surface:
+                entry.node.set_bitmap(shown.bitmap)
+                entry.pose = None
 
     def node(self, sprite: Sprite) -> Node:
         """The sprite's `pixelhit.Node` (the bitmap as drawn), added if need be."""
@@ -524,10 +559,24 @@ class World:
         if art is None or art.surface is not surface:
             if not isinstance(surface, _pygame.Surface):
                 raise ArgumentError(f"sprite {sprite!r}: its {self._image} is {surface!r}, not a pygame Surface")
-            art = _Art(surface, Bitmap.from_surface(surface), self._sampled(surface))
+            art = self._art_of(surface)
             self._arts[id(surface)] = art
         art.users += 1
         return art
+
+    def _art_of(self, surface: Any) -> _Art:
+        """A new art for `surface`: its own pixels, or for a subsurface, the region of its
+        sheet's bitmap (the sheet read once, when first met)."""
+        sheet_surface = surface.get_abs_parent()
+        if sheet_surface is surface or not _reads_as_its_sheet(surface, sheet_surface):
+            return _Art(surface, Bitmap.from_surface(surface), self._sampled(surface))
+        sheet = self._arts.get(id(sheet_surface))
+        if sheet is None or sheet.surface is not sheet_surface:
+            sheet = _Art(sheet_surface, Bitmap.from_surface(sheet_surface), self._sampled(sheet_surface))
+            self._arts[id(sheet_surface)] = sheet
+        sheet.users += 1
+        (x, y), (w, h) = surface.get_abs_offset(), surface.get_size()
+        return _Art(surface, sheet.bitmap.region(x, y, w, h), self._sampled(surface), sheet, (x, y, w, h))
 
     def _release(self, surface: Any) -> None:
         art = self._arts.get(id(surface))
@@ -535,6 +584,8 @@ class World:
             art.users -= 1
             if art.users <= 0:
                 del self._arts[id(surface)]
+                if art.sheet is not None:
+                    self._release(art.sheet.surface)
 
     def _entry(self, sprite: Sprite) -> _Entry:
         entry = self._entries.get(sprite)

@@ -239,7 +239,7 @@ impl PyBitmap {
 
     /// The straight RGBA bytes, rows from the top (`4 * width * height` of them).
     fn tobytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, self.0.rgba())
+        PyBytes::new(py, &self.0.rgba())
     }
 
     /// The image encoded as PNG.
@@ -261,10 +261,23 @@ impl PyBitmap {
     /// The image as a pygame Surface with per-pixel alpha (`pygame.image.frombytes`).
     /// Needs pygame.
     fn to_surface<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let bytes = PyBytes::new(py, self.0.rgba());
+        let bytes = PyBytes::new(py, &self.0.rgba());
         py.import("pygame")?
             .getattr("image")?
             .call_method1("frombytes", (bytes, (self.0.width(), self.0.height()), "RGBA"))
+    }
+
+    /// The `width` x `height` rectangle whose top-left texel is `(x, y)`, as a bitmap that
+    /// shares this one's pixels (a frame of a sprite sheet): it answers every query as the
+    /// same pixels copied, and frames of one sheet share the tables made from them.
+    fn region(
+        &self,
+        x: &Bound<'_, PyAny>,
+        y: &Bound<'_, PyAny>,
+        width: &Bound<'_, PyAny>,
+        height: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        Ok(PyBitmap(crate::region::region(&self.0, x, y, width, height)?))
     }
 
     /// The texel `(r, g, b, a)` at `(x, y)`, or `None` outside the image.

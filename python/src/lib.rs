@@ -19,7 +19,9 @@
 //! | `errors` | the exception classes, the crate's errors raised as them, the deprecation warning |
 //! | `convert` | numbers, rectangles, matrices, colours and buffers in and out |
 //! | `handles` | `PyStage` (the stage behind its lock, user data) and `PyNode` (a node id and its stage), nodes in and out |
+//! | `region` | `Bitmap.region`: a sprite sheet's frame sharing its pixels |
 //! | `path`, `graphic`, `bitmap`, `overlap_mask` | the content classes and the overlap mask |
+//! | `atlas` | `Atlas`: a texture atlas's frames as regions of its sheet |
 //! | `answers` | `Collision`, `Contact` |
 //! | `crowd` | the many-object queries' plumbing: node lists, options, contacts out |
 //! | `motion` | `Pose`, `Sweep`, `SweepHit`, the motion queries' plumbing |
@@ -29,6 +31,7 @@
 use pyo3::prelude::*;
 
 mod answers;
+mod atlas;
 mod bitmap;
 mod convert;
 mod crowd;
@@ -40,6 +43,7 @@ mod node;
 mod outline;
 mod overlap_mask;
 mod path;
+mod region;
 mod renderer;
 mod stage;
 mod tracker;
@@ -58,6 +62,7 @@ fn pixelhit_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<path::PyPath>()?;
     m.add_class::<graphic::PyGraphic>()?;
     m.add_class::<bitmap::PyBitmap>()?;
+    m.add_class::<atlas::PyAtlas>()?;
     m.add_class::<answers::PyCollision>()?;
     m.add_class::<answers::PyContact>()?;
     m.add_class::<overlap_mask::PyOverlapMask>()?;

@@ -113,7 +113,8 @@ impl PyStage {
 
     /// Adds an animated leaf showing one of `frames` at a time (the first to begin with;
     /// `node.frame` picks another). Each frame is a `Bitmap`, a `(Bitmap, smoothing)` pair,
-    /// or a list of `Graphic`s.
+    /// a `(Bitmap, smoothing, (x, y))` triple (the bitmap's top-left corner at `(x, y)` of
+    /// the node's space: a trimmed atlas frame's offset), or a list of `Graphic`s.
     fn add_frames(
         slf: &Bound<'_, Self>,
         parent: &Bound<'_, PyAny>,
@@ -124,14 +125,15 @@ impl PyStage {
         for frame in frames.try_iter()? {
             let frame = frame?;
             let f = if let Ok(b) = frame.cast::<PyBitmap>() {
-                ph::Frame::Bitmap {
-                    bitmap: b.get().0.clone(),
-                    smoothing: false,
-                }
+                ph::Frame::bitmap(b.get().0.clone(), false)
             } else if let Ok((b, smoothing)) = frame.extract::<(Bound<'_, PyAny>, bool)>() {
+                ph::Frame::bitmap(bitmap_of(&b)?, smoothing)
+            } else if let Ok((b, smoothing, offset)) = frame.extract::<(Bound<'_, PyAny>, bool, (i32, i32))>()
+            {
                 ph::Frame::Bitmap {
                     bitmap: bitmap_of(&b)?,
                     smoothing,
+                    offset,
                 }
             } else {
                 let mut gs = Vec::new();

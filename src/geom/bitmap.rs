@@ -3,10 +3,18 @@
 //! A `Bitmap` is a cheap handle (`Arc`) so that a thousand sprites showing one image share one
 //! copy of its pixels. Pixels are kept straight (not premultiplied), as PNG stores them; the
 //! rasterizer derives what it needs from them.
+//!
+//! A bitmap shows a rectangle of an image: all of it, or a region of a sprite sheet
+//! ([`Bitmap::region`]) that shares the sheet's pixels. Everything a bitmap answers is about
+//! the rectangle it shows, exactly as if those pixels had been copied into an image of their
+//! own; its content id is the region's, so what caches derive from it (texel tables, poses)
+//! costs the region's texels, not the sheet's.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
 use std::io::Cursor;
 use std::path::Path as FsPath;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use glam::DVec2;
 
@@ -41,12 +49,54 @@ impl Default for ImageLimits {
     }
 }
 
-#[derive(Debug, PartialEq, Eq)]
+/// Rectangles of one image whose ids are remembered, at most (see [`Pixels::region_id`]):
+/// a sheet of 4096 frames, about 200 KiB of map at worst.
+const MAX_REGION_IDS: usize = 1 << 12;
+
+/// A decoded image: the pixels every region of it shares.
 struct Pixels {
+    /// Its rows are `4 * width` bytes apart.
     width: u32,
     height: u32,
     rgba: Vec<u8>,
-    /// What caches key the pixels by (never reused, unlike the `Arc`'s address).
+    /// The content id of the whole image.
+    id: ContentId,
+    /// The content id of each rectangle `[x, y, width, height]` asked for as a region, so
+    /// that asking twice for one frame of a sheet gives one id (and one set of cached
+    /// tables): the pixels never change, so the same rectangle is the same content.
+    region_ids: Mutex<HashMap<[u32; 4], ContentId>>,
+}
+
+impl Pixels {
+    /// The id of the region `rect`: the one it had when asked for before, else a fresh one
+    /// (kept for at most [`MAX_REGION_IDS`] rectangles, so that a caller asking for
+    /// millions of different ones holds no memory for them: an id not kept is only a
+    /// cache miss later).
+    fn region_id(&self, rect: [u32; 4]) -> ContentId {
+        let Ok(mut ids) = self.region_ids.lock() else {
+            return ContentId::fresh();
+        };
+        if let Some(&id) = ids.get(&rect) {
+            return id;
+        }
+        let id = ContentId::fresh();
+        if ids.len() < MAX_REGION_IDS {
+            ids.insert(rect, id);
+        }
+        id
+    }
+}
+
+/// What a [`Bitmap`] handle shows: a rectangle of an image, with what is derived from it.
+struct Shown {
+    pixels: Arc<Pixels>,
+    /// The rectangle's top-left texel in the image, and its size.
+    x: u32,
+    y: u32,
+    width: u32,
+    height: u32,
+    /// What caches key the rectangle's texels by (never reused, unlike the `Arc`'s
+    /// address).
     id: ContentId,
     /// Where texels with alpha > 0 lie, worked out on first use.
     hulls: Kept<TexelHulls>,
@@ -69,8 +119,36 @@ pub(crate) struct TexelHulls {
 
 /// An RGBA8 image, straight alpha, row-major from the top-left. Texel `(i, j)` covers
 /// `[i, i+1) x [j, j+1)` of the local space of the node that shows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Bitmap(Arc<Pixels>);
+///
+/// It may be a region of a larger image ([`Bitmap::region`]), sharing its pixels; it then
+/// behaves in every way as the same pixels copied into an image of their own. Two bitmaps
+/// are equal when they show the same pixels, whichever images they share.
+#[derive(Clone)]
+pub struct Bitmap(Arc<Shown>);
+
+/// The pixels shown, as for an image of their own (the handle's id and sharing are not
+/// part of a bitmap's value).
+impl PartialEq for Bitmap {
+    fn eq(&self, other: &Bitmap) -> bool {
+        self.ptr_eq(other)
+            || (self.width() == other.width()
+                && self.height() == other.height()
+                && (0..self.height()).all(|y| self.row(y) == other.row(y)))
+    }
+}
+
+impl Eq for Bitmap {}
+
+/// The pixels shown (a region prints as its copy would), not where they are kept.
+impl std::fmt::Debug for Bitmap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bitmap")
+            .field("width", &self.width())
+            .field("height", &self.height())
+            .field("rgba", &&*self.rgba())
+            .finish()
+    }
+}
 
 impl Bitmap {
     /// A bitmap from straight RGBA8 bytes, `4 * width * height` of them.
@@ -101,11 +179,100 @@ impl Bitmap {
                 rgba.len()
             )));
         }
-        Ok(Bitmap(Arc::new(Pixels {
+        Ok(Bitmap::whole(width, height, rgba))
+    }
+
+    /// A bitmap showing all of an image of `width` x `height` texels (checked by the caller).
+    fn whole(width: u32, height: u32, rgba: Vec<u8>) -> Bitmap {
+        let id = ContentId::fresh();
+        Bitmap(Arc::new(Shown {
+            pixels: Arc::new(Pixels {
+                width,
+                height,
+                rgba,
+                id,
+                region_ids: Mutex::new(HashMap::new()),
+            }),
+            x: 0,
+            y: 0,
             width,
             height,
-            rgba,
-            id: ContentId::fresh(),
+            id,
+            hulls: Kept::default(),
+        }))
+    }
+
+    /// The whole image this bitmap shows a rectangle of (itself when it shows all of it),
+    /// with the rectangle `[x, y, width, height]` when it is a region: what a scene file
+    /// saves (the image once, each region by its rectangle).
+    pub(crate) fn image(&self) -> (Bitmap, Option<[u32; 4]>) {
+        let s = &self.0;
+        let p = &s.pixels;
+        if (s.width, s.height) == (p.width, p.height) {
+            return (self.clone(), None);
+        }
+        let whole = Bitmap(Arc::new(Shown {
+            pixels: p.clone(),
+            x: 0,
+            y: 0,
+            width: p.width,
+            height: p.height,
+            id: p.id,
+            hulls: Kept::default(),
+        }));
+        (whole, Some([s.x, s.y, s.width, s.height]))
+    }
+
+    /// A bitmap showing the `width` x `height` rectangle of this one whose top-left texel
+    /// is `(x, y)`, without copying its pixels: a frame of a sprite sheet. It answers every
+    /// query exactly as those pixels copied into a bitmap of their own, and a region of a
+    /// region is a region of the image below both. Asking twice for the same rectangle of
+    /// one image gives bitmaps with one content id, so that what queries derive from it
+    /// (texel tables, rasters) is made once.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Image`] when the rectangle is empty or reaches outside this bitmap; the
+    /// message gives both.
+    ///
+    /// ```
+    /// use pixelhit::Bitmap;
+    /// // A 4 x 1 sheet of two 2 x 1 frames.
+    /// let sheet = Bitmap::from_rgba8(4, 1, [[9, 9, 9, 255], [0; 4], [0; 4], [7, 7, 7, 99]].concat())?;
+    /// let second = sheet.region(2, 0, 2, 1)?;
+    /// assert_eq!(second, Bitmap::from_rgba8(2, 1, [[0; 4], [7, 7, 7, 99]].concat())?);
+    /// assert_eq!(second.pixel(1, 0), Some([7, 7, 7, 99]));
+    /// assert!(sheet.region(3, 0, 2, 1).is_err());
+    /// # Ok::<(), pixelhit::Error>(())
+    /// ```
+    pub fn region(&self, x: u32, y: u32, width: u32, height: u32) -> Result<Bitmap> {
+        let s = &self.0;
+        let inside = |at: u32, len: u32, limit: u32| u64::from(at) + u64::from(len) <= u64::from(limit);
+        if width == 0 || height == 0 || !inside(x, width, s.width) || !inside(y, height, s.height) {
+            let what = if width == 0 || height == 0 {
+                "is empty"
+            } else {
+                "reaches outside"
+            };
+            return Err(Error::Image {
+                source: "bitmap region".into(),
+                reason: format!(
+                    "the rectangle at ({x}, {y}) of {width}x{height} texels {what} the {}x{} bitmap",
+                    s.width, s.height
+                ),
+            });
+        }
+        if (x, y, width, height) == (0, 0, s.width, s.height) {
+            return Ok(self.clone());
+        }
+        let (ax, ay) = (s.x + x, s.y + y);
+        Ok(Bitmap(Arc::new(Shown {
+            pixels: s.pixels.clone(),
+            x: ax,
+            y: ay,
+            width,
+            height,
+            id: s.pixels.region_id([ax, ay, width, height]),
             hulls: Kept::default(),
         })))
     }
@@ -168,13 +335,7 @@ impl Bitmap {
         if width == 0 || height == 0 {
             return Err(bad("the image is empty".into()));
         }
-        Ok(Bitmap(Arc::new(Pixels {
-            width,
-            height,
-            rgba,
-            id: ContentId::fresh(),
-            hulls: Kept::default(),
-        })))
+        Ok(Bitmap::whole(width, height, rgba))
     }
 
     /// Encodes the bitmap as PNG.
@@ -186,7 +347,7 @@ impl Bitmap {
         let mut out = Vec::new();
         image::write_buffer_with_format(
             &mut Cursor::new(&mut out),
-            &self.0.rgba,
+            &self.rgba(),
             self.0.width,
             self.0.height,
             image::ExtendedColorType::Rgba8,
@@ -209,18 +370,58 @@ impl Bitmap {
         self.0.height
     }
 
-    /// The straight RGBA bytes, row-major.
-    pub fn rgba(&self) -> &[u8] {
-        &self.0.rgba
+    /// The straight RGBA bytes, row-major, `4 * width * height` of them: borrowed when the
+    /// bitmap's rows lie one after another in its image (a whole image, or a region as wide
+    /// as it), else copied. [`Bitmap::row`] reads a region without copying.
+    ///
+    /// ```
+    /// let sheet = pixelhit::Bitmap::from_rgba8(2, 2, (0..16).collect())?;
+    /// assert_eq!(&*sheet.region(1, 0, 1, 2)?.rgba(), &[4, 5, 6, 7, 12, 13, 14, 15]);
+    /// # Ok::<(), pixelhit::Error>(())
+    /// ```
+    pub fn rgba(&self) -> Cow<'_, [u8]> {
+        let (bytes, stride) = self.strided();
+        let row = 4 * self.0.width as usize;
+        if stride == self.0.width as usize {
+            return Cow::Borrowed(&bytes[..row * self.0.height as usize]);
+        }
+        let rows = bytes.chunks(4 * stride).take(self.0.height as usize);
+        Cow::Owned(rows.flat_map(|r| &r[..row]).copied().collect())
+    }
+
+    /// Row `y` of straight RGBA bytes (`4 * width` of them), or `None` below the bitmap.
+    ///
+    /// ```
+    /// let b = pixelhit::Bitmap::from_rgba8(1, 2, vec![1, 2, 3, 4, 5, 6, 7, 8])?;
+    /// assert_eq!(b.row(1), Some(&[5, 6, 7, 8][..]));
+    /// assert_eq!(b.row(2), None);
+    /// # Ok::<(), pixelhit::Error>(())
+    /// ```
+    pub fn row(&self, y: u32) -> Option<&[u8]> {
+        if y >= self.0.height {
+            return None;
+        }
+        let (bytes, stride) = self.strided();
+        bytes
+            .get(4 * stride * y as usize..)?
+            .get(..4 * self.0.width as usize)
+    }
+
+    /// The image's bytes from the bitmap's top-left texel on, and the image's width: texel
+    /// `(i, j)` of the bitmap is at `4 * (j * stride + i)` (for readers that index rows).
+    pub(crate) fn strided(&self) -> (&[u8], usize) {
+        let s = &self.0;
+        let stride = s.pixels.width as usize;
+        let start = 4 * (s.y as usize * stride + s.x as usize);
+        (s.pixels.rgba.get(start..).unwrap_or(&[]), stride)
     }
 
     /// The texel at `(x, y)`, or `None` outside the image.
     pub fn pixel(&self, x: u32, y: u32) -> Option<[u8; 4]> {
-        if x >= self.0.width || y >= self.0.height {
+        if x >= self.0.width {
             return None;
         }
-        let i = 4 * (y as usize * self.0.width as usize + x as usize);
-        let p = self.0.rgba.get(i..i + 4)?;
+        let p = self.row(y)?.get(4 * x as usize..4 * x as usize + 4)?;
         Some([p[0], p[1], p[2], p[3]])
     }
 
@@ -236,15 +437,15 @@ impl Bitmap {
 
     /// Where its samples can have alpha > 0, in texel space ([`TexelHulls`]).
     pub(crate) fn hulls(&self) -> &TexelHulls {
-        self.0
-            .hulls
-            .get_or_init(|| texel_hulls(self.0.width, self.0.height, &self.0.rgba))
+        self.0.hulls.get_or_init(|| texel_hulls(self))
     }
 }
 
-fn texel_hulls(width: u32, height: u32, rgba: &[u8]) -> TexelHulls {
+fn texel_hulls(bitmap: &Bitmap) -> TexelHulls {
+    let (width, height) = (bitmap.width(), bitmap.height());
     let (w, h) = (width as usize, height as usize);
-    let alpha = |i: usize, j: usize| rgba[4 * (j * w + i) + 3];
+    let (rgba, stride) = bitmap.strided();
+    let alpha = |i: usize, j: usize| rgba[4 * (j * stride + i) + 3];
     let mut border = false;
     let (mut sharp, mut smooth) = (Vec::new(), Vec::new());
     for j in 0..h {
@@ -302,6 +503,22 @@ mod tests {
         let b = Bitmap::from_rgba8(3, 2, (0..24).map(|v| v as u8 * 10).collect()).unwrap();
         let again = Bitmap::from_png_bytes(&b.to_png_bytes().unwrap()).unwrap();
         assert_eq!(again.rgba(), b.rgba());
+    }
+
+    #[test]
+    fn the_ids_remembered_are_bounded() {
+        let sheet = Bitmap::from_rgba8(80, 80, vec![9; 80 * 80 * 4]).unwrap();
+        let ids = |sheet: &Bitmap| -> Vec<u64> {
+            (0..80 * 80)
+                .map(|k| sheet.region(k % 80, k / 80, 1, 1).unwrap().id())
+                .collect()
+        };
+        let (first, again) = (ids(&sheet), ids(&sheet));
+        let kept = first.iter().zip(&again).filter(|(a, b)| a == b).count();
+        // The first MAX_REGION_IDS rectangles keep their ids; the others get new ones
+        // (a cache miss, never a wrong answer), and the map grows no further.
+        assert_eq!(kept, MAX_REGION_IDS);
+        assert_eq!(sheet.0.pixels.region_ids.lock().unwrap().len(), MAX_REGION_IDS);
     }
 
     #[test]

@@ -34,7 +34,7 @@
 //! - [`whole_mask`]: a target's whole solid mask, made once per many-object query for a
 //!   target many pairs read.
 //! - [`cache`] and [`budget`]: what a stage keeps between queries, and what one query may
-//!   hold.
+//!   hold (`region_tests`: a region of a shared image is cached as content of its own).
 //!
 //! tiny-skia is not used here: its anti-aliasing samples 4 x 4 points per pixel (up to
 //! 50/255 off the area, and thin bars can vanish), and a window it draws alone differs from
@@ -55,6 +55,8 @@ mod pygame_plan;
 mod pygame_rotate;
 mod pygame_rotozoom;
 mod pygame_texels;
+#[cfg(test)]
+mod region_tests;
 mod sample;
 mod span_scan;
 mod spans;

@@ -53,7 +53,8 @@ impl RenderedShape {
     fn values(&self, j: i64, (x0, x1): (i64, i64), row: &mut Vec<u8>) {
         row.clear();
         row.resize(usize::try_from(x1 - x0).unwrap_or(0), 0);
-        self.plan.alpha_row(&self.source.alpha, 1, j, x0, row);
+        let source = (&self.source.alpha[..], 1, self.source.width as usize);
+        self.plan.alpha_row(source, j, x0, row);
         if let Some(table) = &self.table {
             // Inside the surface every pixel goes through the transform (its background
             // too, as a texel of alpha 0 does); outside there is no surface, so 0 stays.
@@ -141,14 +142,15 @@ pub(crate) fn rendered_surface(bitmap: &Bitmap, rendered: &Rendered) -> Option<B
     if w == 0 || h == 0 || 4 * u64::from(w) * u64::from(h) > 256 << 20 {
         return None;
     }
+    let (rgba, stride) = bitmap.strided();
     let mut row = vec![0u8; w as usize];
-    let mut rgba = vec![0u8; 4 * w as usize * h as usize];
+    let mut out = vec![0u8; 4 * w as usize * h as usize];
     for j in 0..h {
-        plan.alpha_row(bitmap.rgba(), 4, i64::from(j), 0, &mut row);
-        let line = &mut rgba[4 * (j * w) as usize..4 * ((j + 1) * w) as usize];
+        plan.alpha_row((rgba, 4, stride), i64::from(j), 0, &mut row);
+        let line = &mut out[4 * (j * w) as usize..4 * ((j + 1) * w) as usize];
         for (px, &a) in line.chunks_exact_mut(4).zip(&row) {
             px[3] = a;
         }
     }
-    Bitmap::from_rgba8(w, h, rgba).ok()
+    Bitmap::from_rgba8(w, h, out).ok()
 }

@@ -99,10 +99,17 @@ impl PygamePlan {
         (self.out_w, self.out_h)
     }
 
-    /// Alpha of output pixels `x0 ..` of row `y` into `out` (0 outside the surface), the
-    /// source's alpha being every `stride`-th byte of `texels`, ending each texel (4 for
-    /// RGBA, 1 for an alpha plane).
-    pub(crate) fn alpha_row(&self, texels: &[u8], stride: usize, y: i64, x0: i64, out: &mut [u8]) {
+    /// Alpha of output pixels `x0 ..` of row `y` into `out` (0 outside the surface). The
+    /// source is `(bytes, texel, row)`: its bytes from its top-left texel on, `texel` bytes
+    /// a texel with alpha last (4 for RGBA, 1 for an alpha plane), rows `row` texels apart
+    /// (a region of a larger image is read in place).
+    pub(crate) fn alpha_row(
+        &self,
+        (bytes, texel, row): (&[u8], usize, usize),
+        y: i64,
+        x0: i64,
+        out: &mut [u8],
+    ) {
         out.fill(0);
         let len = i64::try_from(out.len()).unwrap_or(i64::MAX);
         if y < 0 || y >= i64::from(self.out_h) {
@@ -114,8 +121,9 @@ impl PygamePlan {
             return;
         }
         let texels = Texels {
-            bytes: texels,
-            stride,
+            bytes,
+            texel,
+            row,
             w: self.src_w as usize,
             h: self.src_h as usize,
             flip_x: self.flip_x,
@@ -229,7 +237,8 @@ impl PygameTransform {
     /// ```
     pub fn alpha_row(&self, bitmap: &Bitmap, y: i64, x0: i64, out: &mut [u8]) -> Result<()> {
         self.check(bitmap.width(), bitmap.height())?;
-        self.plan(bitmap).alpha_row(bitmap.rgba(), 4, y, x0, out);
+        let (rgba, stride) = bitmap.strided();
+        self.plan(bitmap).alpha_row((rgba, 4, stride), y, x0, out);
         Ok(())
     }
 

@@ -3,9 +3,12 @@
 
 /// The source's alpha as the transform reads it: after `flip`, texel (i, j).
 pub(crate) struct Texels<'a> {
-    /// The texels, `stride` bytes each, alpha last (RGBA, or an alpha plane).
+    /// The source's bytes from its top-left texel on: `texel` bytes a texel, alpha last
+    /// (RGBA, or an alpha plane), rows `row` texels apart (a region of a larger image reads
+    /// it in place).
     pub(super) bytes: &'a [u8],
-    pub(super) stride: usize,
+    pub(super) texel: usize,
+    pub(super) row: usize,
     pub(super) w: usize,
     pub(super) h: usize,
     pub(super) flip_x: bool,
@@ -27,7 +30,7 @@ impl Texels<'_> {
         let x = if self.flip_x { self.w - 1 - i } else { i };
         let y = if self.flip_y { self.h - 1 - j } else { j };
         self.bytes
-            .get((y * self.w + x + 1) * self.stride - 1)
+            .get((y * self.row + x) * self.texel + self.texel - 1)
             .copied()
             .unwrap_or(0)
     }

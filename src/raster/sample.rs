@@ -47,10 +47,11 @@ pub(crate) struct Texels {
 }
 
 impl Texels {
+    /// The texels of what `bitmap` shows (a region's own: its table costs the region's
+    /// texels, never its image's), after `ct`.
     pub fn new(bitmap: &Bitmap, ct: &ColorTransform) -> Texels {
-        let alpha = bitmap
-            .rgba()
-            .chunks_exact(4)
+        let alpha = (0..bitmap.height())
+            .flat_map(|y| bitmap.row(y).unwrap_or(&[]).chunks_exact(4))
             .map(|px| round_channel(ct.apply_alpha(f64::from(px[3]))))
             .collect();
         Texels::from_alpha(bitmap.width(), bitmap.height(), alpha)

@@ -12,8 +12,10 @@
 //! One file per step: [`load`] reads a file into a [`Scene`] (with [`json`], a parser
 //! that keeps keys in order and nests on the heap), [`save`] writes one, [`run`] answers
 //! its queries; [`text`] is how numbers, strings and rectangles are spelled in both
-//! directions, and [`places`] names an object's place in the file for messages.
+//! directions, and [`places`] names an object's place in the file for messages. [`atlas`]
+//! reads the texture atlases (TexturePacker, Aseprite) that `frames` may name.
 
+mod atlas;
 mod json;
 mod load;
 mod motion;
@@ -28,6 +30,7 @@ use std::collections::HashMap;
 
 use crate::{Method, NodeId, Stage};
 
+pub use atlas::Atlas;
 pub use load::SceneLimits;
 pub use motion::{MotionFields, MotionQuery, ScenePose};
 

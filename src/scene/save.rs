@@ -387,8 +387,16 @@ impl Writer<'_> {
             let mut list = Vec::with_capacity(frames.len());
             for frame in frames {
                 list.push(match frame {
-                    Frame::Bitmap { bitmap, smoothing } => {
-                        format!("{{{}}}", self.bitmap_field(bitmap, *smoothing, None))
+                    Frame::Bitmap {
+                        bitmap,
+                        smoothing,
+                        offset,
+                    } => {
+                        let field = self.bitmap_field(bitmap, *smoothing, None);
+                        match offset {
+                            (0, 0) => format!("{{{field}}}"),
+                            (x, y) => format!("{{{field}, \"offset\": [{x}, {y}]}}"),
+                        }
                     }
                     Frame::Graphics(gs) => format!("{{{}}}", graphics_field(gs, pad)),
                 });
@@ -408,23 +416,29 @@ impl Writer<'_> {
     }
 
     /// `"bitmap": {...}`, naming the PNG file the bitmap is (or will be) saved to, with its
-    /// renderer if it has one.
+    /// renderer if it has one. A region of an image names the image's file (saved once for
+    /// all its regions) and its rectangle.
     fn bitmap_field(&mut self, bitmap: &Bitmap, smoothing: bool, renderer: Option<BitmapRenderer>) -> String {
-        let n = match self.png_index.get(&bitmap.id()) {
+        let (image, region) = bitmap.image();
+        let n = match self.png_index.get(&image.id()) {
             Some(&n) => n,
             None => {
                 let n = self.pngs.len();
-                self.pngs.push((format!("{}_{n}.png", self.stem), bitmap.clone()));
-                self.png_index.insert(bitmap.id(), n);
+                self.pngs.push((format!("{}_{n}.png", self.stem), image.clone()));
+                self.png_index.insert(image.id(), n);
                 n
             }
         };
         let png = self.pngs.get(n).map_or("", |(name, _)| name.as_str());
+        let region = match region {
+            Some([x, y, w, h]) => format!(", \"region\": [{x}, {y}, {w}, {h}]"),
+            None => String::new(),
+        };
         let renderer = renderer.map_or(String::new(), |r| {
             format!(", \"renderer\": {}", renderer_json(&r))
         });
         format!(
-            "\"bitmap\": {{\"png\": {}, \"smoothing\": {smoothing}{renderer}}}",
+            "\"bitmap\": {{\"png\": {}, \"smoothing\": {smoothing}{region}{renderer}}}",
             json_string(png)
         )
     }

@@ -42,13 +42,13 @@ impl Stage {
     }
 
     /// The bitmap and its smoothing flag, for a bitmap node or an animated node showing a
-    /// bitmap frame.
+    /// bitmap frame (whose offset [`Stage::frames`] gives).
     ///
     /// # Errors
     ///
     /// [`Error::StaleNode`].
     pub fn bitmap(&self, id: NodeId) -> Result<Option<(&Bitmap, bool)>> {
-        Ok(self.node(id)?.content.shown().1)
+        Ok(self.node(id)?.content.shown().1.map(|b| (b.bitmap, b.smoothing)))
     }
 
     /// Replaces a bitmap node's image and smoothing flag (its renderer, if it has one, then

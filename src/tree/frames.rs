@@ -6,7 +6,9 @@ use crate::{Error, NodeId, Result, Stage};
 /// Animated nodes: adding one, and choosing its frame.
 impl Stage {
     /// Adds an animated leaf showing one of `frames` at a time (the first to begin with), as
-    /// the last child of `parent`. Queries see the frame shown.
+    /// the last child of `parent`. Queries see the frame shown. A bitmap frame is drawn at
+    /// its `offset` (a trimmed frame of a sprite sheet; [`Atlas`](crate::Atlas) reads a
+    /// sheet's frames, regions of it at their trim offsets).
     ///
     /// # Errors
     ///

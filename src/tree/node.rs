@@ -39,26 +39,82 @@ pub(crate) enum Content {
 /// costs nothing to draw.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Frame {
-    /// A bitmap and its smoothing flag.
+    /// A bitmap, its smoothing flag and where it is drawn.
     Bitmap {
-        /// The image.
+        /// The image, often a region of a sprite sheet ([`Bitmap::region`]).
         bitmap: Bitmap,
         /// Bilinear (`true`) or nearest sampling.
         smoothing: bool,
+        /// Where the bitmap's top-left corner is in the node's local space, in texels:
+        /// texel `(i, j)` covers `[x + i, x + i + 1) x [y + j, y + j + 1)`. A trimmed
+        /// frame of a texture atlas is drawn at its trim offset (TexturePacker's and
+        /// Aseprite's `spriteSourceSize.x`, `.y`), so that the node's origin is the
+        /// untrimmed frame's top-left corner and every frame of an animation lines up.
+        /// `(0, 0)` for an untrimmed frame.
+        offset: (i32, i32),
     },
     /// Fills and strokes, drawn in order.
     Graphics(Vec<Graphic>),
 }
 
+impl Frame {
+    /// A bitmap frame drawn at the node's origin (offset `(0, 0)`).
+    ///
+    /// ```
+    /// use pixelhit::{Bitmap, Frame};
+    /// let f = Frame::bitmap(Bitmap::from_rgba8(1, 1, vec![0, 0, 0, 255])?, false);
+    /// assert!(matches!(f, Frame::Bitmap { offset: (0, 0), .. }));
+    /// # Ok::<(), pixelhit::Error>(())
+    /// ```
+    pub fn bitmap(bitmap: Bitmap, smoothing: bool) -> Frame {
+        Frame::Bitmap {
+            bitmap,
+            smoothing,
+            offset: (0, 0),
+        }
+    }
+}
+
+/// The bitmap a node shows now: the image, its smoothing flag and the offset its frame
+/// draws it at (`(0, 0)` but for a frame's, [`Frame::Bitmap`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ShownBitmap<'a> {
+    pub bitmap: &'a Bitmap,
+    pub smoothing: bool,
+    pub offset: (i32, i32),
+}
+
+impl ShownBitmap<'_> {
+    /// The bitmap's matrix for a node whose content matrix is `m`: `m` after the offset's
+    /// translation, computed as a child at that position would have it (the same f64
+    /// steps), so a frame drawn at an offset draws the same pixels as its bitmap in a
+    /// child node there.
+    pub fn matrix(&self, m: &DAffine2) -> DAffine2 {
+        match self.offset {
+            (0, 0) => *m,
+            (x, y) => *m * DAffine2::from_translation(DVec2::new(f64::from(x), f64::from(y))),
+        }
+    }
+}
+
 impl Content {
     /// What is drawn now: a container's graphics, a bitmap, or the current frame.
-    pub(crate) fn shown(&self) -> (&[Graphic], Option<(&Bitmap, bool)>) {
+    pub(crate) fn shown(&self) -> (&[Graphic], Option<ShownBitmap<'_>>) {
+        let shown = |bitmap, smoothing, offset| ShownBitmap {
+            bitmap,
+            smoothing,
+            offset,
+        };
         match self {
             Content::Container(g) => (g, None),
-            Content::Bitmap { bitmap, smoothing } => (&[], Some((bitmap, *smoothing))),
+            Content::Bitmap { bitmap, smoothing } => (&[], Some(shown(bitmap, *smoothing, (0, 0)))),
             Content::Frames { frames, current } => match frames.get(*current) {
                 Some(Frame::Graphics(g)) => (g, None),
-                Some(Frame::Bitmap { bitmap, smoothing }) => (&[], Some((bitmap, *smoothing))),
+                Some(Frame::Bitmap {
+                    bitmap,
+                    smoothing,
+                    offset,
+                }) => (&[], Some(shown(bitmap, *smoothing, *offset))),
                 None => (&[], None),
             },
         }

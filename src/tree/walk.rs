@@ -147,12 +147,13 @@ impl Stage {
             for g in graphics {
                 f(id, Visit::Leaf(Leaf::Graphic(g)), &m, &ct, &clips)?;
             }
-            if let Some((bitmap, smoothing)) = bitmap {
+            if let Some(b) = bitmap {
+                let bm = b.matrix(&m);
                 let rendered = node.renderer.as_ref();
                 f(
                     id,
-                    Visit::Leaf(Leaf::Bitmap(bitmap, smoothing, rendered)),
-                    &m,
+                    Visit::Leaf(Leaf::Bitmap(b.bitmap, b.smoothing, rendered)),
+                    &bm,
                     &ct,
                     &clips,
                 )?;

@@ -215,10 +215,7 @@ fn animated_sprites_collide_with_the_frame_shown() {
             vec![
                 Frame::Graphics(vec![small]),
                 Frame::Graphics(vec![wide]),
-                Frame::Bitmap {
-                    bitmap: disc_bitmap(30),
-                    smoothing: false,
-                },
+                Frame::bitmap(disc_bitmap(30), false),
             ],
         )
         .unwrap();

@@ -25,6 +25,7 @@ mod properties;
 mod pygame_renderer;
 mod pygame_stage;
 mod raster_check;
+mod regions;
 mod semantics;
 mod span_scan;
 mod svg;

@@ -11,9 +11,10 @@ use std::sync::Arc;
 use glam::DAffine2;
 
 use super::grid::Grid;
+use crate::geom::renderer::Rendered;
 use crate::geom::shape::Leaf;
 use crate::geom::transform;
-use crate::tree::node::{Node, NodeId};
+use crate::tree::node::{Node, NodeId, ShownBitmap};
 use crate::tree::walk::{Clip, ClipLink, Clips};
 use crate::{Error, Graphic, Rect, Result, Stage};
 
@@ -263,8 +264,8 @@ fn own_box(node: &Node, m: &DAffine2) -> Placed {
             local = Some(local.map_or(b, |a| a.union(&b)));
         }
     }
-    if let Some((bm, smoothing)) = bitmap
-        && let Some(b) = Leaf::Bitmap(bm, smoothing, node.renderer.as_ref()).centreline_box()
+    if let Some(shown) = bitmap
+        && let Some(b) = bitmap_box(&shown, node.renderer.as_ref())
     {
         local = Some(local.map_or(b, |a| a.union(&b)));
     }
@@ -278,6 +279,13 @@ fn own_box(node: &Node, m: &DAffine2) -> Placed {
         Some(b) => Placed::At(b),
         None => Placed::Overflows,
     }
+}
+
+/// The local box of a node's bitmap, at its frame's offset.
+fn bitmap_box(shown: &ShownBitmap<'_>, renderer: Option<&Rendered>) -> Option<Rect> {
+    let (x, y) = (f64::from(shown.offset.0), f64::from(shown.offset.1));
+    let r = Leaf::Bitmap(shown.bitmap, shown.smoothing, renderer).centreline_box()?;
+    Rect::from_ltrb(r.left() + x, r.top() + y, r.right() + x, r.bottom() + y)
 }
 
 /// The pick index of the stage, made again after the tree changed (crate-internal).

@@ -72,8 +72,9 @@ impl Stage {
                 break;
             }
         }
-        if !on && let Some((bm, smoothing)) = bitmap {
-            on = test.leaf(Leaf::Bitmap(bm, smoothing, node.renderer.as_ref()), &m, p, &name)?;
+        if !on && let Some(b) = bitmap {
+            let leaf = Leaf::Bitmap(b.bitmap, b.smoothing, node.renderer.as_ref());
+            on = test.leaf(leaf, &b.matrix(&m), p, &name)?;
         }
         Ok(on && self.shows_through(&facts.clips, p, known)?)
     }

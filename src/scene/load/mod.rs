@@ -4,9 +4,10 @@
 //! - this file: [`SceneLimits`], the entry points ([`Scene::load`] and the like), and the
 //!   loader with its checks of JSON values.
 //! - [`objects`]: the tree's objects, their properties, content and links; [`renderer`]:
-//!   a bitmap's `renderer` field.
+//!   a bitmap's `renderer` field; [`atlas`]: the frames of a texture atlas.
 //! - [`queries`]: the queries; [`motion`]: the motion queries.
 
+mod atlas;
 mod motion;
 mod objects;
 mod queries;
@@ -167,6 +168,7 @@ fn parse_scene(bytes: &[u8], file: &str, base_dir: &FsPath, limits: &SceneLimits
         stage: Stage::new(),
         names: HashMap::new(),
         pngs: HashMap::new(),
+        atlases: HashMap::new(),
         image_bytes: 0,
         places: Places::default(),
         at: None,
@@ -197,6 +199,8 @@ struct Loader<'a> {
     names: HashMap<String, (NodeId, usize)>,
     /// PNGs already read, by path, so that objects showing one file share one bitmap.
     pngs: HashMap<std::path::PathBuf, Bitmap>,
+    /// Atlases already read (with their sheets, cut into frames), by path.
+    atlases: HashMap<std::path::PathBuf, std::sync::Arc<super::atlas::Atlas>>,
     /// Decoded bytes of the PNGs read so far.
     image_bytes: u64,
     places: Places,

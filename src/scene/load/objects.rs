@@ -337,8 +337,12 @@ impl Loader<'_> {
         Ok(())
     }
 
-    /// The `frames` of an animated object: each `{"bitmap": ...}` or `{"graphics": [...]}`.
+    /// The `frames` of an animated object: each `{"bitmap": ...}` or `{"graphics": [...]}`,
+    /// or the frames of an atlas (`{"atlas": ...}`, [`Loader::atlas_frames`]).
     pub(super) fn frames(&mut self, v: &Json, path: &str) -> Result<Vec<Frame>> {
+        if let Json::Object(fields) = v {
+            return self.atlas_frames(fields, path);
+        }
         let items = self.array(v, path)?;
         if items.is_empty() {
             return Err(self.err(path, "an animated object needs at least one frame"));
@@ -347,11 +351,22 @@ impl Loader<'_> {
         for (i, item) in items.iter().enumerate() {
             let at = format!("{path}[{i}]");
             let f = self.object(item, &at)?;
-            self.check_keys(f, &at, &["bitmap", "graphics"], "a frame")?;
+            self.check_keys(f, &at, &["bitmap", "graphics", "offset"], "a frame")?;
+            if get(f, "graphics").is_some() && get(f, "offset").is_some() {
+                return Err(self.err(&join(&at, "offset"), "`offset` belongs to bitmap frames"));
+            }
             frames.push(match (get(f, "bitmap"), get(f, "graphics")) {
                 (Some(b), None) => {
                     let (bitmap, smoothing) = self.bitmap(b, &join(&at, "bitmap"), false)?;
-                    Frame::Bitmap { bitmap, smoothing }
+                    let offset = match get(f, "offset") {
+                        Some(o) => self.offset(o, &join(&at, "offset"))?,
+                        None => (0, 0),
+                    };
+                    Frame::Bitmap {
+                        bitmap,
+                        smoothing,
+                        offset,
+                    }
                 }
                 (None, Some(g)) => {
                     let gat = join(&at, "graphics");
@@ -365,6 +380,31 @@ impl Loader<'_> {
             });
         }
         Ok(frames)
+    }
+
+    /// A frame's `offset`: two whole numbers `[x, y]` that fit in an i32.
+    pub(super) fn offset(&self, v: &Json, path: &str) -> Result<(i32, i32)> {
+        let items = self.array(v, path)?;
+        if items.len() != 2 {
+            let found = items.len();
+            return Err(self.err(
+                path,
+                format!("expected 2 whole numbers [x, y], found {found} items"),
+            ));
+        }
+        let mut xy = [0i32; 2];
+        for (i, (slot, item)) in xy.iter_mut().zip(items).enumerate() {
+            let at = format!("{path}[{i}]");
+            let x = self.number(item, &at)?;
+            if x.fract() != 0.0 || x < f64::from(i32::MIN) || x > f64::from(i32::MAX) {
+                return Err(self.err(
+                    &at,
+                    format!("expected a whole number of texels, found {}", fmt_num(x)),
+                ));
+            }
+            *slot = x as i32;
+        }
+        Ok((xy[0], xy[1]))
     }
 
     /// Adds the content of the SVG file named at `path` under the object `id`, and keeps its
@@ -416,13 +456,14 @@ impl Loader<'_> {
         ))
     }
 
-    /// A bitmap's image and smoothing flag; `renderer` is allowed (and read by the caller,
-    /// once the node exists) only with `with_renderer` (an object's bitmap, not a frame's).
+    /// A `bitmap` field: `{"png", "smoothing", "region"}`, and `renderer` too (read by the
+    /// caller, once the node exists) only with `with_renderer` (an object's bitmap, not a
+    /// frame's).
     pub(super) fn bitmap(&mut self, v: &Json, path: &str, with_renderer: bool) -> Result<(Bitmap, bool)> {
         let fields = self.object(v, path)?;
         let keys: &[&str] = match with_renderer {
-            true => &["png", "smoothing", "renderer"],
-            false => &["png", "smoothing"],
+            true => &["png", "smoothing", "region", "renderer"],
+            false => &["png", "smoothing", "region"],
         };
         self.check_keys(fields, path, keys, "a bitmap")?;
         let png_path = join(path, "png");
@@ -432,8 +473,42 @@ impl Loader<'_> {
             None => false,
         };
         let file = self.base_dir.join(png);
+        let bitmap = self.png(file, &png_path)?;
+        let Some(r) = get(fields, "region") else {
+            return Ok((bitmap, smoothing));
+        };
+        let at = join(path, "region");
+        let items = self.array(r, &at)?;
+        if items.len() != 4 {
+            let found = items.len();
+            return Err(self.err(
+                &at,
+                format!("expected 4 whole numbers [x, y, w, h], found {found} items"),
+            ));
+        }
+        let mut xywh = [0u32; 4];
+        for (i, (slot, item)) in xywh.iter_mut().zip(items).enumerate() {
+            let n = self.number(item, &format!("{at}[{i}]"))?;
+            if n.fract() != 0.0 || !(0.0..=f64::from(u32::MAX)).contains(&n) {
+                return Err(self.err(
+                    &format!("{at}[{i}]"),
+                    format!("expected a whole number of texels, found {}", fmt_num(n)),
+                ));
+            }
+            *slot = n as u32;
+        }
+        let [x, y, w, h] = xywh;
+        let region = bitmap
+            .region(x, y, w, h)
+            .map_err(|e| self.err(&at, e.to_string()))?;
+        Ok((region, smoothing))
+    }
+
+    /// The PNG `file`, read once per load (objects showing one file share its bitmap);
+    /// errors at `png_path`.
+    pub(super) fn png(&mut self, file: std::path::PathBuf, png_path: &str) -> Result<Bitmap> {
         if let Some(b) = self.pngs.get(&file) {
-            return Ok((b.clone(), smoothing));
+            return Ok(b.clone());
         }
         let bitmap = Bitmap::from_png_file_with_limits(&file, &self.limits.images).map_err(|e| {
             let reason = match e {
@@ -441,12 +516,13 @@ impl Loader<'_> {
                 Error::Io { .. } | Error::Image { .. } => e.to_string(),
                 other => format!("{}: {other}", file.display()),
             };
-            self.err(&png_path, reason)
+            self.err(png_path, reason)
         })?;
         let what = format!("image {}", file.display());
-        self.count_image_bytes(bitmap.rgba().len() as u64, &png_path, &what)?;
+        let bytes = 4 * u64::from(bitmap.width()) * u64::from(bitmap.height());
+        self.count_image_bytes(bytes, png_path, &what)?;
         self.pngs.insert(file, bitmap.clone());
-        Ok((bitmap, smoothing))
+        Ok(bitmap)
     }
 
     /// Adds decoded image bytes to the scene's total: each image is within its own limits,
