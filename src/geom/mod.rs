@@ -6,13 +6,15 @@
 //! - [`path`]: vector paths (building, SVG path data, exact bounds, flattening).
 //! - [`polygon`]: flattened contours and the polygon operations on them.
 //! - [`shape`]: what a node draws, fills and strokes of a path (`Graphic`), and a leaf.
-//! - [`bitmap`]: RGBA8 images shared between the nodes that show them.
+//! - [`bitmap`]: RGBA8 images shared between the nodes that show them; [`bitmap_paint`]:
+//!   brushes, and the arithmetic of painting and erasing a texel.
 //! - [`content_id`]: identities of paths and bitmaps that caches key by, never reused.
 //! - [`color`]: colour transforms.
 //! - [`hull`]: convex hulls, the conservative outlines that reject near misses.
 //! - [`tolerance`]: the flattening tolerances, each with why.
 
 pub(crate) mod bitmap;
+pub(crate) mod bitmap_paint;
 pub(crate) mod color;
 pub(crate) mod content_id;
 pub(crate) mod hull;

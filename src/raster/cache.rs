@@ -116,6 +116,33 @@ impl CachedRaster {
         }
     }
 
+    /// Computes the pixels of `region` (relative to the anchor) again from `shape`, the
+    /// pose it now stands for, and the words of its masks over them; returns the pixels
+    /// computed. For an edit of its bitmap whose pixels fall in `region` (the rest are the
+    /// same in the new pose as in the old, `raster::bitmap_patch`).
+    pub(super) fn patch(&mut self, region: PixelRect, shape: Arc<Shape>, anti_alias: bool) -> u64 {
+        let r = region.intersect(&self.rect);
+        self.shape = shape;
+        if r.is_empty() {
+            return 0;
+        }
+        let w = self.rect.width() as usize;
+        let (rect, alpha) = (self.rect, &mut self.alpha);
+        let mut scratch = super::item::Scratch::default();
+        self.shape.rows(r, anti_alias, &mut scratch, |j, values| {
+            let start = (j - rect.y0) as usize * w + (r.x0 - rect.x0) as usize;
+            alpha[start..start + values.len()].copy_from_slice(values);
+        });
+        if let Some((t, m)) = self.first_mask.get_mut() {
+            m.patch(&self.alpha, r, *t);
+        }
+        let masks = self.masks.get_mut().unwrap_or_else(|e| e.into_inner());
+        for (t, m) in masks.iter_mut() {
+            Arc::make_mut(m).patch(&self.alpha, r, *t);
+        }
+        r.area() as u64
+    }
+
     /// Everything it holds, masks included, with the cache's entry overhead.
     fn bytes(&self) -> usize {
         self.alpha.capacity() + self.shape.bytes() + ENTRY_BYTES + self.mask_bytes.load(Ordering::SeqCst)
@@ -203,7 +230,7 @@ pub(crate) type LocalKey = (u64, u8, u64, u64);
 
 /// Texels' key: the bitmap's content id, its colour transform's alpha multiplier and
 /// offset, as bits.
-type TexelKey = (u64, u64, u64);
+pub(super) type TexelKey = (u64, u64, u64);
 
 /// A pair query's key, made by the many-object queries: the two targets and the parent (by
 /// index, which names one node while the tree is unchanged) and the options that can change
@@ -385,6 +412,15 @@ impl<K: std::hash::Hash + Eq + Copy, V: Clone + Weighed> Generations<K, V> {
         (dropped, weight)
     }
 
+    /// Takes out every entry whose key `pick` accepts, returning their weight.
+    fn take_where(&mut self, pick: impl Fn(&K) -> bool, out: &mut Vec<(K, V)>) -> usize {
+        let first = out.len();
+        for map in [&mut self.young, &mut self.old] {
+            out.extend(map.extract_if(|k, _| pick(k)));
+        }
+        weigh_leaving(out[first..].iter().map(|(_, v)| v))
+    }
+
     /// Drops the old generation, returning it and its weight.
     fn drop_old(&mut self) -> (FastMap<K, V>, usize) {
         let dropped = std::mem::take(&mut self.old);
@@ -398,9 +434,17 @@ impl<K: std::hash::Hash + Eq + Copy, V: Clone + Weighed> Generations<K, V> {
 }
 
 /// A pose seen, and the epoch that saw it.
-type PoseEntry = (Arc<Shape>, u64);
+pub(super) type PoseEntry = (Arc<Shape>, u64);
 type LocalEntry = Arc<Polylines>;
-type TexelEntry = Arc<Texels>;
+pub(super) type TexelEntry = Arc<Texels>;
+
+/// What a cache kept of one bitmap, taken out of it to be made again for its edited pixels.
+#[derive(Default)]
+pub(super) struct TakenBitmap {
+    pub texels: Vec<(TexelKey, TexelEntry)>,
+    pub poses: Vec<(RasterKey, PoseEntry)>,
+    pub rasters: Vec<(RasterKey, Arc<CachedRaster>)>,
+}
 
 /// One shard of the cache.
 #[derive(Default)]
@@ -822,6 +866,36 @@ impl RasterCache {
         let t = Arc::new(Texels::new(bitmap, ct));
         self.keep(key, t.clone(), |s| &mut s.texels);
         t
+    }
+
+    /// Takes everything kept of the bitmap whose content id is `source` out of the cache
+    /// (`raster::bitmap_patch`), its bytes given back.
+    pub(super) fn take_bitmap(&self, source: u64) -> TakenBitmap {
+        let mut taken = TakenBitmap::default();
+        for i in 0..SHARDS {
+            let mut s = self.shard(i);
+            let mut freed = s.texels.take_where(|k| k.0 == source, &mut taken.texels);
+            freed += s.poses.take_where(|k| k.source == source, &mut taken.poses);
+            freed += s.rasters.take_where(|k| k.source == source, &mut taken.rasters);
+            drop(s);
+            self.release(freed);
+        }
+        taken
+    }
+
+    /// Keeps texels again (taken by [`RasterCache::take_bitmap`]), if there is room.
+    pub(super) fn put_texels(&self, key: TexelKey, texels: Arc<Texels>) {
+        self.keep(key, texels, |s| &mut s.texels);
+    }
+
+    /// Keeps a pose again, if there is room.
+    pub(super) fn put_pose(&self, key: RasterKey, pose: PoseEntry) {
+        self.keep(key, pose, |s| &mut s.poses);
+    }
+
+    /// Keeps a whole raster again, if there is room.
+    pub(super) fn put_raster(&self, key: RasterKey, raster: Arc<CachedRaster>) {
+        self.keep(key, raster, |s| &mut s.rasters);
     }
 
     /// Every entry weighed again, masks included: what `bytes` must equal.

@@ -30,12 +30,15 @@
 //!   and `rotozoom` draw them (semantics.md 4.9), in pygame's own fixed-point steps, any
 //!   row alone.
 //! - [`cache`] and [`budget`]: what a stage keeps between queries, and what one query may
-//!   hold.
+//!   hold; [`bitmap_patch`]: an edit of a bitmap's texels carried into what the cache
+//!   keeps of it, at the cost of the edited rectangle.
+//! - [`texel_cover`]: which texels of a bitmap a path covers, for an edit.
 //!
 //! tiny-skia is not used here: its anti-aliasing samples 4 x 4 points per pixel (up to
 //! 50/255 off the area, and thin bars can vanish), and a window it draws alone differs from
 //! the whole item it draws. It still draws the debug pictures and the literal Flash recipe.
 
+mod bitmap_patch;
 pub(crate) mod bitmask;
 mod budget;
 mod cache;
@@ -53,7 +56,9 @@ pub(crate) mod renderer;
 mod sample;
 mod span_scan;
 mod spans;
+mod texel_cover;
 
+pub(crate) use bitmap_patch::EditWork;
 pub(crate) use budget::{DrawBudget, MAX_QUERY_VERTICES};
 #[cfg(test)]
 pub(crate) use cache::CacheCounts;
@@ -61,9 +66,11 @@ pub(crate) use cache::{PairKey, RasterCache};
 pub(crate) use plane::{Rasterizer, ScanBuffers, with_scan_buffers};
 pub(crate) use prepare::{ClipShapes, Item, Prepared, RegionPiece};
 pub(crate) use span_scan::{SpanTarget, pays as spans_pay};
+pub(crate) use texel_cover::path_texels;
 #[cfg(test)]
 pub(crate) use {
     coverage::{AreaCounts, WORK_BUDGET_FOR_TESTS},
     plane::last_scan_counts,
+    sample::texels_made,
     span_scan::{FORCE as FORCE_SPANS, ScanCounts},
 };

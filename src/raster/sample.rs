@@ -42,8 +42,27 @@ pub(crate) struct Texels {
     cache_holders: AtomicUsize,
 }
 
+/// Texels made or made again on this thread, whole or by [`Texels::patch_rect`]: what
+/// the tests of editable bitmaps count.
+#[cfg(test)]
+pub(crate) fn texels_made() -> u64 {
+    TEXELS_MADE.with(std::cell::Cell::get)
+}
+
+#[cfg(test)]
+thread_local! {
+    static TEXELS_MADE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+#[cfg(test)]
+fn count_made(texels: u64) {
+    TEXELS_MADE.with(|c| c.set(c.get() + texels));
+}
+
 impl Texels {
     pub fn new(bitmap: &Bitmap, ct: &ColorTransform) -> Texels {
+        #[cfg(test)]
+        count_made(u64::from(bitmap.width()) * u64::from(bitmap.height()));
         let alpha = bitmap
             .rgba()
             .chunks_exact(4)
@@ -81,6 +100,76 @@ impl Texels {
             run_starts,
             cache_holders: AtomicUsize::new(0),
         }
+    }
+
+    /// Makes the texels of `[u0, u1) x [v0, v1)` (inside the bitmap) again from `bitmap`,
+    /// whose texels elsewhere are those these were made from, and the run table of those
+    /// rows: runs left of `u0` and right of `u1` are kept (cut at the rectangle), the texels
+    /// inside are scanned, and the pieces joined. Returns the texels it read: the
+    /// rectangle's area (an edit's cost follows its area, not the bitmap's).
+    pub fn patch_rect(&mut self, bitmap: &Bitmap, ct: &ColorTransform, [u0, v0, u1, v1]: [u32; 4]) -> u64 {
+        let w = self.width as usize;
+        let (u0, u1) = (u0 as usize, u1 as usize);
+        let rgba = bitmap.rgba();
+        let mut fresh: Vec<(u32, u32)> = Vec::new();
+        for v in v0 as usize..v1 as usize {
+            let row = &mut self.alpha[v * w..][..w];
+            for (u, a) in row.iter_mut().enumerate().take(u1).skip(u0) {
+                *a = round_channel(ct.apply_alpha(f64::from(rgba[4 * (v * w + u) + 3])));
+            }
+            let old = &self.runs[self.run_starts[v] as usize..self.run_starts[v + 1] as usize];
+            let mut add = |a: u32, b: u32| match fresh.last_mut() {
+                Some(last) if last.1 == a => last.1 = b,
+                _ => fresh.push((a, b)),
+            };
+            for &(a, b) in old.iter().filter(|r| (r.0 as usize) < u0) {
+                add(a, b.min(u0 as u32));
+            }
+            let mut u = u0;
+            while u < u1 {
+                if row[u] == 0 {
+                    u += 1;
+                    continue;
+                }
+                let start = u;
+                while u < u1 && row[u] != 0 {
+                    u += 1;
+                }
+                add(start as u32, u as u32);
+            }
+            for &(a, b) in old.iter().filter(|r| r.1 as usize > u1) {
+                add(a.max(u1 as u32), b);
+            }
+            // A new row: its first run must not join the last row's.
+            fresh.push((u32::MAX, u32::MAX));
+        }
+        // Row by row into one splice: the table moves once, whatever the rows.
+        let (first, end) = (
+            self.run_starts[v0 as usize] as usize,
+            self.run_starts[v1 as usize] as usize,
+        );
+        let mut starts = Vec::with_capacity((v1 - v0) as usize);
+        let mut rows = Vec::with_capacity(fresh.len());
+        for r in fresh {
+            if r.0 == u32::MAX {
+                starts.push((first + rows.len()) as u32);
+            } else {
+                rows.push(r);
+            }
+        }
+        let grown = rows.len() as i64 - (end - first) as i64;
+        self.runs.splice(first..end, rows);
+        // `starts` holds where each row ends; row v's start is the end of row v - 1.
+        for (k, s) in starts.into_iter().enumerate() {
+            self.run_starts[v0 as usize + k + 1] = s;
+        }
+        for s in &mut self.run_starts[v1 as usize + 1..] {
+            *s = (i64::from(*s) + grown) as u32;
+        }
+        let read = ((u1 - u0) * (v1 - v0) as usize) as u64;
+        #[cfg(test)]
+        count_made(read);
+        read
     }
 
     /// One more cache entry holds it: its bytes when no entry held it before (to be

@@ -83,6 +83,7 @@ struct Down {
 /// The per-node facts and the boxes of everything that can be under the mouse.
 #[derive(Debug)]
 pub(crate) struct PickIndex {
+    /// The tree's layout revision it was built at.
     revision: u64,
     /// By slot index; `None` for empty slots.
     facts: Vec<Option<Facts>>,
@@ -205,7 +206,7 @@ impl PickIndex {
             }
         }
         Ok(PickIndex {
-            revision: stage.revision(),
+            revision: stage.layout_revision(),
             facts,
             entries,
             grid: Grid::new(boxes),
@@ -281,9 +282,10 @@ fn own_box(node: &Node, m: &DAffine2) -> Placed {
 
 /// The pick index of the stage, made again after the tree changed (crate-internal).
 impl Stage {
-    /// The index, built again when the tree changed since it was made.
+    /// The index, built again when the tree changed since it was made (an edit of a
+    /// bitmap's pixels leaves every box as it was, and the index too).
     pub(crate) fn pick_index(&self) -> Result<Arc<PickIndex>> {
-        let revision = self.revision();
+        let revision = self.layout_revision();
         self.pick_index.get_or_make(
             |index: &PickIndex| index.revision == revision,
             || PickIndex::build(self),
