@@ -482,6 +482,7 @@ fn edits_answer_as_a_fresh_stage_with_the_edited_pixels() {
                 &format!("asked again, trial {trial} step {step}"),
             );
         }
+        assert_eq!(s.stage.cache.bytes(), s.stage.cache.recount(), "trial {trial}");
         assert_eq!(
             s.stage.bitmap(s.twin).unwrap().unwrap().0.rgba(),
             original.rgba(),
@@ -546,6 +547,7 @@ fn a_crater_costs_its_rectangle_not_the_terrain() {
         .unwrap();
     let (work, copied) = LAST_EDIT.with(|c| c.get());
     assert!(!copied);
+    assert_eq!(stage.cache.bytes(), stage.cache.recount());
     // The disc's rectangle is 60 x 60 texels; its raster pixels the same plus a margin.
     assert!(work.texels > 0 && work.texels <= 61 * 61, "{work:?}");
     assert!(work.pixels > 0 && work.pixels <= 66 * 66, "{work:?}");

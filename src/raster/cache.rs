@@ -716,11 +716,32 @@ impl RasterCache {
         K: std::hash::Hash + Eq + Copy,
         V: Clone + Weighed,
     {
+        self.keep_as(key, value, pick, true);
+    }
+
+    /// [`RasterCache::keep`]; `taken_in` is false for an entry kept again under a new key
+    /// (an edited bitmap's), which is not new to the cache and does not bring an age nearer.
+    fn keep_as<K, V>(
+        &self,
+        key: K,
+        value: V,
+        pick: impl FnOnce(&mut Shard) -> &mut Generations<K, V>,
+        taken_in: bool,
+    ) where
+        K: std::hash::Hash + Eq + Copy,
+        V: Clone + Weighed,
+    {
         let weight = value.weight();
         let mut dropped = Dropped::default();
         let mut shard = self.shard_for(&key);
         if self.room(&mut shard, weight + value.shared_if_unheld(), &mut dropped) {
-            self.count(weight + value.joins());
+            let bytes = weight + value.joins();
+            match taken_in {
+                true => self.count(bytes),
+                false => {
+                    self.bytes.fetch_add(bytes, Ordering::Relaxed);
+                }
+            }
             let replaced = pick(&mut shard).insert(key, value);
             self.release(replaced);
         }
@@ -885,17 +906,17 @@ impl RasterCache {
 
     /// Keeps texels again (taken by [`RasterCache::take_bitmap`]), if there is room.
     pub(super) fn put_texels(&self, key: TexelKey, texels: Arc<Texels>) {
-        self.keep(key, texels, |s| &mut s.texels);
+        self.keep_as(key, texels, |s| &mut s.texels, false);
     }
 
     /// Keeps a pose again, if there is room.
     pub(super) fn put_pose(&self, key: RasterKey, pose: PoseEntry) {
-        self.keep(key, pose, |s| &mut s.poses);
+        self.keep_as(key, pose, |s| &mut s.poses, false);
     }
 
     /// Keeps a whole raster again, if there is room.
     pub(super) fn put_raster(&self, key: RasterKey, raster: Arc<CachedRaster>) {
-        self.keep(key, raster, |s| &mut s.rasters);
+        self.keep_as(key, raster, |s| &mut s.rasters, false);
     }
 
     /// Every entry weighed again, masks included: what `bytes` must equal.
