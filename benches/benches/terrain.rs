@@ -47,7 +47,9 @@ fn stage() -> (Stage, NodeId, NodeId, DVec2) {
     let opts = CollisionOptions::default();
     // Two frames: the terrain is drawn whole and kept from the second on.
     for dx in [0.0, 1.0] {
-        stage.set_position(walker, x + dx, surface.floor() - 14.0).unwrap();
+        stage
+            .set_position(walker, x + dx, surface.floor() - 14.0)
+            .unwrap();
         stage.collision(walker, ground, root, &opts).unwrap();
     }
     (stage, ground, walker, DVec2::new(x + 5.0, surface + 4.0))
