@@ -381,6 +381,14 @@ fn ask(s: &Scene, rng_seed: u64) -> Answers {
             .collect();
         out.push(format!("{under:?}"));
     }
+    // Every pair at once (the many-object path, whose answers are kept for the frame).
+    let names = [(s.edited, "edited"), (s.twin, "twin"), (s.probe, "probe"), (s.bar, "bar")];
+    let name = |n: NodeId| names.iter().find(|x| x.0 == n).map_or("other", |x| x.1);
+    let opts = CollisionOptions::default().tolerance(rng.byte());
+    let contacts = st.contacts_among(&names.map(|n| n.0), root, &opts).unwrap();
+    for c in contacts {
+        out.push(format!("{} {} {:?} {:?}", name(c.a), name(c.b), c.rect, c.overlap_pixels));
+    }
     let area = Rect::from_ltrb(-3.0, -2.0, 64.0, 50.0).unwrap();
     let opts = CollisionOptions::default().anti_alias(rng.below(2) == 0);
     out.push(format!("{:?}", st.alpha_plane(s.edited, root, area, &opts)));
