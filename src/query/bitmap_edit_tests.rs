@@ -382,12 +382,23 @@ fn ask(s: &Scene, rng_seed: u64) -> Answers {
         out.push(format!("{under:?}"));
     }
     // Every pair at once (the many-object path, whose answers are kept for the frame).
-    let names = [(s.edited, "edited"), (s.twin, "twin"), (s.probe, "probe"), (s.bar, "bar")];
+    let names = [
+        (s.edited, "edited"),
+        (s.twin, "twin"),
+        (s.probe, "probe"),
+        (s.bar, "bar"),
+    ];
     let name = |n: NodeId| names.iter().find(|x| x.0 == n).map_or("other", |x| x.1);
     let opts = CollisionOptions::default().tolerance(rng.byte());
     let contacts = st.contacts_among(&names.map(|n| n.0), root, &opts).unwrap();
     for c in contacts {
-        out.push(format!("{} {} {:?} {:?}", name(c.a), name(c.b), c.rect, c.overlap_pixels));
+        out.push(format!(
+            "{} {} {:?} {:?}",
+            name(c.a),
+            name(c.b),
+            c.rect,
+            c.overlap_pixels
+        ));
     }
     let area = Rect::from_ltrb(-3.0, -2.0, 64.0, 50.0).unwrap();
     let opts = CollisionOptions::default().anti_alias(rng.below(2) == 0);
@@ -667,4 +678,51 @@ fn an_edit_keeps_the_pick_index_and_picks_see_it() {
     assert!(std::sync::Arc::ptr_eq(&index, &stage.pick_index().unwrap()));
     stage.set_x(node, 1.0).unwrap();
     assert!(!std::sync::Arc::ptr_eq(&index, &stage.pick_index().unwrap()));
+}
+
+/// The answers kept for a frame stay after an edit for pairs whose targets do not hold the
+/// edited bitmap, and are worked out again for those that do (a container holding it
+/// included); either way they are a fresh stage's.
+#[test]
+fn an_edit_keeps_the_answers_of_pairs_that_do_not_hold_the_bitmap() {
+    let build = |ground_pixels: Vec<u8>| {
+        let mut stage = Stage::new();
+        let root = stage.root();
+        let land = stage.add_container(root).unwrap();
+        let ground = stage
+            .add_bitmap(land, Bitmap::from_rgba8(64, 32, ground_pixels).unwrap(), false)
+            .unwrap();
+        let solid = || Bitmap::from_rgba8(6, 6, vec![255; 144]).unwrap();
+        let [a, b, c] = [(2.0, -20.0), (5.0, -18.0), (30.0, -3.0)].map(|(x, y)| {
+            let n = stage.add_bitmap(root, solid(), false).unwrap();
+            stage.set_position(n, x, y).unwrap();
+            n
+        });
+        (stage, ground, [a, b, c, land])
+    };
+    let (mut stage, ground, objects) = build(vec![255; 64 * 32 * 4]);
+    let root = stage.root();
+    let opts = CollisionOptions::default();
+    let before = stage.contacts_among(&objects, root, &opts).unwrap();
+    assert_eq!(before.len(), 2, "{before:?}");
+    let found = stage.cache.made()[2];
+    stage
+        .erase(
+            ground,
+            &Brush::Disc {
+                centre: DVec2::new(33.0, 0.0),
+                radius: 8.0,
+            },
+            1.0,
+        )
+        .unwrap();
+    let after = stage.contacts_among(&objects, root, &opts).unwrap();
+    // (a, b) read from the kept answers; (c, land) worked out again: c floats over the crater.
+    assert_eq!(stage.cache.made()[2] - found, 1);
+    assert_eq!(after.len(), 1, "{after:?}");
+    let pixels = stage.bitmap(ground).unwrap().unwrap().0.rgba().to_vec();
+    let (fresh, _, fresh_objects) = build(pixels);
+    let fresh_after = fresh.contacts_among(&fresh_objects, fresh.root(), &opts).unwrap();
+    let strip = |cs: &[crate::Contact]| cs.iter().map(|c| (c.rect, c.overlap_pixels)).collect::<Vec<_>>();
+    assert_eq!(strip(&after), strip(&fresh_after));
 }

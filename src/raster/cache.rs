@@ -238,6 +238,22 @@ pub(super) type TexelKey = (u64, u64, u64);
 /// in.
 pub(crate) type PairKey = [u64; 4];
 
+/// A pair's key: the node indices of its targets `a` and `b` and of `parent`, and the bits
+/// of the options that can change the answer.
+pub(crate) fn pair_key(a: u32, b: u32, parent: u32, options: [u64; 2]) -> PairKey {
+    [
+        u64::from(a) | u64::from(b) << 32,
+        u64::from(parent),
+        options[0],
+        options[1],
+    ]
+}
+
+/// The node indices of a pair's two targets ([`pair_key`]).
+fn pair_targets(key: &PairKey) -> [u32; 2] {
+    [key[0] as u32, (key[0] >> 32) as u32]
+}
+
 /// A pair query's answer: the overlap rectangle and the count of pixels solid in both.
 pub(crate) type PairAnswer = (Option<crate::Rect>, Option<u64>);
 
@@ -858,6 +874,26 @@ impl RasterCache {
             // next frame's replacing the last's.
             self.bytes.fetch_add(weight, Ordering::Relaxed);
         }
+    }
+
+    /// Carries the pair answers kept in the frame of a tree at `from` into the frame of the
+    /// tree at `to`, but for pairs with a target `changed` accepts (by node index): an edit
+    /// of a bitmap's pixels changes no answer of a pair whose targets do not hold that
+    /// bitmap. The others are not read again.
+    pub fn carry_pairs(&self, from: u64, to: u64, changed: impl Fn(u32) -> bool) {
+        let keep = |key: &PairKey| !pair_targets(key).into_iter().any(&changed);
+        let (from, to) = (frame_tag(from), frame_tag(to));
+        if self.pairs_frame.load(Ordering::Acquire) != from {
+            return;
+        }
+        for i in 0..SHARDS {
+            for (key, kept) in self.shard(i).pairs.iter_mut() {
+                if kept.0 == from && keep(key) {
+                    kept.0 = to;
+                }
+            }
+        }
+        self.pairs_frame.store(to, Ordering::Release);
     }
 
     /// The local geometry under `key`, made by `make` on a miss (`None`: nothing to keep).

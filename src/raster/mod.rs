@@ -62,7 +62,7 @@ pub(crate) use bitmap_patch::EditWork;
 pub(crate) use budget::{DrawBudget, MAX_QUERY_VERTICES};
 #[cfg(test)]
 pub(crate) use cache::CacheCounts;
-pub(crate) use cache::{PairKey, RasterCache};
+pub(crate) use cache::{PairKey, RasterCache, pair_key};
 pub(crate) use plane::{Rasterizer, ScanBuffers, with_scan_buffers};
 pub(crate) use prepare::{ClipShapes, Item, Prepared, RegionPiece};
 pub(crate) use span_scan::{SpanTarget, pays as spans_pay};

@@ -6,7 +6,8 @@
 //! then changes in place, or on a copy when another handle shares its pixels (so no other
 //! node showing the same `Bitmap` changes), and what the stage's cache kept of the old
 //! pixels is carried over at the cost of the edited rectangle (`raster::bitmap_patch`). An
-//! edit moves no node and changes no box, so the pick index stays.
+//! edit moves no node and changes no box, so the pick index stays; the pair answers kept
+//! for the frame stay too, but for pairs with a target that holds the edited node.
 
 use crate::geom::bitmap_paint::{Brush, erase_texel, paint_texel, times, weight};
 use crate::geom::rect::PixelRect;
@@ -139,6 +140,15 @@ impl Stage {
         }
         let old = bitmap.id();
         let w = bitmap.width();
+        // The node and its ancestors: the targets whose answers can read its pixels.
+        let revision = self.revision();
+        let mut holders = Vec::new();
+        let mut at = Some(node);
+        while let Some(n) = at {
+            holders.push(n.index());
+            at = self.node(n)?.parent;
+        }
+        holders.sort_unstable();
         let texels = [rect.x0, rect.y0, rect.x1, rect.y1].map(|v| v as u32);
         let Content::Bitmap { bitmap, .. } = &mut self.pixels_mut(node)?.content else {
             return Ok(());
@@ -152,6 +162,9 @@ impl Stage {
             true => crate::raster::EditWork::default(),
             false => self.cache.bitmap_edited(old, &edited, texels),
         };
+        self.cache.carry_pairs(revision, self.revision(), |index| {
+            holders.binary_search(&index).is_ok()
+        });
         // What it took is for the tests to count; the edit itself needs nothing of it.
         #[cfg(test)]
         LAST_EDIT.with(|c| c.set((work, copied)));
