@@ -199,6 +199,7 @@ mod tree;
 pub use debug::{DEBUG_MAX_QUERIES, DebugOptions, DebugQuery, debug_image, debug_image_with};
 pub use error::{Error, Result};
 pub use geom::bitmap::{Bitmap, ImageLimits};
+pub use geom::bitmap_paint::Brush;
 pub use geom::color::ColorTransform;
 #[cfg(feature = "mint")]
 pub use geom::interop::to_mint_matrix;

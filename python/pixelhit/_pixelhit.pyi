@@ -940,6 +940,39 @@ class Stage:
     def objects_under_point(self, container: Node, x: float, y: float) -> list[Node]:
         """Every node in `container`'s subtree (itself included) whose own content is under
         `(x, y)` (root space), bottom to top, as Flash's `getObjectsUnderPoint`."""
+    def erase(
+        self,
+        node: Node,
+        *,
+        disc: Optional[Tuple[float, float, float]] = None,
+        path: Optional[Path] = None,
+        fill_rule: Literal["nonzero", "evenodd"] = "nonzero",
+        bitmap: Optional[Bitmap] = None,
+        at: Optional[Tuple[int, int]] = None,
+        alpha: float = 1.0,
+    ) -> None:
+        """Erases from a bitmap node's pixels the texels a brush covers, each texel's alpha
+        scaled by `1 - alpha` (times the brush texel's alpha for a bitmap brush). One brush,
+        in the bitmap's texels: `disc=(x, y, radius)` (texel centres within it), `path=Path`
+        with `fill_rule` (centres inside it), or `bitmap=Bitmap` with its top-left texel at
+        `at` (`(column, row)`, `(0, 0)` when `None`). Another node showing the same bitmap
+        keeps its pixels; the stage makes again only what the edited rectangle touches. See
+        docs/art.md, "Editable bitmaps"."""
+    def paint(
+        self,
+        node: Node,
+        color: Sequence[int],
+        *,
+        disc: Optional[Tuple[float, float, float]] = None,
+        path: Optional[Path] = None,
+        fill_rule: Literal["nonzero", "evenodd"] = "nonzero",
+        bitmap: Optional[Bitmap] = None,
+        at: Optional[Tuple[int, int]] = None,
+        alpha: float = 1.0,
+    ) -> None:
+        """Paints `color` (`(r, g, b, a)`, straight alpha) over the texels a brush covers,
+        source-over with strength `round(a x alpha)`; a bitmap brush paints its own texels
+        times `color` (white keeps them). Brushes as for `erase`."""
     def outline(
         self,
         node: Node,

@@ -26,6 +26,7 @@
 //! | `crowd` | the many-object queries' plumbing: node lists, options, contacts out |
 //! | `motion` | `Pose`, `Sweep`, `SweepHit`, the motion queries' plumbing |
 //! | `tracker` | `ContactTracker`, `ContactEvent` |
+//! | `bitmap_edit` | `Stage.erase` and `Stage.paint`: brushes and colours in |
 //! | `node`, `stage` | the Python methods of `Node` and `Stage` |
 
 use pyo3::prelude::*;
@@ -33,6 +34,7 @@ use pyo3::prelude::*;
 mod answers;
 mod atlas;
 mod bitmap;
+mod bitmap_edit;
 mod convert;
 mod crowd;
 mod errors;

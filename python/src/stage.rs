@@ -352,6 +352,52 @@ impl PyStage {
         crate::outline::outline(self, py, node, parent, opts)
     }
 
+    // ----- editing a bitmap's pixels -----
+
+    /// Erases from a bitmap node's pixels the texels a brush covers, each texel's alpha
+    /// scaled by `1 - alpha` (times the brush texel's alpha for a bitmap brush). One brush,
+    /// in the bitmap's texels: `disc=(x, y, radius)` (texel centres within it), `path=Path`
+    /// with `fill_rule` (centres inside it), or `bitmap=Bitmap` with its top-left texel at
+    /// `at` (`(column, row)`, `(0, 0)` when `None`). Another node showing the same bitmap
+    /// keeps its pixels; the stage makes again only what the edited rectangle touches. See
+    /// docs/art.md, "Editable bitmaps".
+    #[pyo3(signature = (node, *, disc = None, path = None, fill_rule = "nonzero", bitmap = None, at = None, alpha = 1.0))]
+    #[allow(clippy::too_many_arguments)]
+    fn erase(
+        &self,
+        node: &Bound<'_, PyAny>,
+        disc: Option<(f64, f64, f64)>,
+        path: Option<&Bound<'_, PyAny>>,
+        fill_rule: &str,
+        bitmap: Option<&Bound<'_, PyAny>>,
+        at: Option<(i64, i64)>,
+        alpha: f64,
+    ) -> PyResult<()> {
+        let brush = crate::bitmap_edit::brush_of(disc, path, fill_rule, bitmap, at.unwrap_or((0, 0)))?;
+        crate::bitmap_edit::edit(self, node, &brush, None, alpha)
+    }
+
+    /// Paints `color` (`(r, g, b, a)`, straight alpha) over the texels a brush covers,
+    /// source-over with strength `round(a x alpha)`; a bitmap brush paints its own texels
+    /// times `color` (white keeps them). Brushes as for `erase`.
+    #[pyo3(signature = (node, color, *, disc = None, path = None, fill_rule = "nonzero", bitmap = None, at = None, alpha = 1.0))]
+    #[allow(clippy::too_many_arguments)]
+    fn paint(
+        &self,
+        node: &Bound<'_, PyAny>,
+        color: &Bound<'_, PyAny>,
+        disc: Option<(f64, f64, f64)>,
+        path: Option<&Bound<'_, PyAny>>,
+        fill_rule: &str,
+        bitmap: Option<&Bound<'_, PyAny>>,
+        at: Option<(i64, i64)>,
+        alpha: f64,
+    ) -> PyResult<()> {
+        let color = crate::bitmap_edit::rgba_of(color)?;
+        let brush = crate::bitmap_edit::brush_of(disc, path, fill_rule, bitmap, at.unwrap_or((0, 0)))?;
+        crate::bitmap_edit::edit(self, node, &brush, Some(color), alpha)
+    }
+
     // ----- collisions -----
 
     /// Where `a` and `b` overlap in `parent`'s space, as Flash's `getCollisionRect` without

@@ -435,9 +435,93 @@ impl Bitmap {
         self.0.id.get()
     }
 
+    /// Changes the texels of `rect` (`[x0, x1) x [y0, y1)`, inside the bitmap) by `edit`,
+    /// which gets the whole RGBA buffer: in place when no other handle shares the pixels,
+    /// else on a copy (copy on write), which is what it returns (`true`: copied). The bitmap
+    /// gets a new content id either way, so that nothing kept of the old pixels is read for
+    /// the new ones. Its hulls stay valid without a scan of the whole image: an edit that
+    /// only lowers alphas keeps them (they may be looser than needed, never too tight); one
+    /// that may raise alphas (`grows`) adds the rectangle to them (`geom::bitmap_paint`).
+    pub(crate) fn edit_texels(&mut self, rect: [u32; 4], grows: bool, edit: impl FnOnce(&mut [u8])) -> bool {
+        let (width, height) = (self.0.width, self.0.height);
+        let hulls = self
+            .0
+            .hulls
+            .get()
+            .map(|h| grown_hulls(h, width, height, rect, grows));
+        // In place only when this handle alone shows all of an image no other handle
+        // shares; a region, or shared pixels, are copied first (copy on write).
+        let whole =
+            (self.0.x, self.0.y) == (0, 0) && (self.0.pixels.width, self.0.pixels.height) == (width, height);
+        let in_place =
+            whole && Arc::get_mut(&mut self.0).is_some_and(|shown| Arc::get_mut(&mut shown.pixels).is_some());
+        if !in_place {
+            *self = Bitmap::whole(width, height, self.rgba().into_owned());
+        }
+        let id = ContentId::fresh();
+        if let Some(shown) = Arc::get_mut(&mut self.0)
+            && let Some(p) = Arc::get_mut(&mut shown.pixels)
+        {
+            edit(&mut p.rgba);
+            p.id = id;
+            if let Ok(ids) = p.region_ids.get_mut() {
+                ids.clear();
+            }
+            shown.id = id;
+            shown.hulls = Kept::default();
+            if let Some(h) = hulls {
+                shown.hulls.get_or_init(|| h);
+            }
+        }
+        !in_place
+    }
+
     /// Where its samples can have alpha > 0, in texel space ([`TexelHulls`]).
     pub(crate) fn hulls(&self) -> &TexelHulls {
         self.0.hulls.get_or_init(|| texel_hulls(self))
+    }
+}
+
+/// The hulls after an edit of `[x0, x1) x [y0, y1)`: the same points, with the rectangle's
+/// when the edit may raise alphas (the whole bitmap when the rectangle reaches its border,
+/// as [`texel_hulls`] has it).
+fn grown_hulls(
+    h: &TexelHulls,
+    width: u32,
+    height: u32,
+    [x0, y0, x1, y1]: [u32; 4],
+    grows: bool,
+) -> TexelHulls {
+    let (mut sharp, mut smooth) = (h.sharp.points.to_vec(), h.smooth.points.to_vec());
+    if grows {
+        let (l, t, r, b) = (f64::from(x0), f64::from(y0), f64::from(x1), f64::from(y1));
+        if x0 == 0 || y0 == 0 || x1 == width || y1 == height {
+            let (w, h) = (f64::from(width), f64::from(height));
+            sharp = vec![
+                DVec2::ZERO,
+                DVec2::new(w, 0.0),
+                DVec2::new(w, h),
+                DVec2::new(0.0, h),
+            ];
+            smooth = sharp.clone();
+        } else {
+            sharp.extend([
+                DVec2::new(l, t),
+                DVec2::new(r, t),
+                DVec2::new(l, b),
+                DVec2::new(r, b),
+            ]);
+            smooth.extend([
+                DVec2::new(l - 0.5, t - 0.5),
+                DVec2::new(r + 0.5, t - 0.5),
+                DVec2::new(l - 0.5, b + 0.5),
+                DVec2::new(r + 0.5, b + 0.5),
+            ]);
+        }
+    }
+    TexelHulls {
+        sharp: KeptHull::new(sharp),
+        smooth: KeptHull::new(smooth),
     }
 }
 

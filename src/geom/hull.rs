@@ -28,6 +28,11 @@ impl<T> Kept<T> {
     pub fn get_or_init(&self, make: impl FnOnce() -> T) -> &T {
         self.0.get_or_init(make)
     }
+
+    /// The kept value, if it was made.
+    pub fn get(&self) -> Option<&T> {
+        self.0.get()
+    }
 }
 
 impl<T> PartialEq for Kept<T> {

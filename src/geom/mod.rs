@@ -6,7 +6,8 @@
 //! - [`path`]: vector paths (building, SVG path data, exact bounds, flattening).
 //! - [`polygon`]: flattened contours and the polygon operations on them.
 //! - [`shape`]: what a node draws, fills and strokes of a path (`Graphic`), and a leaf.
-//! - [`bitmap`]: RGBA8 images shared between the nodes that show them.
+//! - [`bitmap`]: RGBA8 images shared between the nodes that show them; [`bitmap_paint`]:
+//!   brushes, and the arithmetic of painting and erasing a texel.
 //! - [`renderer`]: how a bitmap is sampled when another renderer draws it (pygame's
 //!   `rotate` and `rotozoom`, semantics.md 4.9): the names; `raster` computes the pictures.
 //! - [`content_id`]: identities of paths and bitmaps that caches key by, never reused.
@@ -15,6 +16,7 @@
 //! - [`tolerance`]: the flattening tolerances, each with why.
 
 pub(crate) mod bitmap;
+pub(crate) mod bitmap_paint;
 pub(crate) mod color;
 pub(crate) mod content_id;
 pub(crate) mod hull;

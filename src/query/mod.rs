@@ -50,6 +50,8 @@
 //! contract (semantics.md section 8) writes it.
 
 pub(crate) mod alpha_plane;
+#[cfg(test)]
+mod bitmap_edit_tests;
 pub(crate) mod bounds;
 pub(crate) mod broad_phase;
 #[cfg(test)]

@@ -36,12 +36,12 @@ use crate::geom::rect::PixelRect;
 pub(crate) use crate::query::options::threshold;
 pub(crate) use crate::query::target::{Pose, Target};
 use crate::query::target_memo::TargetMemo;
-use crate::raster::PairKey;
 use crate::raster::bitmask::{BitMask, Overlap};
 use crate::raster::{
     BitmapBits, ClipShapes, DrawBudget, Item, MaskRef, Prepared, Rasterizer, RegionPiece, ScanBuffers,
     SpanTarget, spans_pay, with_scan_buffers,
 };
+use crate::raster::{PairKey, pair_key};
 use crate::tree::walk::{Clip, ClipLink, Visit};
 use crate::{Collision, CollisionOptions, Error, NodeId, Rect, Result, Stage};
 
@@ -78,12 +78,7 @@ pub(crate) fn kept_answer_key(a: NodeId, b: NodeId, parent: NodeId, opts: &Colli
         | u64::from(opts.skip_hidden) << 2
         | u64::from(opts.fast_paths) << 3
         | u64::from(opts.tolerance) << 8;
-    [
-        u64::from(a.index()) | u64::from(b.index()) << 32,
-        u64::from(parent.index()),
-        flags,
-        opts.max_pixels,
-    ]
+    pair_key(a.index(), b.index(), parent.index(), [flags, opts.max_pixels])
 }
 
 /// A pair query: two targets, the parent whose pixel grid they are compared in, and the

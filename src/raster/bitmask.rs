@@ -103,6 +103,28 @@ impl BitMask {
         }
     }
 
+    /// Makes the words over `region` (inside its rectangle) again from `plane`, the plane
+    /// it was made from with that region changed: the rows of `region`, and the columns of
+    /// 64 pixels that hold its pixels.
+    pub fn patch(&mut self, plane: &[u8], region: PixelRect, threshold: u8) {
+        let r = region.intersect(&self.rect);
+        if r.is_empty() {
+            return;
+        }
+        let w = self.rect.width() as usize;
+        let (c0, c1) = (
+            (r.x0 - self.rect.x0) as usize / 64,
+            (r.x1 - self.rect.x0 - 1) as usize / 64,
+        );
+        for y in (r.y0 - self.rect.y0) as usize..(r.y1 - self.rect.y0) as usize {
+            let row = &plane[y * w..][..w];
+            for k in c0..=c1 {
+                let chunk = &row[64 * k..w.min(64 * k + 64)];
+                self.words[(k + 1) * self.height + y] = solid_bits(chunk, threshold);
+            }
+        }
+    }
+
     /// Memory it holds.
     pub fn bytes(&self) -> usize {
         self.words.capacity() * std::mem::size_of::<u64>() + std::mem::size_of::<BitMask>()

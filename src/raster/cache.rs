@@ -117,6 +117,33 @@ impl CachedRaster {
         }
     }
 
+    /// Computes the pixels of `region` (relative to the anchor) again from `shape`, the
+    /// pose it now stands for, and the words of its masks over them; returns the pixels
+    /// computed. For an edit of its bitmap whose pixels fall in `region` (the rest are the
+    /// same in the new pose as in the old, `raster::bitmap_patch`).
+    pub(super) fn patch(&mut self, region: PixelRect, shape: Arc<Shape>, anti_alias: bool) -> u64 {
+        let r = region.intersect(&self.rect);
+        self.shape = shape;
+        if r.is_empty() {
+            return 0;
+        }
+        let w = self.rect.width() as usize;
+        let (rect, alpha) = (self.rect, &mut self.alpha);
+        let mut scratch = super::item::Scratch::default();
+        self.shape.rows(r, anti_alias, &mut scratch, |j, values| {
+            let start = (j - rect.y0) as usize * w + (r.x0 - rect.x0) as usize;
+            alpha[start..start + values.len()].copy_from_slice(values);
+        });
+        if let Some((t, m)) = self.first_mask.get_mut() {
+            m.patch(&self.alpha, r, *t);
+        }
+        let masks = self.masks.get_mut().unwrap_or_else(|e| e.into_inner());
+        for (t, m) in masks.iter_mut() {
+            Arc::make_mut(m).patch(&self.alpha, r, *t);
+        }
+        r.area() as u64
+    }
+
     /// Everything it holds, masks included, with the cache's entry overhead.
     fn bytes(&self) -> usize {
         self.alpha.capacity() + self.shape.bytes() + ENTRY_BYTES + self.mask_bytes.load(Ordering::SeqCst)
@@ -204,13 +231,29 @@ pub(crate) type LocalKey = (u64, u8, u64, u64);
 
 /// Texels' key: the bitmap's content id, its colour transform's alpha multiplier and
 /// offset, as bits.
-type TexelKey = (u64, u64, u64);
+pub(super) type TexelKey = (u64, u64, u64);
 
 /// A pair query's key, made by the many-object queries: the two targets and the parent (by
 /// index, which names one node while the tree is unchanged) and the options that can change
 /// the answer, as bits. Answers are kept only for the frame (tree revision) they were made
 /// in.
 pub(crate) type PairKey = [u64; 4];
+
+/// A pair's key: the node indices of its targets `a` and `b` and of `parent`, and the bits
+/// of the options that can change the answer.
+pub(crate) fn pair_key(a: u32, b: u32, parent: u32, options: [u64; 2]) -> PairKey {
+    [
+        u64::from(a) | u64::from(b) << 32,
+        u64::from(parent),
+        options[0],
+        options[1],
+    ]
+}
+
+/// The node indices of a pair's two targets ([`pair_key`]).
+fn pair_targets(key: &PairKey) -> [u32; 2] {
+    [key[0] as u32, (key[0] >> 32) as u32]
+}
 
 /// A pair query's answer: the overlap rectangle and the count of pixels solid in both.
 pub(crate) type PairAnswer = (Option<crate::Rect>, Option<u64>);
@@ -386,6 +429,15 @@ impl<K: std::hash::Hash + Eq + Copy, V: Clone + Weighed> Generations<K, V> {
         (dropped, weight)
     }
 
+    /// Takes out every entry whose key `pick` accepts, returning their weight.
+    fn take_where(&mut self, pick: impl Fn(&K) -> bool, out: &mut Vec<(K, V)>) -> usize {
+        let first = out.len();
+        for map in [&mut self.young, &mut self.old] {
+            out.extend(map.extract_if(|k, _| pick(k)));
+        }
+        weigh_leaving(out[first..].iter().map(|(_, v)| v))
+    }
+
     /// Drops the old generation, returning it and its weight.
     fn drop_old(&mut self) -> (FastMap<K, V>, usize) {
         let dropped = std::mem::take(&mut self.old);
@@ -399,9 +451,17 @@ impl<K: std::hash::Hash + Eq + Copy, V: Clone + Weighed> Generations<K, V> {
 }
 
 /// A pose seen, and the epoch that saw it.
-type PoseEntry = (Arc<Shape>, u64);
+pub(super) type PoseEntry = (Arc<Shape>, u64);
 type LocalEntry = Arc<Polylines>;
-type TexelEntry = Arc<Texels>;
+pub(super) type TexelEntry = Arc<Texels>;
+
+/// What a cache kept of one bitmap, taken out of it to be made again for its edited pixels.
+#[derive(Default)]
+pub(super) struct TakenBitmap {
+    pub texels: Vec<(TexelKey, TexelEntry)>,
+    pub poses: Vec<(RasterKey, PoseEntry)>,
+    pub rasters: Vec<(RasterKey, Arc<CachedRaster>)>,
+}
 
 /// One shard of the cache.
 #[derive(Default)]
@@ -673,11 +733,32 @@ impl RasterCache {
         K: std::hash::Hash + Eq + Copy,
         V: Clone + Weighed,
     {
+        self.keep_as(key, value, pick, true);
+    }
+
+    /// [`RasterCache::keep`]; `taken_in` is false for an entry kept again under a new key
+    /// (an edited bitmap's), which is not new to the cache and does not bring an age nearer.
+    fn keep_as<K, V>(
+        &self,
+        key: K,
+        value: V,
+        pick: impl FnOnce(&mut Shard) -> &mut Generations<K, V>,
+        taken_in: bool,
+    ) where
+        K: std::hash::Hash + Eq + Copy,
+        V: Clone + Weighed,
+    {
         let weight = value.weight();
         let mut dropped = Dropped::default();
         let mut shard = self.shard_for(&key);
         if self.room(&mut shard, weight + value.shared_if_unheld(), &mut dropped) {
-            self.count(weight + value.joins());
+            let bytes = weight + value.joins();
+            match taken_in {
+                true => self.count(bytes),
+                false => {
+                    self.bytes.fetch_add(bytes, Ordering::Relaxed);
+                }
+            }
             let replaced = pick(&mut shard).insert(key, value);
             self.release(replaced);
         }
@@ -796,6 +877,26 @@ impl RasterCache {
         }
     }
 
+    /// Carries the pair answers kept in the frame of a tree at `from` into the frame of the
+    /// tree at `to`, but for pairs with a target `changed` accepts (by node index): an edit
+    /// of a bitmap's pixels changes no answer of a pair whose targets do not hold that
+    /// bitmap. The others are not read again.
+    pub fn carry_pairs(&self, from: u64, to: u64, changed: impl Fn(u32) -> bool) {
+        let keep = |key: &PairKey| !pair_targets(key).into_iter().any(&changed);
+        let (from, to) = (frame_tag(from), frame_tag(to));
+        if self.pairs_frame.load(Ordering::Acquire) != from {
+            return;
+        }
+        for i in 0..SHARDS {
+            for (key, kept) in self.shard(i).pairs.iter_mut() {
+                if kept.0 == from && keep(key) {
+                    kept.0 = to;
+                }
+            }
+        }
+        self.pairs_frame.store(to, Ordering::Release);
+    }
+
     /// The local geometry under `key`, made by `make` on a miss (`None`: nothing to keep).
     pub fn local<E>(
         &self,
@@ -823,6 +924,36 @@ impl RasterCache {
         let t = Arc::new(Texels::new(bitmap, ct));
         self.keep(key, t.clone(), |s| &mut s.texels);
         t
+    }
+
+    /// Takes everything kept of the bitmap whose content id is `source` out of the cache
+    /// (`raster::bitmap_patch`), its bytes given back.
+    pub(super) fn take_bitmap(&self, source: u64) -> TakenBitmap {
+        let mut taken = TakenBitmap::default();
+        for i in 0..SHARDS {
+            let mut s = self.shard(i);
+            let mut freed = s.texels.take_where(|k| k.0 == source, &mut taken.texels);
+            freed += s.poses.take_where(|k| k.source == source, &mut taken.poses);
+            freed += s.rasters.take_where(|k| k.source == source, &mut taken.rasters);
+            drop(s);
+            self.release(freed);
+        }
+        taken
+    }
+
+    /// Keeps texels again (taken by [`RasterCache::take_bitmap`]), if there is room.
+    pub(super) fn put_texels(&self, key: TexelKey, texels: Arc<Texels>) {
+        self.keep_as(key, texels, |s| &mut s.texels, false);
+    }
+
+    /// Keeps a pose again, if there is room.
+    pub(super) fn put_pose(&self, key: RasterKey, pose: PoseEntry) {
+        self.keep_as(key, pose, |s| &mut s.poses, false);
+    }
+
+    /// Keeps a whole raster again, if there is room.
+    pub(super) fn put_raster(&self, key: RasterKey, raster: Arc<CachedRaster>) {
+        self.keep_as(key, raster, |s| &mut s.rasters, false);
     }
 
     /// Every entry weighed again, masks included: what `bytes` must equal.

@@ -34,13 +34,17 @@
 //! - [`whole_mask`]: a target's whole solid mask, made once per many-object query for a
 //!   target many pairs read.
 //! - [`cache`] and [`budget`]: what a stage keeps between queries, and what one query may
-//!   hold (`region_tests`: a region of a shared image is cached as content of its own).
+//!   hold (`region_tests`: a region of a shared image is cached as content of its own);
+//!   [`bitmap_patch`]: an edit of a bitmap's texels carried into what the cache
+//!   keeps of it, at the cost of the edited rectangle.
+//! - [`texel_cover`]: which texels of a bitmap a path covers, for an edit.
 //!
 //! tiny-skia is not used here: its anti-aliasing samples 4 x 4 points per pixel (up to
 //! 50/255 off the area, and thin bars can vanish), and a window it draws alone differs from
 //! the whole item it draws. It still draws the debug pictures and the literal Flash recipe.
 
 mod bitmap_bits;
+mod bitmap_patch;
 pub(crate) mod bitmask;
 mod budget;
 mod cache;
@@ -60,23 +64,27 @@ mod region_tests;
 mod sample;
 mod span_scan;
 mod spans;
+mod texel_cover;
 mod whole_mask;
 
 pub(crate) use bitmap_bits::BitmapBits;
 #[cfg(test)]
 pub(crate) use bitmap_bits::BitsCounts;
+pub(crate) use bitmap_patch::EditWork;
 pub(crate) use budget::{DrawBudget, MAX_QUERY_VERTICES};
 #[cfg(test)]
 pub(crate) use cache::CacheCounts;
-pub(crate) use cache::{MaskRef, PairKey, RasterCache};
+pub(crate) use cache::{MaskRef, PairKey, RasterCache, pair_key};
 pub(crate) use plane::{Rasterizer, ScanBuffers, with_scan_buffers};
 pub(crate) use prepare::{ClipShapes, Item, Prepared, RegionPiece};
 pub(crate) use pygame_item::{rendered_hull_map, rendered_surface};
 pub(crate) use span_scan::{SpanTarget, pays as spans_pay};
+pub(crate) use texel_cover::path_texels;
 pub(crate) use whole_mask::whole_mask;
 #[cfg(test)]
 pub(crate) use {
     coverage::{AreaCounts, WORK_BUDGET_FOR_TESTS},
     plane::{last_bits_counts, last_scan_counts},
+    sample::texels_made,
     span_scan::{FORCE as FORCE_SPANS, ScanCounts},
 };

@@ -46,10 +46,29 @@ pub(crate) struct Texels {
     cache_holders: AtomicUsize,
 }
 
+/// Texels made or made again on this thread, whole or by [`Texels::patch_rect`]: what
+/// the tests of editable bitmaps count.
+#[cfg(test)]
+pub(crate) fn texels_made() -> u64 {
+    TEXELS_MADE.with(std::cell::Cell::get)
+}
+
+#[cfg(test)]
+thread_local! {
+    static TEXELS_MADE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+#[cfg(test)]
+fn count_made(texels: u64) {
+    TEXELS_MADE.with(|c| c.set(c.get() + texels));
+}
+
 impl Texels {
     /// The texels of what `bitmap` shows (a region's own: its table costs the region's
     /// texels, never its image's), after `ct`.
     pub fn new(bitmap: &Bitmap, ct: &ColorTransform) -> Texels {
+        #[cfg(test)]
+        count_made(u64::from(bitmap.width()) * u64::from(bitmap.height()));
         let alpha = (0..bitmap.height())
             .flat_map(|y| bitmap.row(y).unwrap_or(&[]).chunks_exact(4))
             .map(|px| round_channel(ct.apply_alpha(f64::from(px[3]))))
@@ -95,6 +114,85 @@ impl Texels {
     pub fn solid_box(&self, threshold: u8) -> Option<[u32; 4]> {
         let b = self.solid_boxes[usize::from(threshold)];
         (b[0] < b[2]).then_some(b)
+    }
+
+    /// Makes the texels of `[u0, u1) x [v0, v1)` (inside the bitmap) again from `bitmap`,
+    /// whose texels elsewhere are those these were made from, and the run table of those
+    /// rows: runs left of `u0` and right of `u1` are kept (cut at the rectangle), the texels
+    /// inside are scanned, and the pieces joined. Returns the texels it read: the
+    /// rectangle's area (an edit's cost follows its area, not the bitmap's).
+    pub fn patch_rect(&mut self, bitmap: &Bitmap, ct: &ColorTransform, [u0, v0, u1, v1]: [u32; 4]) -> u64 {
+        let w = self.width as usize;
+        let (u0, u1) = (u0 as usize, u1 as usize);
+        let rgba = bitmap.rgba();
+        let mut fresh: Vec<(u32, u32)> = Vec::new();
+        for v in v0 as usize..v1 as usize {
+            let row = &mut self.alpha[v * w..][..w];
+            for (u, a) in row.iter_mut().enumerate().take(u1).skip(u0) {
+                *a = round_channel(ct.apply_alpha(f64::from(rgba[4 * (v * w + u) + 3])));
+            }
+            let old = &self.runs[self.run_starts[v] as usize..self.run_starts[v + 1] as usize];
+            let mut add = |a: u32, b: u32| match fresh.last_mut() {
+                Some(last) if last.1 == a => last.1 = b,
+                _ => fresh.push((a, b)),
+            };
+            for &(a, b) in old.iter().filter(|r| (r.0 as usize) < u0) {
+                add(a, b.min(u0 as u32));
+            }
+            let mut u = u0;
+            while u < u1 {
+                if row[u] == 0 {
+                    u += 1;
+                    continue;
+                }
+                let start = u;
+                while u < u1 && row[u] != 0 {
+                    u += 1;
+                }
+                add(start as u32, u as u32);
+            }
+            for &(a, b) in old.iter().filter(|r| r.1 as usize > u1) {
+                add(a.max(u1 as u32), b);
+            }
+            // A new row: its first run must not join the last row's.
+            fresh.push((u32::MAX, u32::MAX));
+        }
+        // Row by row into one splice: the table moves once, whatever the rows.
+        let (first, end) = (
+            self.run_starts[v0 as usize] as usize,
+            self.run_starts[v1 as usize] as usize,
+        );
+        let mut starts = Vec::with_capacity((v1 - v0) as usize);
+        let mut rows = Vec::with_capacity(fresh.len());
+        for r in fresh {
+            if r.0 == u32::MAX {
+                starts.push((first + rows.len()) as u32);
+            } else {
+                rows.push(r);
+            }
+        }
+        let grown = rows.len() as i64 - (end - first) as i64;
+        self.runs.splice(first..end, rows);
+        // `starts` holds where each row ends; row v's start is the end of row v - 1.
+        for (k, s) in starts.into_iter().enumerate() {
+            self.run_starts[v0 as usize + k + 1] = s;
+        }
+        for s in &mut self.run_starts[v1 as usize + 1..] {
+            *s = (i64::from(*s) + grown) as u32;
+        }
+        // The solid boxes grow by the rectangle's texels; an erase leaves them as they were
+        // (a box larger than the solid texels is still a bound).
+        let rect_alpha = (v0 as usize..v1 as usize).flat_map(|v| &self.alpha[v * w + u0..v * w + u1]);
+        grow_solid_boxes(
+            &mut self.solid_boxes,
+            rect_alpha,
+            (u0 as u32, v0),
+            (u1 - u0) as u32,
+        );
+        let read = ((u1 - u0) * (v1 - v0) as usize) as u64;
+        #[cfg(test)]
+        count_made(read);
+        read
     }
 
     /// One more cache entry holds it: its bytes when no entry held it before (to be
@@ -183,29 +281,51 @@ impl Texels {
 }
 
 /// For each threshold, the box of the texels (row-major, `width` a row) whose alpha reaches
-/// it: the box of each alpha value, then their unions from 255 down.
+/// it.
 fn solid_boxes(width: u32, alpha: &[u8]) -> Box<[[u32; 4]; 256]> {
-    const EMPTY: [u32; 4] = [u32::MAX, u32::MAX, 0, 0];
-    let mut boxes = Box::new([EMPTY; 256]);
-    for (v, row) in alpha.chunks_exact(width as usize).enumerate() {
-        for (u, &a) in row.iter().enumerate() {
-            let b = &mut boxes[usize::from(a)];
-            let (u, v) = (u as u32, v as u32);
-            *b = [b[0].min(u), b[1].min(v), b[2].max(u + 1), b[3].max(v + 1)];
-        }
+    let mut boxes = Box::new([EMPTY_BOX; 256]);
+    grow_solid_boxes(&mut boxes, alpha.iter(), (0, 0), width);
+    boxes
+}
+
+/// An empty box: its left is past its right.
+const EMPTY_BOX: [u32; 4] = [u32::MAX, u32::MAX, 0, 0];
+
+/// Grows `boxes` (per threshold) by the texels `alpha` of a rectangle `width` texels wide
+/// whose top-left texel is `(u0, v0)`, row-major: the box of each alpha value, then their
+/// unions from 255 down.
+fn grow_solid_boxes<'a>(
+    boxes: &mut [[u32; 4]; 256],
+    alpha: impl Iterator<Item = &'a u8>,
+    (u0, v0): (u32, u32),
+    width: u32,
+) {
+    let mut by_value = [EMPTY_BOX; 256];
+    for (k, &a) in alpha.enumerate() {
+        let (u, v) = (u0 + (k as u32 % width.max(1)), v0 + k as u32 / width.max(1));
+        let b = &mut by_value[usize::from(a)];
+        *b = [b[0].min(u), b[1].min(v), b[2].max(u + 1), b[3].max(v + 1)];
     }
     // Alpha 0 is never solid (thresholds are at least 1).
-    boxes[0] = EMPTY;
-    for t in (0..255).rev() {
-        let (b, above) = (boxes[t], boxes[t + 1]);
-        boxes[t] = [
-            b[0].min(above[0]),
-            b[1].min(above[1]),
-            b[2].max(above[2]),
-            b[3].max(above[3]),
+    by_value[0] = EMPTY_BOX;
+    let mut above = EMPTY_BOX;
+    for t in (1..256).rev() {
+        let b = by_value[t];
+        above = [
+            above[0].min(b[0]),
+            above[1].min(b[1]),
+            above[2].max(b[2]),
+            above[3].max(b[3]),
+        ];
+        let kept = &mut boxes[t];
+        *kept = [
+            kept[0].min(above[0]),
+            kept[1].min(above[1]),
+            kept[2].max(above[2]),
+            kept[3].max(above[3]),
         ];
     }
-    boxes
+    boxes[0] = boxes[1];
 }
 
 /// A bitmap pose's inverse mapping in fixed point (semantics.md 4.5): pixel `(i, j)`,

@@ -5,7 +5,8 @@
 //! - [`properties`]: a node's own properties (matrix, Flash-style properties, visibility,
 //!   tolerance, alpha, colour transform).
 //! - [`content`]: what nodes draw; [`frames`]: animated nodes; [`bitmap_renderer`]: a
-//!   bitmap node drawn by another renderer (pygame's `rotate`, `rotozoom`).
+//!   bitmap node drawn by another renderer (pygame's `rotate`, `rotozoom`);
+//!   [`bitmap_edit`]: painting into and erasing from a bitmap node's pixels.
 //! - [`spaces`]: matrices and colour transforms between nodes, points between spaces.
 //! - [`display_list`]: a container's children edited as Flash's `DisplayObjectContainer` does.
 //! - [`clip`]: masks and scroll rectangles on the tree, and what they leave visible.
@@ -17,6 +18,7 @@
 //!   [`ancestor_clips`]: the clips above a node, kept while the tree is unchanged.
 
 pub(crate) mod ancestor_clips;
+pub(crate) mod bitmap_edit;
 pub(crate) mod bitmap_renderer;
 pub(crate) mod clip;
 pub(crate) mod content;

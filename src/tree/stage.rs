@@ -50,7 +50,7 @@ struct Slot {
 /// | the display list | [`set_parent`](Stage::set_parent), [`add_child_at`](Stage::add_child_at), [`child_at`](Stage::child_at), [`child_index`](Stage::child_index), [`set_child_index`](Stage::set_child_index), [`swap_children`](Stage::swap_children), [`remove_children`](Stage::remove_children), [`remove`](Stage::remove) |
 /// | placing a node | [`set_position`](Stage::set_position), [`set_transform`](Stage::set_transform), [`set_x`](Stage::set_x), [`set_y`](Stage::set_y), [`set_rotation`](Stage::set_rotation), [`set_scale`](Stage::set_scale), [`set_scale_x`](Stage::set_scale_x), [`set_scale_y`](Stage::set_scale_y), [`set_matrix`](Stage::set_matrix), and the readers [`x`](Stage::x), [`y`](Stage::y), [`rotation`](Stage::rotation), [`scale_x`](Stage::scale_x), [`scale_y`](Stage::scale_y), [`matrix`](Stage::matrix), [`pose`](Stage::pose) |
 /// | how a node shows | [`set_visible`](Stage::set_visible), [`is_shown`](Stage::is_shown), [`set_alpha`](Stage::set_alpha), [`set_color_transform`](Stage::set_color_transform), [`set_tolerance`](Stage::set_tolerance), [`set_name`](Stage::set_name), and their readers |
-/// | what a node draws | [`add_graphic`](Stage::add_graphic), [`graphics`](Stage::graphics), [`set_graphics`](Stage::set_graphics), [`bitmap`](Stage::bitmap), [`set_bitmap`](Stage::set_bitmap), [`frame`](Stage::frame), [`frames`](Stage::frames), [`frame_count`](Stage::frame_count), [`set_frame`](Stage::set_frame) |
+/// | what a node draws | [`add_graphic`](Stage::add_graphic), [`graphics`](Stage::graphics), [`set_graphics`](Stage::set_graphics), [`bitmap`](Stage::bitmap), [`set_bitmap`](Stage::set_bitmap), [`paint`](Stage::paint), [`erase`](Stage::erase), [`frame`](Stage::frame), [`frames`](Stage::frames), [`frame_count`](Stage::frame_count), [`set_frame`](Stage::set_frame) |
 /// | masks and scroll windows | [`set_mask`](Stage::set_mask), [`mask`](Stage::mask), [`masked_by`](Stage::masked_by), [`set_scroll_rect`](Stage::set_scroll_rect), [`scroll_rect`](Stage::scroll_rect), [`visible_bounds`](Stage::visible_bounds) |
 /// | spaces | [`matrix_to`](Stage::matrix_to), [`matrix_between`](Stage::matrix_between), [`color_transform_to`](Stage::color_transform_to), [`local_to_global`](Stage::local_to_global), [`global_to_local`](Stage::global_to_local) |
 /// | bounds | [`bounds`](Stage::bounds), [`rect`](Stage::rect), [`tight_bounds`](Stage::tight_bounds) |
@@ -113,8 +113,11 @@ pub struct Stage {
     root: NodeId,
     /// Rasters kept between queries; keyed by content, so edits never make an entry stale.
     pub(crate) cache: crate::raster::RasterCache,
-    /// Counts changes, so that what is kept about the tree's layout knows when it is stale.
+    /// Counts changes, so that what is kept about the tree knows when it is stale.
     revision: u64,
+    /// Counts changes other than edits of a bitmap's pixels, which leave every node's
+    /// place and box as they were (what the pick index holds).
+    layout_revision: u64,
     /// Root-space boxes of what can be picked, built when a pick needs them.
     pub(crate) pick_index: crate::tree::derived::DerivedCell,
     /// The clips above a moving target, made once per motion query's tree.
@@ -137,6 +140,7 @@ impl Clone for Stage {
             root: self.root,
             cache: self.cache.clone(),
             revision: self.revision,
+            layout_revision: self.layout_revision,
             pick_index: self.pick_index.clone(),
             ancestor_clips: self.ancestor_clips.clone(),
         }
@@ -175,6 +179,7 @@ impl Stage {
             },
             cache: crate::raster::RasterCache::default(),
             revision: 0,
+            layout_revision: 0,
             pick_index: crate::tree::derived::DerivedCell::default(),
             ancestor_clips: crate::tree::ancestor_clips::AncestorClips::default(),
         }
@@ -254,7 +259,18 @@ impl Stage {
         self.slot(id).ok_or_else(|| self.missing(id))
     }
 
+    /// Goes up by one at every change of the tree but edits of a bitmap's pixels.
+    pub(crate) fn layout_revision(&self) -> u64 {
+        self.layout_revision
+    }
+
     pub(crate) fn node_mut(&mut self, id: NodeId) -> Result<&mut Node> {
+        self.layout_revision += 1;
+        self.pixels_mut(id)
+    }
+
+    /// The node, for a change of its bitmap's pixels alone: its place and box stay.
+    pub(crate) fn pixels_mut(&mut self, id: NodeId) -> Result<&mut Node> {
         // Every change goes through here (or through `remove`).
         self.revision += 1;
         // The error's text is built only on the error path: formatting it first cost most of
@@ -350,6 +366,7 @@ impl Stage {
     /// detached `id` from its parent.
     pub(crate) fn free_subtree(&mut self, id: NodeId) -> Vec<(NodeId, Node)> {
         self.revision += 1;
+        self.layout_revision += 1;
         let mut stack = vec![id];
         let mut removed = Vec::new();
         while let Some(n) = stack.pop() {

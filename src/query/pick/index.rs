@@ -85,6 +85,7 @@ struct Down {
 /// The per-node facts and the boxes of everything that can be under the mouse.
 #[derive(Debug)]
 pub(crate) struct PickIndex {
+    /// The tree's layout revision it was built at.
     revision: u64,
     /// By slot index; `None` for empty slots.
     facts: Vec<Option<Facts>>,
@@ -207,7 +208,7 @@ impl PickIndex {
             }
         }
         Ok(PickIndex {
-            revision: stage.revision(),
+            revision: stage.layout_revision(),
             facts,
             entries,
             grid: Grid::new(boxes),
@@ -290,9 +291,10 @@ fn bitmap_box(shown: &ShownBitmap<'_>, renderer: Option<&Rendered>) -> Option<Re
 
 /// The pick index of the stage, made again after the tree changed (crate-internal).
 impl Stage {
-    /// The index, built again when the tree changed since it was made.
+    /// The index, built again when the tree changed since it was made (an edit of a
+    /// bitmap's pixels leaves every box as it was, and the index too).
     pub(crate) fn pick_index(&self) -> Result<Arc<PickIndex>> {
-        let revision = self.revision();
+        let revision = self.layout_revision();
         self.pick_index.get_or_make(
             |index: &PickIndex| index.revision == revision,
             || PickIndex::build(self),

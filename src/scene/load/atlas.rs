@@ -97,7 +97,7 @@ impl Loader<'_> {
             .parent()
             .unwrap_or(std::path::Path::new(""))
             .join(&parsed.image);
-        let sheet = self.png(image, at)?;
+        let sheet = self.png_file(image, at)?;
         let atlas = Atlas::from_parsed(&parsed, &name, sheet).map_err(|e| self.err(at, e.to_string()))?;
         let atlas = Arc::new(atlas);
         self.atlases.insert(file.clone(), atlas.clone());

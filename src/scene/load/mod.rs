@@ -4,10 +4,12 @@
 //! - this file: [`SceneLimits`], the entry points ([`Scene::load`] and the like), and the
 //!   loader with its checks of JSON values.
 //! - [`objects`]: the tree's objects, their properties, content and links; [`renderer`]:
-//!   a bitmap's `renderer` field; [`atlas`]: the frames of a texture atlas.
+//!   a bitmap's `renderer` field; [`atlas`]: the frames of a texture atlas; [`edits`]: a
+//!   bitmap object's edits.
 //! - [`queries`]: the queries; [`motion`]: the motion queries.
 
 mod atlas;
+mod edits;
 mod motion;
 mod objects;
 mod queries;
@@ -20,7 +22,7 @@ use super::json::{Json, parse_json};
 use super::places::Places;
 use super::text::{fmt_num, json_string};
 use super::{Query, Scene};
-use crate::{Bitmap, Error, ImageLimits, NodeId, Result, Stage};
+use crate::{Bitmap, Error, FillRule, ImageLimits, NodeId, Result, Stage};
 
 /// What loading a scene file may take, so that a hostile or broken file is refused with a
 /// message instead of filling the memory. `SceneLimits::default()` is what [`Scene::load`]
@@ -294,6 +296,70 @@ impl Loader<'_> {
                     ),
                 ));
             }
+        }
+        Ok(())
+    }
+
+    /// The `fill_rule` field of `fields` (at `path`): `"nonzero"` (the default) or
+    /// `"evenodd"`.
+    fn fill_rule(&self, fields: &Fields, path: &str) -> Result<FillRule> {
+        let Some(r) = get(fields, "fill_rule") else {
+            return Ok(FillRule::NonZero);
+        };
+        let at = join(path, "fill_rule");
+        match self.string(r, &at)? {
+            "nonzero" => Ok(FillRule::NonZero),
+            "evenodd" => Ok(FillRule::EvenOdd),
+            other => Err(self.err(
+                &at,
+                format!(
+                    "expected \"nonzero\" or \"evenodd\", found {}",
+                    json_string(other)
+                ),
+            )),
+        }
+    }
+
+    /// The PNG file `png` (relative to the scene file; named at `png_path`), read once
+    /// however many objects show it, within the image limits.
+    fn png(&mut self, png: &str, png_path: &str) -> Result<Bitmap> {
+        let file = self.base_dir.join(png);
+        self.png_file(file, png_path)
+    }
+
+    /// The PNG `file`, read once per load (objects showing one file share its bitmap);
+    /// errors at `png_path`.
+    fn png_file(&mut self, file: std::path::PathBuf, png_path: &str) -> Result<Bitmap> {
+        if let Some(b) = self.pngs.get(&file) {
+            return Ok(b.clone());
+        }
+        let bitmap = Bitmap::from_png_file_with_limits(&file, &self.limits.images).map_err(|e| {
+            let reason = match e {
+                // The image error names its source; an I/O error names the path already.
+                Error::Io { .. } | Error::Image { .. } => e.to_string(),
+                other => format!("{}: {other}", file.display()),
+            };
+            self.err(png_path, reason)
+        })?;
+        let what = format!("image {}", file.display());
+        let bytes = 4 * u64::from(bitmap.width()) * u64::from(bitmap.height());
+        self.count_image_bytes(bytes, png_path, &what)?;
+        self.pngs.insert(file, bitmap.clone());
+        Ok(bitmap)
+    }
+
+    /// Adds decoded image bytes to the scene's total: each image is within its own limits,
+    /// but many of them could still fill the memory.
+    fn count_image_bytes(&mut self, bytes: u64, path: &str, what: &str) -> Result<()> {
+        self.image_bytes += bytes;
+        if self.image_bytes > self.limits.max_image_bytes {
+            return Err(self.err(
+                path,
+                format!(
+                    "{what}: the scene's images take more than {} bytes decoded, its limit",
+                    self.limits.max_image_bytes
+                ),
+            ));
         }
         Ok(())
     }

@@ -7,7 +7,7 @@ use super::{Fields, Loader, get, join};
 use crate::scene::CT_FIELDS;
 use crate::scene::json::Json;
 use crate::scene::text::{fmt_num, json_string};
-use crate::{Bitmap, ColorTransform, Error, FillRule, Frame, Graphic, NodeId, Path, Result, Stage};
+use crate::{Bitmap, ColorTransform, Frame, Graphic, NodeId, Path, Result, Stage};
 
 const OBJECT_FIELDS: [&str; 23] = [
     "name",
@@ -168,10 +168,13 @@ impl Loader<'_> {
             (Some(p), None, None) => self.stage.add_container(p),
         }
         .map_err(|e| self.err(path, e.to_string()))?;
-        if let Some(Json::Object(b)) = get(fields, "bitmap")
-            && let Some(r) = get(b, "renderer")
-        {
-            self.renderer(r, &join(&bitmap_path, "renderer"), id)?;
+        if let Some(Json::Object(b)) = get(fields, "bitmap") {
+            if let Some(edits) = get(b, "edits") {
+                self.edits(edits, &join(&bitmap_path, "edits"), id)?;
+            }
+            if let Some(r) = get(b, "renderer") {
+                self.renderer(r, &join(&bitmap_path, "renderer"), id)?;
+            }
         }
         if let Some(v) = get(fields, "frame") {
             let at = join(path, "frame");
@@ -357,7 +360,15 @@ impl Loader<'_> {
             }
             frames.push(match (get(f, "bitmap"), get(f, "graphics")) {
                 (Some(b), None) => {
-                    let (bitmap, smoothing) = self.bitmap(b, &join(&at, "bitmap"), false)?;
+                    let bat = join(&at, "bitmap");
+                    if let Json::Object(fields) = b
+                        && get(fields, "edits").is_some()
+                    {
+                        return Err(
+                            self.err(&join(&bat, "edits"), "edits are for bitmap objects, not frames")
+                        );
+                    }
+                    let (bitmap, smoothing) = self.bitmap(b, &bat, false)?;
                     let offset = match get(f, "offset") {
                         Some(o) => self.offset(o, &join(&at, "offset"))?,
                         None => (0, 0),
@@ -462,7 +473,7 @@ impl Loader<'_> {
     pub(super) fn bitmap(&mut self, v: &Json, path: &str, with_renderer: bool) -> Result<(Bitmap, bool)> {
         let fields = self.object(v, path)?;
         let keys: &[&str] = match with_renderer {
-            true => &["png", "smoothing", "region", "renderer"],
+            true => &["png", "smoothing", "region", "renderer", "edits"],
             false => &["png", "smoothing", "region"],
         };
         self.check_keys(fields, path, keys, "a bitmap")?;
@@ -472,8 +483,7 @@ impl Loader<'_> {
             Some(s) => self.boolean(s, &join(path, "smoothing"))?,
             None => false,
         };
-        let file = self.base_dir.join(png);
-        let bitmap = self.png(file, &png_path)?;
+        let bitmap = self.png(png, &png_path)?;
         let Some(r) = get(fields, "region") else {
             return Ok((bitmap, smoothing));
         };
@@ -502,43 +512,6 @@ impl Loader<'_> {
             .region(x, y, w, h)
             .map_err(|e| self.err(&at, e.to_string()))?;
         Ok((region, smoothing))
-    }
-
-    /// The PNG `file`, read once per load (objects showing one file share its bitmap);
-    /// errors at `png_path`.
-    pub(super) fn png(&mut self, file: std::path::PathBuf, png_path: &str) -> Result<Bitmap> {
-        if let Some(b) = self.pngs.get(&file) {
-            return Ok(b.clone());
-        }
-        let bitmap = Bitmap::from_png_file_with_limits(&file, &self.limits.images).map_err(|e| {
-            let reason = match e {
-                // The image error names its source; an I/O error names the path already.
-                Error::Io { .. } | Error::Image { .. } => e.to_string(),
-                other => format!("{}: {other}", file.display()),
-            };
-            self.err(png_path, reason)
-        })?;
-        let what = format!("image {}", file.display());
-        let bytes = 4 * u64::from(bitmap.width()) * u64::from(bitmap.height());
-        self.count_image_bytes(bytes, png_path, &what)?;
-        self.pngs.insert(file, bitmap.clone());
-        Ok(bitmap)
-    }
-
-    /// Adds decoded image bytes to the scene's total: each image is within its own limits,
-    /// but many of them could still fill the memory.
-    pub(super) fn count_image_bytes(&mut self, bytes: u64, path: &str, what: &str) -> Result<()> {
-        self.image_bytes += bytes;
-        if self.image_bytes > self.limits.max_image_bytes {
-            return Err(self.err(
-                path,
-                format!(
-                    "{what}: the scene's images take more than {} bytes decoded, its limit",
-                    self.limits.max_image_bytes
-                ),
-            ));
-        }
-        Ok(())
     }
 
     pub(super) fn graphic(&self, v: &Json, path: &str) -> Result<Graphic> {
@@ -572,25 +545,7 @@ impl Loader<'_> {
                     ));
                 }
                 let p = svg("fill", data)?;
-                let rule = match get(fields, "fill_rule") {
-                    None => FillRule::NonZero,
-                    Some(r) => {
-                        let at = join(path, "fill_rule");
-                        match self.string(r, &at)? {
-                            "nonzero" => FillRule::NonZero,
-                            "evenodd" => FillRule::EvenOdd,
-                            other => {
-                                return Err(self.err(
-                                    &at,
-                                    format!(
-                                        "expected \"nonzero\" or \"evenodd\", found {}",
-                                        json_string(other)
-                                    ),
-                                ));
-                            }
-                        }
-                    }
-                };
+                let rule = self.fill_rule(fields, path)?;
                 Graphic::fill(p, rule, alpha).map_err(|e| self.err(&join(path, "fill"), e.to_string()))
             }
             (None, Some(data)) => {
