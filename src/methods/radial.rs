@@ -13,6 +13,7 @@ use glam::{DAffine2, DMat2, DVec2};
 use crate::geom::interop::IntoAffine;
 use crate::geom::rect::PixelRect;
 use crate::query::pipeline::{Pose, Target, dense_budget, threshold};
+use crate::raster::rendered_surface;
 use crate::{CollisionOptions, Error, NodeId, Result, Stage};
 
 /// Options of [`Method::Radial`](crate::Method::Radial), fixed when a profile is built.
@@ -533,11 +534,13 @@ mod tests {
                     tmp.add_graphic(n, g.clone())?;
                     n
                 }
-                Leaf::Bitmap(bitmap, smoothing, rendered) => {
-                    let n = tmp.add_bitmap(inside, bitmap.clone(), smoothing)?;
-                    tmp.set_bitmap_renderer(n, rendered.map(|r| r.renderer))?;
-                    n
-                }
+                Leaf::Bitmap(bitmap, smoothing, None) => tmp.add_bitmap(inside, bitmap.clone(), smoothing)?,
+                // The profile is taken in the object's own space, placed by fractions: the
+                // renderer's surface goes in built whole, as the unsmoothed bitmap it is.
+                Leaf::Bitmap(bitmap, _, Some(rendered)) => match rendered_surface(bitmap, rendered) {
+                    Some(surface) => tmp.add_bitmap(inside, surface, false)?,
+                    None => tmp.add_container(inside)?,
+                },
             };
             tmp.set_matrix(node, *m)?;
             tmp.set_color_transform(node, *ct)
