@@ -533,10 +533,14 @@ mod tests {
                     tmp.add_graphic(n, g.clone())?;
                     n
                 }
-                Leaf::Bitmap(bitmap, smoothing, rendered) => {
-                    let n = tmp.add_bitmap(inside, bitmap.clone(), smoothing)?;
-                    tmp.set_bitmap_renderer(n, rendered.map(|r| r.renderer))?;
-                    n
+                Leaf::Bitmap(bitmap, smoothing, None) => tmp.add_bitmap(inside, bitmap.clone(), smoothing)?,
+                // The profile is taken in the object's own space, placed by fractions: the
+                // renderer's surface goes in built whole, as the unsmoothed bitmap it is.
+                Leaf::Bitmap(bitmap, _, Some(rendered)) => {
+                    match crate::raster::rendered_surface(bitmap, rendered) {
+                        Some(surface) => tmp.add_bitmap(inside, surface, false)?,
+                        None => tmp.add_container(inside)?,
+                    }
                 }
             };
             tmp.set_matrix(node, *m)?;
