@@ -13,7 +13,6 @@ use glam::{DAffine2, DMat2, DVec2};
 use crate::geom::interop::IntoAffine;
 use crate::geom::rect::PixelRect;
 use crate::query::pipeline::{Pose, Target, dense_budget, threshold};
-use crate::raster::rendered_surface;
 use crate::{CollisionOptions, Error, NodeId, Result, Stage};
 
 /// Options of [`Method::Radial`](crate::Method::Radial), fixed when a profile is built.
@@ -537,10 +536,12 @@ mod tests {
                 Leaf::Bitmap(bitmap, smoothing, None) => tmp.add_bitmap(inside, bitmap.clone(), smoothing)?,
                 // The profile is taken in the object's own space, placed by fractions: the
                 // renderer's surface goes in built whole, as the unsmoothed bitmap it is.
-                Leaf::Bitmap(bitmap, _, Some(rendered)) => match rendered_surface(bitmap, rendered) {
-                    Some(surface) => tmp.add_bitmap(inside, surface, false)?,
-                    None => tmp.add_container(inside)?,
-                },
+                Leaf::Bitmap(bitmap, _, Some(rendered)) => {
+                    match crate::raster::rendered_surface(bitmap, rendered) {
+                        Some(surface) => tmp.add_bitmap(inside, surface, false)?,
+                        None => tmp.add_container(inside)?,
+                    }
+                }
             };
             tmp.set_matrix(node, *m)?;
             tmp.set_color_transform(node, *ct)
