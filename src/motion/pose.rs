@@ -118,10 +118,10 @@ impl Stage {
     /// assert!(matches!(stage.pose(n), Err(Error::Skew { .. })));
     /// # Ok::<(), pixelhit::Error>(())
     /// ```
-    pub fn pose(&self, id: NodeId) -> Result<Pose> {
-        let node = self.node(id)?;
-        let m = node.matrix;
-        let p = node.props;
+    pub fn pose(&self, node: NodeId) -> Result<Pose> {
+        let entry = self.node(node)?;
+        let m = entry.matrix;
+        let p = entry.props;
         let (x, y) = (m.translation.x, m.translation.y);
         let kept = Pose::new(x, y, p.rotation, p.scale_x, p.scale_y);
         if close(&kept.matrix(), &m) {
@@ -136,7 +136,7 @@ impl Stage {
             return Ok(mirrored);
         }
         Err(Error::Skew {
-            node: self.describe(id),
+            node: self.describe(node),
         })
     }
 }

@@ -16,16 +16,16 @@ enum BoxKind {
 
 /// Bounds of objects in any space.
 impl Stage {
-    /// Flash's `getBounds`: the box of `obj` and its descendants in `space`'s coordinates,
-    /// strokes included, or `None` when `obj` draws nothing. `space` may be any node.
+    /// Flash's `getBounds`: the box of `node` and its descendants in `space`'s coordinates,
+    /// strokes included, or `None` when `node` draws nothing. `space` may be any node.
     ///
-    /// Like Flash, this is a loose box: each node's own graphics box is mapped into `obj`'s
+    /// Like Flash, this is a loose box: each node's own graphics box is mapped into `node`'s
     /// space by its 4 corners, and the union is mapped into `space` by its 4 corners again.
     ///
     /// # Errors
     ///
     /// [`Error::StaleNode`], [`Error::NonFinite`] when a matrix overflows,
-    /// [`Error::Singular`] when `space` is not an ancestor of `obj` and cannot be inverted.
+    /// [`Error::Singular`] when `space` is not an ancestor of `node` and cannot be inverted.
     ///
     /// ```
     /// use pixelhit::{FillRule, Graphic, Path, Stage};
@@ -37,8 +37,8 @@ impl Stage {
     /// assert!((b.width() - 2f64.sqrt() * 10.0).abs() < 1e-9);
     /// # Ok::<(), pixelhit::Error>(())
     /// ```
-    pub fn bounds(&self, obj: NodeId, space: NodeId) -> Result<Option<Rect>> {
-        self.flash_box(obj, space, BoxKind::WithStrokes)
+    pub fn bounds(&self, node: NodeId, space: NodeId) -> Result<Option<Rect>> {
+        self.flash_box(node, space, BoxKind::WithStrokes)
     }
 
     /// Flash's `getRect`: like [`Stage::bounds`] but strokes count by their centreline only.
@@ -46,8 +46,8 @@ impl Stage {
     /// # Errors
     ///
     /// As [`Stage::bounds`].
-    pub fn rect(&self, obj: NodeId, space: NodeId) -> Result<Option<Rect>> {
-        self.flash_box(obj, space, BoxKind::WithoutStrokes)
+    pub fn rect(&self, node: NodeId, space: NodeId) -> Result<Option<Rect>> {
+        self.flash_box(node, space, BoxKind::WithoutStrokes)
     }
 
     fn flash_box(&self, obj: NodeId, space: NodeId, kind: BoxKind) -> Result<Option<Rect>> {
@@ -126,19 +126,19 @@ impl Stage {
         Ok(acc)
     }
 
-    /// The exact box of `obj`'s geometry in `space`: every leaf mapped straight into `space`
+    /// The exact box of `node`'s geometry in `space`: every leaf mapped straight into `space`
     /// (curve extrema, stroke ends and joins included). Never larger than [`Stage::bounds`].
     ///
     /// # Errors
     ///
     /// As [`Stage::bounds`].
-    pub fn tight_bounds(&self, obj: NodeId, space: NodeId) -> Result<Option<Rect>> {
-        let base = self.matrix_between(obj, space)?;
+    pub fn tight_bounds(&self, node: NodeId, space: NodeId) -> Result<Option<Rect>> {
+        let base = self.matrix_between(node, space)?;
         let mut acc: Option<Rect> = None;
         let walk = Walk::Boxes;
         self.walk_leaves(
-            obj,
-            obj,
+            node,
+            node,
             base,
             ColorTransform::IDENTITY,
             walk,
@@ -170,7 +170,7 @@ impl Stage {
             Rect::from_ltrb(r.left(), r.top(), r.right(), r.bottom()).ok_or_else(|| Error::NonFinite {
                 what: format!(
                     "tight bounds of {} in {}",
-                    self.describe(obj),
+                    self.describe(node),
                     self.describe(space)
                 ),
             })

@@ -57,10 +57,10 @@ impl Contact {
     }
 
     /// The other object of the pair: `b` for `a`, `a` for `b`, `None` for any other id.
-    pub fn other(&self, id: NodeId) -> Option<NodeId> {
-        match id {
-            _ if id == self.a => Some(self.b),
-            _ if id == self.b => Some(self.a),
+    pub fn other(&self, node: NodeId) -> Option<NodeId> {
+        match node {
+            _ if node == self.a => Some(self.b),
+            _ if node == self.b => Some(self.a),
             _ => None,
         }
     }

@@ -9,9 +9,9 @@ use crate::{ColorTransform, Error, NodeId, Result, Stage};
 
 /// Flash's `hitTestPoint` and `hitTestObject`.
 impl Stage {
-    /// Whether the point `(x, y)` of the root's space hits `obj`.
+    /// Whether the point `(x, y)` of the root's space hits `node`.
     ///
-    /// Without `shape_flag`: inside `obj`'s bounds in the root's space, edges included.
+    /// Without `shape_flag`: inside `node`'s bounds in the root's space, edges included.
     /// With it: inside a fill by its fill rule (a point on a shape's top or left edge is
     /// inside, on its bottom or right edge outside... as Flash: x in (left, right], y in
     /// [top, bottom)), within half a stroke's width of a stroke (at least 0.5 px), or on a
@@ -21,22 +21,22 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::StaleNode`], [`Error::NonFinite`] for a non-finite point or matrix.
-    pub fn hit_test_point(&self, obj: NodeId, x: f64, y: f64, shape_flag: bool) -> Result<bool> {
+    pub fn hit_test_point(&self, node: NodeId, x: f64, y: f64, shape_flag: bool) -> Result<bool> {
         let p = DVec2::new(x, y);
         if !p.is_finite() {
             return Err(Error::NonFinite {
-                what: format!("point ({x}, {y}) tested against {}", self.describe(obj)),
+                what: format!("point ({x}, {y}) tested against {}", self.describe(node)),
             });
         }
         if !shape_flag {
-            return Ok(self.bounds(obj, self.root())?.is_some_and(|b| b.contains(p)));
+            return Ok(self.bounds(node, self.root())?.is_some_and(|b| b.contains(p)));
         }
         let mut hit = false;
         let mut test = PointTest::new(BitmapHit::default());
-        let name = || self.describe(obj);
+        let name = || self.describe(node);
         let (root, id, walk) = (self.root(), DAffine2::IDENTITY, Walk::Draw);
         self.walk_leaves(
-            obj,
+            node,
             root,
             id,
             ColorTransform::IDENTITY,

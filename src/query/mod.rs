@@ -33,10 +33,9 @@
 //!   `sweeps_against(mover, from, others, parent, opts)`.
 //! - **One node, one name.** A call about a single node (a property, its bounds, a point
 //!   test) names it `node`; the space its answer is in is `parent` when the objects must be
-//!   inside it, `space` when any node will do (bounds, matrices between two nodes). New
-//!   code follows this; the parameters of older calls are not all renamed yet (about 60
-//!   still say `id`, a few `obj`, `object` or `ancestor`), which changes nothing for
-//!   callers, since Rust arguments are positional.
+//!   inside it, `space` when any node will do (bounds, matrices between two nodes). A
+//!   parameter keeps another name only where it names a role the call is about
+//!   (`is_ancestor(ancestor, node)`, `masked_by(mask)`, `add_child_at(parent, child, index)`).
 //! - **`_with` is the same call with every option**: `collides_with` is `collides` with a
 //!   [`CollisionOptions`](crate::CollisionOptions), `debug_image_with` is `debug_image` with a
 //!   [`DebugOptions`](crate::DebugOptions). It never means "with a list".

@@ -199,24 +199,24 @@ impl Stage {
         Ok(())
     }
 
-    /// [`Stage::bounds`] cut by the boxes of every mask and scroll window that clips `obj`
+    /// [`Stage::bounds`] cut by the boxes of every mask and scroll window that clips `node`
     /// (its own and its ancestors'), in `space`: what a layout or a culling pass needs.
-    /// `None` when nothing of `obj` can show.
+    /// `None` when nothing of `node` can show.
     ///
     /// # Errors
     ///
     /// As [`Stage::bounds`].
-    pub fn visible_bounds(&self, obj: NodeId, space: NodeId) -> Result<Option<Rect>> {
-        let Some(mut acc) = self.bounds(obj, space)? else {
+    pub fn visible_bounds(&self, node: NodeId, space: NodeId) -> Result<Option<Rect>> {
+        let Some(mut acc) = self.bounds(node, space)? else {
             return Ok(None);
         };
-        let mut cur = Some(obj);
+        let mut cur = Some(node);
         while let Some(n) = cur {
-            let node = self.node(n)?;
+            let here = self.node(n)?;
             if n == self.root() {
                 break;
             }
-            if let Some(m) = node.mask {
+            if let Some(m) = here.mask {
                 let Some(b) = self.bounds(m, space)? else {
                     return Ok(None);
                 };
@@ -225,7 +225,7 @@ impl Stage {
                 };
                 acc = c;
             }
-            if let Some(window) = node.scroll {
+            if let Some(window) = here.scroll {
                 let m = self.matrix_between(n, space)?;
                 let b = window.transform(m).ok_or_else(|| Error::NonFinite {
                     what: format!("scroll rect of {} in {}", self.describe(n), self.describe(space)),
@@ -235,7 +235,7 @@ impl Stage {
                 };
                 acc = c;
             }
-            cur = node.parent;
+            cur = here.parent;
         }
         Ok(Some(acc))
     }

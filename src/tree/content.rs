@@ -11,8 +11,8 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn graphics(&self, id: NodeId) -> Result<&[Graphic]> {
-        Ok(self.node(id)?.content.shown().0)
+    pub fn graphics(&self, node: NodeId) -> Result<&[Graphic]> {
+        Ok(self.node(node)?.content.shown().0)
     }
 
     /// Appends a fill or stroke to a container's graphics.
@@ -20,9 +20,9 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::NotContainer`] for a bitmap; [`Error::StaleNode`].
-    pub fn add_graphic(&mut self, id: NodeId, g: Graphic) -> Result<()> {
-        self.check_container(id)?;
-        if let Content::Container(gs) = &mut self.node_mut(id)?.content {
+    pub fn add_graphic(&mut self, node: NodeId, g: Graphic) -> Result<()> {
+        self.check_container(node)?;
+        if let Content::Container(gs) = &mut self.node_mut(node)?.content {
             gs.push(g);
         }
         Ok(())
@@ -33,9 +33,9 @@ impl Stage {
     /// # Errors
     ///
     /// As [`Stage::add_graphic`].
-    pub fn set_graphics(&mut self, id: NodeId, graphics: Vec<Graphic>) -> Result<()> {
-        self.check_container(id)?;
-        if let Content::Container(gs) = &mut self.node_mut(id)?.content {
+    pub fn set_graphics(&mut self, node: NodeId, graphics: Vec<Graphic>) -> Result<()> {
+        self.check_container(node)?;
+        if let Content::Container(gs) = &mut self.node_mut(node)?.content {
             *gs = graphics;
         }
         Ok(())
@@ -47,8 +47,13 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn bitmap(&self, id: NodeId) -> Result<Option<(&Bitmap, bool)>> {
-        Ok(self.node(id)?.content.shown().1.map(|b| (b.bitmap, b.smoothing)))
+    pub fn bitmap(&self, node: NodeId) -> Result<Option<(&Bitmap, bool)>> {
+        Ok(self
+            .node(node)?
+            .content
+            .shown()
+            .1
+            .map(|b| (b.bitmap, b.smoothing)))
     }
 
     /// Replaces a bitmap node's image and smoothing flag (its renderer, if it has one, then
@@ -59,16 +64,16 @@ impl Stage {
     /// [`Error::NotBitmap`] for a container or an animated node; [`Error::OutOfRange`] when
     /// the node's renderer cannot draw an image of this size; [`Error::StaleNode`]. On error
     /// nothing changes.
-    pub fn set_bitmap(&mut self, id: NodeId, bitmap: Bitmap, smoothing: bool) -> Result<()> {
-        if !matches!(self.node(id)?.content, Content::Bitmap { .. }) {
+    pub fn set_bitmap(&mut self, node: NodeId, bitmap: Bitmap, smoothing: bool) -> Result<()> {
+        if !matches!(self.node(node)?.content, Content::Bitmap { .. }) {
             return Err(Error::NotBitmap {
-                node: self.describe(id),
+                node: self.describe(node),
             });
         }
-        let renderer = self.renderer_for(id, &bitmap)?;
-        let node = self.node_mut(id)?;
-        node.content = Content::Bitmap { bitmap, smoothing };
-        node.renderer = renderer;
+        let renderer = self.renderer_for(node, &bitmap)?;
+        let entry = self.node_mut(node)?;
+        entry.content = Content::Bitmap { bitmap, smoothing };
+        entry.renderer = renderer;
         Ok(())
     }
 

@@ -9,17 +9,17 @@ use crate::{Error, NodeId, Result, Stage};
 
 /// A container's children: adding at an index, moving, swapping, removing.
 impl Stage {
-    /// Moves `id` to be the last child of `new_parent` (on top of its siblings), keeping its
+    /// Moves `node` to be the last child of `new_parent` (on top of its siblings), keeping its
     /// own matrix, so it moves on screen if the two parents' spaces differ.
     ///
     /// # Errors
     ///
-    /// [`Error::Cycle`] when `new_parent` is `id` or inside it, [`Error::Root`] for the root,
+    /// [`Error::Cycle`] when `new_parent` is `node` or inside it, [`Error::Root`] for the root,
     /// [`Error::NotContainer`], [`Error::Mask`] when the move would put a mask inside what it
     /// masks, [`Error::StaleNode`]. Nothing changes on error.
-    pub fn set_parent(&mut self, id: NodeId, new_parent: NodeId) -> Result<()> {
-        let len = self.children_without(new_parent, id)?;
-        self.move_child(id, new_parent, len)
+    pub fn set_parent(&mut self, node: NodeId, new_parent: NodeId) -> Result<()> {
+        let len = self.children_without(new_parent, node)?;
+        self.move_child(node, new_parent, len)
     }
 
     /// Flash's `addChildAt`: moves `child` (from anywhere in the tree, keeping its own
@@ -222,17 +222,17 @@ impl Stage {
     ///
     /// [`Error::Root`] for the root, [`Error::StaleNode`] for a removed node. Nothing changes
     /// on error.
-    pub fn remove(&mut self, id: NodeId) -> Result<()> {
-        if id == self.root() {
+    pub fn remove(&mut self, node: NodeId) -> Result<()> {
+        if node == self.root() {
             return Err(Error::Root);
         }
-        let parent = self.node(id)?.parent;
+        let parent = self.node(node)?.parent;
         if let Some(p) = parent {
-            self.node_mut(p)?.children.retain(|c| *c != id);
+            self.node_mut(p)?.children.retain(|c| *c != node);
         }
-        for (n, node) in self.free_subtree(id) {
-            self.unlink_removed(Link::Mask, n, node.mask, node.masking);
-            self.unlink_removed(Link::HitArea, n, node.hit_area, node.hit_area_of);
+        for (n, removed) in self.free_subtree(node) {
+            self.unlink_removed(Link::Mask, n, removed.mask, removed.masking);
+            self.unlink_removed(Link::HitArea, n, removed.hit_area, removed.hit_area_of);
         }
         Ok(())
     }

@@ -29,8 +29,8 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn frame(&self, id: NodeId) -> Result<Option<usize>> {
-        Ok(match &self.node(id)?.content {
+    pub fn frame(&self, node: NodeId) -> Result<Option<usize>> {
+        Ok(match &self.node(node)?.content {
             Content::Frames { current, .. } => Some(*current),
             _ => None,
         })
@@ -41,8 +41,8 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn frames(&self, id: NodeId) -> Result<&[Frame]> {
-        Ok(match &self.node(id)?.content {
+    pub fn frames(&self, node: NodeId) -> Result<&[Frame]> {
+        Ok(match &self.node(node)?.content {
             Content::Frames { frames, .. } => frames,
             _ => &[],
         })
@@ -53,8 +53,8 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn frame_count(&self, id: NodeId) -> Result<usize> {
-        Ok(match &self.node(id)?.content {
+    pub fn frame_count(&self, node: NodeId) -> Result<usize> {
+        Ok(match &self.node(node)?.content {
             Content::Frames { frames, .. } => frames.len(),
             _ => 0,
         })
@@ -66,9 +66,9 @@ impl Stage {
     ///
     /// [`Error::OutOfRange`] naming the node when there is no such frame or the node is not
     /// animated; [`Error::StaleNode`].
-    pub fn set_frame(&mut self, id: NodeId, index: usize) -> Result<()> {
-        let what = format!("frame of {}", self.describe(id));
-        match &mut self.node_mut(id)?.content {
+    pub fn set_frame(&mut self, node: NodeId, index: usize) -> Result<()> {
+        let what = format!("frame of {}", self.describe(node));
+        match &mut self.node_mut(node)?.content {
             Content::Frames { frames, current } if index < frames.len() => {
                 *current = index;
                 Ok(())

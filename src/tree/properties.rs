@@ -15,8 +15,8 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn name(&self, id: NodeId) -> Result<Option<&str>> {
-        Ok(self.node(id)?.name.as_deref())
+    pub fn name(&self, node: NodeId) -> Result<Option<&str>> {
+        Ok(self.node(node)?.name.as_deref())
     }
 
     /// Names the node (names need not be unique in a stage; scene files require it).
@@ -24,8 +24,8 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn set_name(&mut self, id: NodeId, name: impl Into<String>) -> Result<()> {
-        self.node_mut(id)?.name = Some(name.into());
+    pub fn set_name(&mut self, node: NodeId, name: impl Into<String>) -> Result<()> {
+        self.node_mut(node)?.name = Some(name.into());
         Ok(())
     }
 
@@ -34,8 +34,8 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn matrix(&self, id: NodeId) -> Result<DAffine2> {
-        Ok(self.node(id)?.matrix)
+    pub fn matrix(&self, node: NodeId) -> Result<DAffine2> {
+        Ok(self.node(node)?.matrix)
     }
 
     /// Sets the matrix (skew allowed; a singular matrix makes the node cover nothing).
@@ -60,16 +60,16 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::NonFinite`] naming the node when an entry is not finite; [`Error::StaleNode`].
-    pub fn set_matrix(&mut self, id: NodeId, m: impl IntoAffine) -> Result<()> {
+    pub fn set_matrix(&mut self, node: NodeId, m: impl IntoAffine) -> Result<()> {
         let m = m.into_affine();
         if !transform::is_finite(&m) {
             return Err(Error::NonFinite {
-                what: format!("matrix of {}", self.describe(id)),
+                what: format!("matrix of {}", self.describe(node)),
             });
         }
-        let node = self.node_mut(id)?;
-        node.matrix = m;
-        node.props = Props::from_matrix(&m);
+        let entry = self.node_mut(node)?;
+        entry.matrix = m;
+        entry.props = Props::from_matrix(&m);
         Ok(())
     }
 
@@ -118,40 +118,40 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn x(&self, id: NodeId) -> Result<f64> {
-        Ok(self.node(id)?.matrix.translation.x)
+    pub fn x(&self, node: NodeId) -> Result<f64> {
+        Ok(self.node(node)?.matrix.translation.x)
     }
     /// y position in the parent (`ty`).
     ///
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn y(&self, id: NodeId) -> Result<f64> {
-        Ok(self.node(id)?.matrix.translation.y)
+    pub fn y(&self, node: NodeId) -> Result<f64> {
+        Ok(self.node(node)?.matrix.translation.y)
     }
     /// Rotation in degrees, clockwise on screen.
     ///
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn rotation(&self, id: NodeId) -> Result<f64> {
-        Ok(self.node(id)?.props.rotation)
+    pub fn rotation(&self, node: NodeId) -> Result<f64> {
+        Ok(self.node(node)?.props.rotation)
     }
     /// Horizontal scale (length of the matrix's x axis).
     ///
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn scale_x(&self, id: NodeId) -> Result<f64> {
-        Ok(self.node(id)?.props.scale_x)
+    pub fn scale_x(&self, node: NodeId) -> Result<f64> {
+        Ok(self.node(node)?.props.scale_x)
     }
     /// Vertical scale (length of the matrix's y axis).
     ///
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn scale_y(&self, id: NodeId) -> Result<f64> {
-        Ok(self.node(id)?.props.scale_y)
+    pub fn scale_y(&self, node: NodeId) -> Result<f64> {
+        Ok(self.node(node)?.props.scale_y)
     }
 
     /// Sets the x position.
@@ -159,16 +159,16 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::NonFinite`] naming the node; [`Error::StaleNode`].
-    pub fn set_x(&mut self, id: NodeId, x: f64) -> Result<()> {
-        self.set_translation(id, "x", x, |t| t.x = x)
+    pub fn set_x(&mut self, node: NodeId, x: f64) -> Result<()> {
+        self.set_translation(node, "x", x, |t| t.x = x)
     }
     /// Sets the y position.
     ///
     /// # Errors
     ///
     /// As [`Stage::set_x`].
-    pub fn set_y(&mut self, id: NodeId, y: f64) -> Result<()> {
-        self.set_translation(id, "y", y, |t| t.y = y)
+    pub fn set_y(&mut self, node: NodeId, y: f64) -> Result<()> {
+        self.set_translation(node, "y", y, |t| t.y = y)
     }
     /// Places the node at `(x, y)` in its parent: one call for a sprite's position each
     /// frame. Only the matrix's translation changes, exactly (its other entries are kept as
@@ -187,13 +187,13 @@ impl Stage {
     ///
     /// [`Error::NonFinite`] naming the node and the coordinate; [`Error::StaleNode`]. Nothing
     /// changes on error.
-    pub fn set_position(&mut self, id: NodeId, x: f64, y: f64) -> Result<()> {
+    pub fn set_position(&mut self, node: NodeId, x: f64, y: f64) -> Result<()> {
         if !y.is_finite() {
             return Err(Error::NonFinite {
-                what: format!("y of {}", self.describe(id)),
+                what: format!("y of {}", self.describe(node)),
             });
         }
-        self.set_translation(id, "x", x, |t| *t = DVec2::new(x, y))
+        self.set_translation(node, "x", x, |t| *t = DVec2::new(x, y))
     }
 
     /// Sets both scales to `s`, keeping rotation and skew (Flash's `scaleX = scaleY = s`). A
@@ -212,8 +212,8 @@ impl Stage {
     /// # Errors
     ///
     /// As [`Stage::set_x`].
-    pub fn set_scale(&mut self, id: NodeId, s: f64) -> Result<()> {
-        self.set_prop(id, "scale", s, |p| (p.scale_x, p.scale_y) = (s, s))
+    pub fn set_scale(&mut self, node: NodeId, s: f64) -> Result<()> {
+        self.set_prop(node, "scale", s, |p| (p.scale_x, p.scale_y) = (s, s))
     }
 
     /// Sets position, rotation (degrees, clockwise on screen) and both scales in one call:
@@ -269,24 +269,24 @@ impl Stage {
     /// # Errors
     ///
     /// As [`Stage::set_x`].
-    pub fn set_rotation(&mut self, id: NodeId, degrees: f64) -> Result<()> {
-        self.set_prop(id, "rotation", degrees, |p| p.rotation = degrees)
+    pub fn set_rotation(&mut self, node: NodeId, degrees: f64) -> Result<()> {
+        self.set_prop(node, "rotation", degrees, |p| p.rotation = degrees)
     }
     /// Sets the horizontal scale, keeping rotation.
     ///
     /// # Errors
     ///
     /// As [`Stage::set_x`].
-    pub fn set_scale_x(&mut self, id: NodeId, s: f64) -> Result<()> {
-        self.set_prop(id, "scale_x", s, |p| p.scale_x = s)
+    pub fn set_scale_x(&mut self, node: NodeId, s: f64) -> Result<()> {
+        self.set_prop(node, "scale_x", s, |p| p.scale_x = s)
     }
     /// Sets the vertical scale, keeping rotation.
     ///
     /// # Errors
     ///
     /// As [`Stage::set_x`].
-    pub fn set_scale_y(&mut self, id: NodeId, s: f64) -> Result<()> {
-        self.set_prop(id, "scale_y", s, |p| p.scale_y = s)
+    pub fn set_scale_y(&mut self, node: NodeId, s: f64) -> Result<()> {
+        self.set_prop(node, "scale_y", s, |p| p.scale_y = s)
     }
 
     /// Whether the node is drawn. A hidden descendant has no pixels; the target of a query
@@ -295,16 +295,16 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn visible(&self, id: NodeId) -> Result<bool> {
-        Ok(self.node(id)?.visible)
+    pub fn visible(&self, node: NodeId) -> Result<bool> {
+        Ok(self.node(node)?.visible)
     }
     /// Shows or hides the node.
     ///
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn set_visible(&mut self, id: NodeId, visible: bool) -> Result<()> {
-        self.node_mut(id)?.visible = visible;
+    pub fn set_visible(&mut self, node: NodeId, visible: bool) -> Result<()> {
+        self.node_mut(node)?.visible = visible;
         Ok(())
     }
 
@@ -325,14 +325,14 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn is_shown(&self, id: NodeId) -> Result<bool> {
-        let mut cur = Some(id);
+    pub fn is_shown(&self, node: NodeId) -> Result<bool> {
+        let mut cur = Some(node);
         while let Some(c) = cur {
-            let node = self.node(c)?;
-            if !node.visible {
+            let here = self.node(c)?;
+            if !here.visible {
                 return Ok(false);
             }
-            cur = node.parent;
+            cur = here.parent;
         }
         Ok(true)
     }
@@ -342,8 +342,8 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn tolerance(&self, id: NodeId) -> Result<Option<u8>> {
-        Ok(self.node(id)?.tolerance)
+    pub fn tolerance(&self, node: NodeId) -> Result<Option<u8>> {
+        Ok(self.node(node)?.tolerance)
     }
 
     /// Gives the node a collision tolerance of its own, used instead of the query's whenever
@@ -371,8 +371,8 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn set_tolerance(&mut self, id: NodeId, tolerance: Option<u8>) -> Result<()> {
-        self.node_mut(id)?.tolerance = tolerance;
+    pub fn set_tolerance(&mut self, node: NodeId, tolerance: Option<u8>) -> Result<()> {
+        self.node_mut(node)?.tolerance = tolerance;
         Ok(())
     }
 
@@ -381,8 +381,8 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn alpha(&self, id: NodeId) -> Result<f64> {
-        Ok(self.node(id)?.color.alpha_multiplier)
+    pub fn alpha(&self, node: NodeId) -> Result<f64> {
+        Ok(self.node(node)?.color.alpha_multiplier)
     }
     /// Sets the alpha multiplier.
     ///
@@ -390,15 +390,15 @@ impl Stage {
     ///
     /// [`Error::OutOfRange`] naming the node when `alpha` is outside 0..=1 or NaN;
     /// [`Error::StaleNode`].
-    pub fn set_alpha(&mut self, id: NodeId, alpha: f64) -> Result<()> {
+    pub fn set_alpha(&mut self, node: NodeId, alpha: f64) -> Result<()> {
         if !(0.0..=1.0).contains(&alpha) {
             return Err(Error::OutOfRange {
-                what: format!("alpha of {}", self.describe(id)),
+                what: format!("alpha of {}", self.describe(node)),
                 value: alpha,
                 range: "0..=1",
             });
         }
-        self.node_mut(id)?.color.alpha_multiplier = alpha;
+        self.node_mut(node)?.color.alpha_multiplier = alpha;
         Ok(())
     }
 
@@ -407,17 +407,17 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn color_transform(&self, id: NodeId) -> Result<ColorTransform> {
-        Ok(self.node(id)?.color)
+    pub fn color_transform(&self, node: NodeId) -> Result<ColorTransform> {
+        Ok(self.node(node)?.color)
     }
     /// Sets the colour transform, alpha included.
     ///
     /// # Errors
     ///
     /// [`Error::NonFinite`] naming the node; [`Error::StaleNode`].
-    pub fn set_color_transform(&mut self, id: NodeId, ct: ColorTransform) -> Result<()> {
-        ct.check_finite(|| format!("colour transform of {}", self.describe(id)))?;
-        self.node_mut(id)?.color = ct;
+    pub fn set_color_transform(&mut self, node: NodeId, ct: ColorTransform) -> Result<()> {
+        ct.check_finite(|| format!("colour transform of {}", self.describe(node)))?;
+        self.node_mut(node)?.color = ct;
         Ok(())
     }
 }

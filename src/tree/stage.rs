@@ -215,8 +215,8 @@ impl Stage {
     }
 
     /// Whether the id refers to a live node of this stage.
-    pub fn contains(&self, id: NodeId) -> bool {
-        self.slot(id).is_some()
+    pub fn contains(&self, node: NodeId) -> bool {
+        self.slot(node).is_some()
     }
 
     /// How many nodes live, the root included.
@@ -288,10 +288,10 @@ impl Stage {
     }
 
     /// The node's name in quotes, or `#index`, as error messages show it.
-    pub fn describe(&self, id: NodeId) -> String {
-        match self.slot(id) {
-            Some(n) => describe_node(n, id),
-            None => format!("#{} (removed)", id.index),
+    pub fn describe(&self, node: NodeId) -> String {
+        match self.slot(node) {
+            Some(n) => describe_node(n, node),
+            None => format!("#{} (removed)", node.index),
         }
     }
 
@@ -398,8 +398,8 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn parent(&self, id: NodeId) -> Result<Option<NodeId>> {
-        Ok(self.node(id)?.parent)
+    pub fn parent(&self, node: NodeId) -> Result<Option<NodeId>> {
+        Ok(self.node(node)?.parent)
     }
 
     /// The children in paint order (empty for a bitmap).
@@ -407,8 +407,8 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn children(&self, id: NodeId) -> Result<&[NodeId]> {
-        Ok(&self.node(id)?.children)
+    pub fn children(&self, node: NodeId) -> Result<&[NodeId]> {
+        Ok(&self.node(node)?.children)
     }
 
     /// Whether `ancestor` is `node` itself or one of its ancestors.

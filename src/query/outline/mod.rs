@@ -69,7 +69,7 @@ impl OutlineOptions {
 
 /// Outlines of an object's solid pixels.
 impl Stage {
-    /// The boundary of `obj`'s solid pixels in `parent`'s pixel grid (pixel `(i, j)` is the
+    /// The boundary of `node`'s solid pixels in `parent`'s pixel grid (pixel `(i, j)` is the
     /// square `[i, i+1) x [j, j+1)`, its value as semantics.md 4.5 defines it, solid at
     /// `tolerance` as in collision queries) as closed polygons: each a list of vertices,
     /// the last joined to the first. Read with the even-odd rule, a pixel's centre is
@@ -95,8 +95,8 @@ impl Stage {
     /// assert_eq!(loops[1].len(), 4);
     /// # Ok::<(), pixelhit::Error>(())
     /// ```
-    pub fn outline(&self, obj: NodeId, parent: NodeId, tolerance: u8) -> Result<Vec<Vec<DVec2>>> {
-        self.outline_with(obj, parent, &OutlineOptions::default().tolerance(tolerance))
+    pub fn outline(&self, node: NodeId, parent: NodeId, tolerance: u8) -> Result<Vec<Vec<DVec2>>> {
+        self.outline_with(node, parent, &OutlineOptions::default().tolerance(tolerance))
     }
 
     /// [`Stage::outline`] with every option: tolerance, simplification, anti-aliasing and

@@ -222,16 +222,16 @@ impl PickIndex {
     }
 
     /// The facts of a live node.
-    pub fn facts(&self, id: NodeId) -> &Facts {
-        self.facts[id.index() as usize]
+    pub fn facts(&self, node: NodeId) -> &Facts {
+        self.facts[node.index() as usize]
             .as_ref()
             .expect("the index holds every live node")
     }
 
     /// Paint order of a node.
-    pub fn rank(&self, id: NodeId) -> u32 {
+    pub fn rank(&self, node: NodeId) -> u32 {
         self.facts
-            .get(id.index() as usize)
+            .get(node.index() as usize)
             .and_then(Option::as_ref)
             .map_or(NONE, |f| f.rank)
     }

@@ -24,8 +24,8 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn interactive(&self, id: NodeId) -> Result<bool> {
-        Ok(self.node(id)?.interactive)
+    pub fn interactive(&self, node: NodeId) -> Result<bool> {
+        Ok(self.node(node)?.interactive)
     }
 
     /// Makes a container interactive or not. A non-interactive container is content: a hit
@@ -35,15 +35,15 @@ impl Stage {
     ///
     /// [`Error::NotInteractive`] when asking a bitmap or an animated leaf to be interactive,
     /// [`Error::StaleNode`].
-    pub fn set_interactive(&mut self, id: NodeId, interactive: bool) -> Result<()> {
-        let leaf = !matches!(self.node(id)?.content, Content::Container(_));
+    pub fn set_interactive(&mut self, node: NodeId, interactive: bool) -> Result<()> {
+        let leaf = !matches!(self.node(node)?.content, Content::Container(_));
         if interactive && leaf {
             return Err(Error::NotInteractive {
-                node: self.describe(id),
+                node: self.describe(node),
                 what: "way to become interactive (bitmaps and animated leaves are content)",
             });
         }
-        self.node_mut(id)?.interactive = interactive;
+        self.node_mut(node)?.interactive = interactive;
         Ok(())
     }
 
@@ -52,8 +52,8 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn mouse_enabled(&self, id: NodeId) -> Result<bool> {
-        Ok(self.node(id)?.mouse_enabled)
+    pub fn mouse_enabled(&self, node: NodeId) -> Result<bool> {
+        Ok(self.node(node)?.mouse_enabled)
     }
 
     /// Sets Flash's `mouseEnabled`: a node that is not takes no click itself; a hit on it
@@ -62,8 +62,8 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::NotInteractive`] for a node that is not interactive, [`Error::StaleNode`].
-    pub fn set_mouse_enabled(&mut self, id: NodeId, enabled: bool) -> Result<()> {
-        self.interactive_node(id, "mouse_enabled")?.mouse_enabled = enabled;
+    pub fn set_mouse_enabled(&mut self, node: NodeId, enabled: bool) -> Result<()> {
+        self.interactive_node(node, "mouse_enabled")?.mouse_enabled = enabled;
         Ok(())
     }
 
@@ -72,8 +72,8 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn mouse_children(&self, id: NodeId) -> Result<bool> {
-        Ok(self.node(id)?.mouse_children)
+    pub fn mouse_children(&self, node: NodeId) -> Result<bool> {
+        Ok(self.node(node)?.mouse_children)
     }
 
     /// Sets Flash's `mouseChildren`: with `false`, a hit anywhere inside the container is
@@ -82,22 +82,22 @@ impl Stage {
     /// # Errors
     ///
     /// [`Error::NotInteractive`] for a node that is not interactive, [`Error::StaleNode`].
-    pub fn set_mouse_children(&mut self, id: NodeId, children: bool) -> Result<()> {
-        self.interactive_node(id, "mouse_children")?.mouse_children = children;
+    pub fn set_mouse_children(&mut self, node: NodeId, children: bool) -> Result<()> {
+        self.interactive_node(node, "mouse_children")?.mouse_children = children;
         Ok(())
     }
 
-    /// The node whose region stands for `id`'s content when picking, if any.
+    /// The node whose region stands for `node`'s content when picking, if any.
     ///
     /// # Errors
     ///
     /// [`Error::StaleNode`].
-    pub fn hit_area(&self, id: NodeId) -> Result<Option<NodeId>> {
-        Ok(self.node(id)?.hit_area)
+    pub fn hit_area(&self, node: NodeId) -> Result<Option<NodeId>> {
+        Ok(self.node(node)?.hit_area)
     }
 
     /// Sets Flash's `hitArea`: the fills of `area` and its descendants (visibility ignored,
-    /// placed by `area`'s own matrices wherever it is) replace what would make `id` itself
+    /// placed by `area`'s own matrices wherever it is) replace what would make `node` itself
     /// the target: its own graphics and its non-interactive children (and, with
     /// `mouse_children = false`, its whole subtree). Interactive children still take their
     /// own clicks. `None` takes it away.
@@ -106,11 +106,11 @@ impl Stage {
     ///
     /// [`Error::NotInteractive`] for a node that is not interactive, [`Error::StaleNode`].
     /// Nothing changes on error.
-    pub fn set_hit_area(&mut self, id: NodeId, area: Option<NodeId>) -> Result<()> {
+    pub fn set_hit_area(&mut self, node: NodeId, area: Option<NodeId>) -> Result<()> {
         if let Some(a) = area {
             self.node(a)?;
         }
-        self.interactive_node(id, "hit_area")?;
-        self.set_link(Link::HitArea, id, area)
+        self.interactive_node(node, "hit_area")?;
+        self.set_link(Link::HitArea, node, area)
     }
 }

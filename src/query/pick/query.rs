@@ -192,16 +192,16 @@ impl Stage {
     ///
     /// [`Error::NonFinite`] for a point that is not finite, or when shown content in the
     /// subtree cannot be placed (as [`Stage::pick`]); [`Error::StaleNode`].
-    pub fn objects_under_point(&self, container: NodeId, x: f64, y: f64) -> Result<Vec<NodeId>> {
-        self.node(container)?;
+    pub fn objects_under_point(&self, parent: NodeId, x: f64, y: f64) -> Result<Vec<NodeId>> {
+        self.node(parent)?;
         let p = DVec2::new(x, y);
         if !p.is_finite() {
             return Err(Error::NonFinite {
-                what: format!("point ({x}, {y}) under {}", self.describe(container)),
+                what: format!("point ({x}, {y}) under {}", self.describe(parent)),
             });
         }
         let index = self.pick_index()?;
-        let top = index.facts(container);
+        let top = index.facts(parent);
         let (first, last) = (top.rank, top.last);
         if let Some(bad) = index.unplaceable_in(first, last) {
             return Err(self.refuse_unplaceable(bad));

@@ -177,7 +177,10 @@ mod tests {
         let edited = pixels(&scene.stage, scene.node("g").unwrap());
         assert_eq!(edited, pixels(&stage, n));
         assert_ne!(edited, &*ground.rgba());
-        assert_eq!(pixels(&scene.stage, scene.node("plain").unwrap()), &*ground.rgba());
+        assert_eq!(
+            pixels(&scene.stage, scene.node("plain").unwrap()),
+            &*ground.rgba()
+        );
         let _ = std::fs::remove_dir_all(&d);
     }
 
