@@ -530,7 +530,7 @@ class Sweep:
 
 @final
 class SweepHit:
-    """One node that a mover meets during a step (`Stage.sweeps_with`,
+    """One node that a mover meets during a step (`Stage.sweeps_against`,
     `Stage.sweeps_between`), with its first contact as in `Sweep`."""
 
     @property
@@ -853,6 +853,28 @@ class Stage:
         the contact is narrowed to 1/256 px of motion. More than `max_tests` poses raise
         `BudgetError`; a moving node with skew raises `NodeError`. Other options as
         `collision`."""
+    def sweeps_against(
+        self,
+        mover: Node,
+        from_pose: _PoseLike,
+        others: Iterable[Node],
+        parent: Node,
+        *,
+        tolerance: int = 255,
+        skip_hidden: bool = False,
+        precise: bool = True,
+        anti_alias: bool = True,
+        parallel: bool = True,
+        max_pixels: Optional[int] = None,
+        max_step: float = 0.5,
+        max_tests: int = 262144,
+        max_work: Optional[int] = None,
+    ) -> list[SweepHit]:
+        """Every node of `others` that `mover` meets while it moves from `from_pose` to its
+        current pose (the others stay put), each with its first contact, in order of `t`,
+        then of the tree. The mover is never among the answers; a node listed twice counts
+        once. Options as `sweep` and `contacts_among`."""
+    @deprecated("call sweeps_against(mover, from_pose, others, parent): the crate's name and order")
     def sweeps_with(
         self,
         parent: Node,
@@ -870,10 +892,8 @@ class Stage:
         max_tests: int = 262144,
         max_work: Optional[int] = None,
     ) -> list[SweepHit]:
-        """Every node of `others` that `mover` meets while it moves from `from_pose` to its
-        current pose (the others stay put), each with its first contact, in order of `t`,
-        then of the tree. The mover is never among the answers; a node listed twice counts
-        once. Options as `sweep` and `contacts_among`."""
+        """Deprecated: `sweeps_against(mover, from_pose, others, parent, ...)` under its
+        former name and argument order (a `DeprecationWarning`, then the same answers)."""
     def sweeps_between(
         self,
         parent: Node,
@@ -890,7 +910,7 @@ class Stage:
         max_tests: int = 262144,
         max_work: Optional[int] = None,
     ) -> list[SweepHit]:
-        """`sweeps_with` for every `(node, from_pose)` of `movers` in one call (a dict's
+        """`sweeps_against` for every `(node, from_pose)` of `movers` in one call (a dict's
         `.items()` works), ordered by mover, then `t`, then the tree. Movers do not meet
         each other; a mover listed among `others` is left out of them."""
     def separation(

@@ -1,5 +1,5 @@
 //! Motion (semantics.md section 8): `Pose`, the answers `Sweep` and `SweepHit`, and the
-//! options and arguments of `Stage.sweep`, `sweeps_with`, `sweeps_between` and
+//! options and arguments of `Stage.sweep`, `sweeps_against`, `sweeps_between` and
 //! `separation` (whose methods live on `Stage`, pyo3 allowing one method block a class).
 
 use ph::{MotionOptions, NodeId};
@@ -216,7 +216,7 @@ impl PySweep {
     }
 }
 
-/// One node that a mover meets during a step (`Stage.sweeps_with`, `sweeps_between`):
+/// One node that a mover meets during a step (`Stage.sweeps_against`, `sweeps_between`):
 /// `mover` and `other` (the `Node` objects given) and the first contact as in `Sweep`:
 /// `t`, `rect`, `overlap_pixels`, `last_clear`.
 #[pyclass(module = "pixelhit", name = "SweepHit", frozen)]

@@ -673,14 +673,14 @@ impl PyStage {
     /// `SweepHit` in order of `t`, then of the tree. A bullet stops at the first. The mover
     /// is never among the answers; a node listed twice counts once. Options as `sweep`,
     /// with `skip_hidden` and `parallel` as `contacts_among`.
-    #[pyo3(signature = (parent, mover, from_pose, others, *, tolerance = 255, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_step = 0.5, max_tests = 262144, max_work = None))]
+    #[pyo3(signature = (mover, from_pose, others, parent, *, tolerance = 255, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_step = 0.5, max_tests = 262144, max_work = None))]
     #[allow(clippy::too_many_arguments)]
-    fn sweeps_with(
+    fn sweeps_against(
         slf: &Bound<'_, Self>,
-        parent: &Bound<'_, PyAny>,
         mover: &Bound<'_, PyAny>,
         from_pose: &Bound<'_, PyAny>,
         others: &Bound<'_, PyAny>,
+        parent: &Bound<'_, PyAny>,
         #[pyo3(from_py_with = tolerance_arg)] tolerance: u8,
         skip_hidden: bool,
         precise: bool,
@@ -718,10 +718,29 @@ impl PyStage {
         })
     }
 
-    /// `sweeps_with` for a whole frame of movers in one call: `movers` is an iterable of
+    /// Deprecated: `sweeps_against(mover, from_pose, others, parent, ...)` under its former
+    /// name and argument order.
+    #[pyo3(signature = (parent, mover, from_pose, others, **options))]
+    fn sweeps_with<'py>(
+        slf: &Bound<'py, Self>,
+        parent: &Bound<'py, PyAny>,
+        mover: &Bound<'py, PyAny>,
+        from_pose: &Bound<'py, PyAny>,
+        others: &Bound<'py, PyAny>,
+        options: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        warn_renamed(
+            slf.py(),
+            c"Stage.sweeps_with(parent, mover, from_pose, others) is deprecated: call Stage.sweeps_against(mover, from_pose, others, parent), the crate's name and order (parent after the nodes)",
+        )?;
+        slf.call_method("sweeps_against", (mover, from_pose, others, parent), options)
+    }
+
+    /// `sweeps_against` for a whole frame of movers in one call: `movers` is an iterable of
     /// `(node, from_pose)` pairs (a dict's `.items()` works). Hits are ordered by the
     /// mover's place in `movers`, then `t`, then the tree; movers do not meet each other,
-    /// and a mover listed among `others` is left out of them. Options as `sweeps_with`.
+    /// and a mover listed among `others` is left out of them. Options as `sweeps_against`.
+    /// (`parent` comes first here, as semantics.md section 8 writes this call.)
     #[pyo3(signature = (parent, movers, others, *, tolerance = 255, skip_hidden = false, precise = true, anti_alias = true, parallel = true, max_pixels = None, max_step = 0.5, max_tests = 262144, max_work = None))]
     #[allow(clippy::too_many_arguments)]
     fn sweeps_between(

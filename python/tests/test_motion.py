@@ -1,4 +1,4 @@
-"""Motion (semantics.md section 8) from Python: `Pose`, `Stage.sweep`, `sweeps_with`,
+"""Motion (semantics.md section 8) from Python: `Pose`, `Stage.sweep`, `sweeps_against`,
 `sweeps_between` and `separation`.
 
 Every answer is checked by an independent computation with the package's own discrete
@@ -114,7 +114,7 @@ def test_a_bullet_that_tunnels_between_frames_is_stopped():
     assert not overlaps_at(stage, bullet, last_frame.lerp(bullet.pose, hit.last_clear), wall, root)
     # The tree is the query's: nothing moved.
     assert bullet.pose == Pose(180, 100)
-    [h] = stage.sweeps_with(root, bullet, last_frame, [wall])
+    [h] = stage.sweeps_against(bullet, last_frame, [wall], root)
     assert h.mover is bullet and h.other is wall
     assert (h.t, h.rect, h.overlap_pixels, h.last_clear) == (hit.t, hit.rect, hit.overlap_pixels, hit.last_clear)
 
@@ -246,10 +246,10 @@ def test_overlap_at_the_start_is_t_zero_and_still_pairs_sweep_like_collision():
     assert stage.sweep(a, b, root) is None  # nothing moves, nothing overlaps
 
 
-# ----- sweeps_with, sweeps_between -----
+# ----- sweeps_against, sweeps_between -----
 
 
-def test_sweeps_with_equals_sweep_per_pair_in_order_of_t():
+def test_sweeps_against_equals_sweep_per_pair_in_order_of_t():
     rng = random.Random(7)
     stage = pixelhit.Stage()
     root = stage.root
@@ -264,7 +264,7 @@ def test_sweeps_with_equals_sweep_per_pair_in_order_of_t():
         frm = Pose(rng.uniform(0, 200), rng.uniform(0, 200))
         bullet.pose = (rng.uniform(0, 200), rng.uniform(0, 200))
         others = rocks + [bullet, rocks[0]]  # the mover and a repeat are ignored
-        hits = stage.sweeps_with(root, bullet, frm, others)
+        hits = stage.sweeps_against(bullet, frm, others, root)
         want = []
         for r in rocks:
             s = stage.sweep(bullet, r, root, a_from=frm)
@@ -282,9 +282,15 @@ def test_sweeps_with_equals_sweep_per_pair_in_order_of_t():
         assert [(h.t, h.other) for h in between] == [(h.t, h.other) for h in hits]
     print("sweep hits", seen)
     assert seen >= 10
+    # The former name, parent first, warns at the caller and gives the same hits.
+    with pytest.warns(DeprecationWarning, match=r"is deprecated: call Stage\.sweeps_against") as w:
+        old = stage.sweeps_with(root, bullet, frm, rocks, tolerance=128)
+    new = stage.sweeps_against(bullet, frm, rocks, root, tolerance=128)
+    assert [(h.t, h.other, h.rect) for h in old] == [(h.t, h.other, h.rect) for h in new]
+    assert [x.filename for x in w] == [__file__]
 
 
-def test_sweeps_between_is_sweeps_with_per_mover():
+def test_sweeps_between_is_sweeps_against_per_mover():
     stage = pixelhit.Stage()
     root = stage.root
     wall = stage.add_container(root)
@@ -296,7 +302,7 @@ def test_sweeps_between_is_sweeps_with_per_mover():
     hits = stage.sweeps_between(root, movers.items(), [wall, b1])
     assert [(h.mover, h.other) for h in hits] == [(b1, wall)]
     assert hits[0].mover is b1
-    assert hits[0].t == stage.sweeps_with(root, b1, movers[b1], [wall])[0].t
+    assert hits[0].t == stage.sweeps_against(b1, movers[b1], [wall], root)[0].t
     with pytest.raises(pixelhit.ArgumentError):
         stage.sweeps_between(root, [b1], [wall])
     with pytest.raises(pixelhit.ArgumentError):
@@ -377,7 +383,7 @@ def test_motion_errors():
         stage.sweep(a, b, root, a_from=(0, 0))
     assert e.value.kind == "Skew"
     with pytest.raises(pixelhit.NodeError):
-        stage.sweeps_with(root, a, (0, 0), [b])
+        stage.sweeps_against(a, (0, 0), [b], root)
     # A node with skew may stay put.
     b.x = 0
     assert stage.sweep(b, a, root, a_from=(80, 0)) is not None
@@ -412,6 +418,6 @@ def test_motion_errors():
     with pytest.raises(pixelhit.NodeError):
         stage.sweep(a, b, inner, a_from=(0, 0))
     with pytest.raises(pixelhit.NodeError):
-        stage.sweeps_with(root, a, (0, 0), [stray])
+        stage.sweeps_against(a, (0, 0), [stray], root)
     # Refused queries left the tree as it was.
     assert a.pose == Pose(0, 0) and b.pose == Pose(5, 0)

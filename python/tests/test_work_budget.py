@@ -56,7 +56,7 @@ def test_motion_queries_take_max_work():
     with pytest.raises(BudgetError):
         stage.sweep(bullet, wall, root, a_from=start, max_work=100_000)
     with pytest.raises(BudgetError):
-        stage.sweeps_with(root, bullet, start, [wall], max_work=100_000)
+        stage.sweeps_against(bullet, start, [wall], root, max_work=100_000)
     with pytest.raises(BudgetError):
         stage.sweeps_between(root, [(bullet, start)], [wall], max_work=100_000)
     with pytest.raises(BudgetError):

@@ -45,6 +45,8 @@
 //!   `contacts_against`, `contacts_between`, `sweeps_against`, `sweeps_between`.
 //!
 //! A renamed item keeps its old name as a deprecated alias for one release (CHANGELOG.md).
+//! Where the contract names a call, its name wins: scene files keep `sweeps_with`
+//! (scene-format.md), which Rust and Python call `sweeps_against`.
 //! `sweeps_between(parent, movers, others, opts)` still takes the parent first, as the
 //! contract (semantics.md section 8) writes it.
 
