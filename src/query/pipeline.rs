@@ -39,7 +39,7 @@ use crate::query::target_memo::TargetMemo;
 use crate::raster::bitmask::{BitMask, Overlap};
 use crate::raster::{
     BitmapBits, ClipShapes, DrawBudget, Item, MaskRef, Prepared, Rasterizer, RegionPiece, ScanBuffers,
-    SpanTarget, spans_pay, with_scan_buffers,
+    SpanTarget, dense_band_rows, spans_pay, with_scan_buffers,
 };
 use crate::raster::{PairKey, pair_key};
 use crate::tree::walk::{Clip, ClipLink, Visit};
@@ -834,9 +834,6 @@ impl PreparedPair {
 /// A cached raster's mask and the anchor it sits at, when a target is one.
 type PlacedMask<'a> = Option<(MaskRef<'a>, (i64, i64))>;
 
-/// Pixels of dense planes computed at once when a target is not a single fill.
-const BAND_PIXELS: u64 = 1 << 16;
-
 fn scan_with(
     window: PixelRect,
     (pa, pb): (&Prepared, &Prepared),
@@ -903,7 +900,7 @@ fn scan_with(
     let band_rows = if !plain && Rasterizer::has_runs(pa) && Rasterizer::has_runs(pb) {
         window.height()
     } else {
-        (BAND_PIXELS / window.width().max(1)).max(1)
+        dense_band_rows(window)
     } as i64;
     let mut y0 = window.y0;
     while y0 < window.y1 {

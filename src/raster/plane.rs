@@ -174,10 +174,19 @@ pub(crate) struct ScanBuffers {
 }
 
 /// The most a thread keeps of a dense band between queries (a band is at most 2^16 px).
-const KEPT_SCAN_BYTES: usize = 1 << 16;
+const KEPT_SCAN_BYTES: usize = BAND_PIXELS as usize;
 
 thread_local! {
     static SCAN_BUFFERS: std::cell::RefCell<Option<ScanBuffers>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Pixels of a dense band: what a target that is not a single fill is computed in at once.
+const BAND_PIXELS: u64 = 1 << 16;
+
+/// Rows of `region` in one dense band ([`BAND_PIXELS`] pixels, at least one row), as every
+/// row scan bands a region (a pair's window, a target's whole mask).
+pub(crate) fn dense_band_rows(region: PixelRect) -> u64 {
+    (BAND_PIXELS / region.width().max(1)).max(1)
 }
 
 /// Runs `f` with this thread's scan buffers (fresh ones when they are in use, as in a

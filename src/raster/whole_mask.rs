@@ -10,12 +10,9 @@
 
 use super::bitmap_bits::BitmapBits;
 use super::bitmask::BitMask;
-use super::plane::{Rasterizer, with_scan_buffers};
+use super::plane::{Rasterizer, dense_band_rows, with_scan_buffers};
 use super::prepare::Prepared;
 use crate::Result;
-
-/// Rows of the scan done at once, in pixels of a band (as the pairs' scan bands them).
-const BAND_PIXELS: u64 = 1 << 16;
 
 /// The solid pixels of `target` at `threshold` over everything it can touch, in the
 /// parent's grid. `what` names the target for a work-budget error.
@@ -37,7 +34,7 @@ pub(crate) fn whole_mask(target: &Prepared, threshold: u8, what: impl Fn() -> St
             }
         }
         mask.reset(extent);
-        let band_rows = (BAND_PIXELS / extent.width().max(1)).max(1) as i64;
+        let band_rows = dense_band_rows(extent) as i64;
         let mut y0 = extent.y0;
         while y0 < extent.y1 {
             let band = crate::geom::rect::PixelRect {
