@@ -9,7 +9,7 @@
 
 use std::collections::HashSet;
 
-use pixelhit::{Collision, DAffine2, DVec2, FillRule, Graphic, NodeId, Path, Rect, Stage};
+use pixelhit::{Bitmap, Collision, DAffine2, DVec2, FillRule, Graphic, NodeId, Path, Rect, Stage};
 
 /// xorshift64, the generator of the bitmap and exactness tests (their cases are this
 /// sequence's).
@@ -520,4 +520,26 @@ pub fn random_case(seed: u64, simple_only: bool) -> Case {
         ref_b,
         rules: (rule_a, rule_b),
     }
+}
+
+/// A random bitmap up to `max_side` texels a side with a clear border 0 to 3 texels wide.
+/// Inside, a texel is one of `kinds` kinds, drawn evenly: a random alpha (0), clear (1, when
+/// `kinds` is 4) or opaque (the rest).
+pub fn bordered_bitmap(rng: &mut Rng, max_side: i64, kinds: i64) -> Bitmap {
+    let (w, h) = (rng.int(1, max_side) as u32, rng.int(1, max_side) as u32);
+    let border = rng.int(0, 4) as u32;
+    let mut rgba = Vec::with_capacity((w * h * 4) as usize);
+    for y in 0..h {
+        for x in 0..w {
+            let edge = x < border || y < border || x + border >= w || y + border >= h;
+            let a = match (edge, rng.int(0, kinds)) {
+                (true, _) => 0,
+                (false, 0) => rng.int(0, 255) as u8,
+                (false, 1) if kinds == 4 => 0,
+                _ => 255,
+            };
+            rgba.extend_from_slice(&[9, 8, 7, a]);
+        }
+    }
+    Bitmap::from_rgba8(w, h, rgba).unwrap()
 }

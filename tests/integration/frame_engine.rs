@@ -7,31 +7,12 @@
 //! 100, turned and skewed, near the origin and far from it, and poses seen again (kept whole
 //! rasters against poses computed in the window).
 
-use crate::common::{Rng, random_matrix};
-use pixelhit::{Bitmap, CollisionOptions, ColorTransform, DAffine2, DVec2, NodeId, Stage};
-
-fn bitmap(rng: &mut Rng) -> Bitmap {
-    let (w, h) = (rng.int(1, 48) as u32, rng.int(1, 48) as u32);
-    let border = rng.int(0, 4) as u32;
-    let mut rgba = Vec::with_capacity((w * h * 4) as usize);
-    for y in 0..h {
-        for x in 0..w {
-            let edge = x < border || y < border || x + border >= w || y + border >= h;
-            let a = match (edge, rng.int(0, 4)) {
-                (true, _) => 0,
-                (false, 0) => rng.int(0, 255) as u8,
-                (false, 1) => 0,
-                _ => 255,
-            };
-            rgba.extend_from_slice(&[9, 8, 7, a]);
-        }
-    }
-    Bitmap::from_rgba8(w, h, rgba).unwrap()
-}
+use crate::common::{Rng, bordered_bitmap, random_matrix};
+use pixelhit::{CollisionOptions, ColorTransform, DAffine2, DVec2, NodeId, Stage};
 
 /// A bitmap node placed at `at` with a random pose, scale between `scale.0` and `scale.1`.
 fn sprite(rng: &mut Rng, stage: &mut Stage, parent: NodeId, at: DVec2, scale: (f64, f64)) -> NodeId {
-    let image = bitmap(rng);
+    let image = bordered_bitmap(rng, 48, 4);
     let centre =
         DAffine2::from_translation(-DVec2::new(f64::from(image.width()), f64::from(image.height())) / 2.0);
     let node = stage.add_bitmap(parent, image, false).unwrap();

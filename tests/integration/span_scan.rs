@@ -7,26 +7,8 @@
 //! tolerance 0 and 255 and between, anti-aliased and not, turned, scaled and skewed, near
 //! the origin and up to 1e9 px away.
 
-use crate::common::{Rng, random_matrix, scribble, star};
-use pixelhit::{Bitmap, CollisionOptions, DAffine2, DVec2, FillRule, Graphic, NodeId, Path, Stage};
-
-fn bitmap(rng: &mut Rng) -> Bitmap {
-    let (w, h) = (rng.int(1, 40) as u32, rng.int(1, 40) as u32);
-    let border = rng.int(0, 4) as u32;
-    let mut rgba = Vec::with_capacity((w * h * 4) as usize);
-    for y in 0..h {
-        for x in 0..w {
-            let edge = x < border || y < border || x + border >= w || y + border >= h;
-            let a = match (edge, rng.int(0, 3)) {
-                (true, _) => 0,
-                (false, 0) => rng.int(0, 255) as u8,
-                _ => 255,
-            };
-            rgba.extend_from_slice(&[1, 2, 3, a]);
-        }
-    }
-    Bitmap::from_rgba8(w, h, rgba).unwrap()
-}
+use crate::common::{Rng, bordered_bitmap, random_matrix, scribble, star};
+use pixelhit::{CollisionOptions, DAffine2, DVec2, FillRule, Graphic, NodeId, Path, Stage};
 
 /// A target: one fill, stroke or bitmap, placed by a random matrix at `at`.
 fn target(rng: &mut Rng, stage: &mut Stage, parent: NodeId, at: DVec2) -> NodeId {
@@ -42,7 +24,9 @@ fn target(rng: &mut Rng, stage: &mut Stage, parent: NodeId, at: DVec2) -> NodeId
         FillRule::NonZero
     };
     let node = match rng.int(0, 6) {
-        0 => stage.add_bitmap(parent, bitmap(rng), rng.coin()).unwrap(),
+        0 => stage
+            .add_bitmap(parent, bordered_bitmap(rng, 40, 3), rng.coin())
+            .unwrap(),
         kind => {
             let n = stage.add_container(parent).unwrap();
             let vertices = rng.int(5, 14) as usize;
