@@ -297,7 +297,7 @@ fn answers() -> &'static Answers {
 }
 
 /// False hits and missed hits of a yes/no method over the corpus (or the cases `keep`s).
-#[derive(Default, Debug)]
+#[derive(Default, Debug, PartialEq, Eq)]
 struct Rates {
     hits: u64,
     misses: u64,
@@ -529,24 +529,40 @@ fn corpus_rates_of_every_method() {
     );
 }
 
-/// The radial test's options compared (slow: run with `--ignored`).
+/// The radial test's options, held to what docs/methods.md says of them: the neighbour
+/// correction trades misses for false hits as it widens, and interpolating between
+/// directions matters only without it. Run with `--nocapture` for the table.
 #[test]
-#[ignore]
 fn corpus_radial_options() {
+    let mut by_spread = Vec::new();
     for spread in [0, 15, 30, 45, 60] {
-        for interpolate in [true, false] {
-            let o = RadialOptions {
+        let [with, without] = [true, false].map(|interpolate| {
+            rates(Method::Radial(RadialOptions {
                 spread_degrees: spread,
                 interpolate,
-            };
-            let (r, f) = rates(Method::Radial(o));
+            }))
+        });
+        for (interpolate, (r, f)) in [(true, &with), (false, &without)] {
             println!(
                 "{}",
                 r.line(&format!("radial, spread {spread}, interpolate {interpolate}"))
             );
             println!("{}", f.line("  convex, uniform scale"));
         }
+        if spread > 0 {
+            assert_eq!(with, without, "spread {spread}: interpolation changed an answer");
+        }
+        by_spread.push(with.0);
     }
+    assert_ne!(by_spread[0].false_hits, 0, "{:?}", by_spread[0]);
+    for w in by_spread.windows(2) {
+        assert!(w[0].false_hits <= w[1].false_hits, "{w:?}");
+        assert!(w[0].missed_hits >= w[1].missed_hits, "{w:?}");
+    }
+    // From no correction to the widest: many times the false hits, a fraction of the misses.
+    let (none, widest) = (&by_spread[0], &by_spread[4]);
+    assert!(widest.false_hits > 10 * none.false_hits, "{none:?} {widest:?}");
+    assert!(5 * widest.missed_hits < none.missed_hits, "{none:?} {widest:?}");
 }
 
 // ----- scenes built by hand -----
