@@ -39,7 +39,7 @@ use crate::query::target_memo::TargetMemo;
 use crate::raster::bitmask::{BitMask, Overlap};
 use crate::raster::{
     BitmapBits, ClipShapes, DrawBudget, Item, MaskRef, Prepared, Rasterizer, RegionPiece, ScanBuffers,
-    SpanTarget, dense_band_rows, spans_pay, with_scan_buffers,
+    SpanTarget, Within, dense_band_rows, spans_pay, with_scan_buffers,
 };
 use crate::raster::{PairKey, pair_key};
 use crate::tree::walk::{Clip, ClipLink, Visit};
@@ -739,10 +739,14 @@ impl PreparedPair {
             );
             let mut done = true;
             if let Some(bits_a) = &bits_a {
-                done &= bits_a.fill(window, anti_alias, None, bufs, &mut wa);
+                let within = bits_b.as_ref().map_or(Within::All, Within::Reach);
+                done &= bits_a.fill(window, anti_alias, within, bufs, &mut wa);
             }
             if let Some(bits_b) = &bits_b {
-                let within = bits_a.is_some().then_some(&wa);
+                let within = match bits_a {
+                    Some(_) => Within::Mask(&wa),
+                    None => Within::All,
+                };
                 done &= bits_b.fill(window, anti_alias, within, bufs, &mut wb);
             }
             let checked = bufs.check(|| self.name(stage));
