@@ -166,8 +166,9 @@ enum Rule<B = TexelBox> {
     /// By the texel under each centre inside this box (the solid texels').
     Centres(B),
     /// Anti-aliased with solid texels near the border: exactly inside the `inner` box the
-    /// texel decides, outside the `outer` one nothing is solid, between them the clamped
-    /// texel times the quad's coverage.
+    /// texel decides, outside the `outer` one nothing is solid (it is the solid box, carried
+    /// out to the margin beyond the border where the box touches it), between them the
+    /// clamped texel times the quad's coverage.
     Covered { inner: B, outer: B },
 }
 
@@ -280,9 +281,18 @@ impl<'a> BitmapBits<'a> {
         if fixed[0] >= mu && fixed[1] >= mv && w - fixed[2] >= mu && h - fixed[3] >= mv {
             return Some(Rule::Centres(fixed));
         }
+        // A pixel is solid only if its clamped texel is, so its centre lies in the solid
+        // box, or beyond the bitmap's border where the box touches it (clamping carries that
+        // texel out), and no farther than the margin (no coverage beyond).
+        let [u0, v0, u1, v1] = fixed;
         Some(Rule::Covered {
             inner: [mu, mv, w - mu, h - mv],
-            outer: [-mu, -mv, w + mu, h + mv],
+            outer: [
+                if u0 == 0 { -mu } else { u0 },
+                if v0 == 0 { -mv } else { v0 },
+                if u1 == w { w + mu } else { u1 },
+                if v1 == h { h + mv } else { v1 },
+            ],
         })
     }
 
@@ -297,13 +307,16 @@ impl<'a> BitmapBits<'a> {
         RowReach::new(self, reach, rect)
     }
 
-    /// The pixels (the parent's grid) that can be solid: where the solid box's centres can
-    /// be under the centre rule, the quad's reach otherwise.
+    /// The pixels (the parent's grid) that can be solid: where the centres of the box that
+    /// can be solid (the solid box, or with coverage the `outer` one) can be, within the
+    /// quad's reach.
     pub fn solid_extent(&self, anti_alias: bool) -> PixelRect {
         match self.rule(anti_alias) {
             Some(Rule::Nothing) => PixelRect::default(),
-            Some(Rule::Centres(b)) => self.pixels_over(b).unwrap_or(self.extent),
-            Some(Rule::Covered { .. }) | None => self.extent,
+            Some(Rule::Centres(b) | Rule::Covered { outer: b, .. }) => self
+                .pixels_over(b)
+                .map_or(self.extent, |p| p.intersect(&self.extent)),
+            None => self.extent,
         }
     }
 
@@ -359,8 +372,7 @@ impl<'a> BitmapBits<'a> {
         let local = region.moved((-ax, -ay));
         let rows = match rule {
             Rule::Nothing => return true,
-            Rule::Centres(_) => region.intersect(&self.solid_extent(anti_alias)).moved((-ax, -ay)),
-            Rule::Covered { .. } => local,
+            _ => region.intersect(&self.solid_extent(anti_alias)).moved((-ax, -ay)),
         };
         if rows.is_empty() {
             return true;
@@ -458,8 +470,9 @@ impl<'a> BitmapBits<'a> {
         if ga >= gb {
             return;
         }
+        // Inside `inner` only the centres inside `outer` too can be solid.
         let (sa, sb) = match inner.steps(first, n) {
-            (sa, sb) if sa < sb => (sa, sb),
+            (sa, sb) if sa.max(ga) < sb.min(gb) => (sa.max(ga), sb.min(gb)),
             _ => (gb, gb),
         };
         let (du, dv) = self.map.col0;
