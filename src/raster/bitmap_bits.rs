@@ -51,6 +51,10 @@ pub(crate) struct BitmapBits<'a> {
     threshold: u8,
     /// The pixels its quad can touch, in the parent's grid.
     extent: PixelRect,
+    /// How its pixels are decided (`None`: not in i64), worked out once.
+    rule: Option<Rule>,
+    /// The pixels that can be solid ([`BitmapBits::solid_extent`]), worked out once.
+    solid: PixelRect,
 }
 
 /// What the kernel did, for the tests that prove where the work goes.
@@ -201,10 +205,10 @@ struct Row<'m> {
 }
 
 impl<'a> BitmapBits<'a> {
-    /// The kernel's view of `item` at `threshold`, when it is one unsmoothed bitmap pose
-    /// (a whole cached raster has its mask already; a smoothed bitmap takes the general
-    /// route).
-    pub fn of(item: &'a Item, threshold: u8) -> Option<BitmapBits<'a>> {
+    /// The kernel's view of `item` at `threshold`, anti-aliased or not, when it is one
+    /// unsmoothed bitmap pose (a whole cached raster has its mask already; a smoothed bitmap
+    /// takes the general route).
+    pub fn of(item: &'a Item, threshold: u8, anti_alias: bool) -> Option<BitmapBits<'a>> {
         let Item::Shape { shape, anchor } = item else {
             return None;
         };
@@ -214,14 +218,22 @@ impl<'a> BitmapBits<'a> {
                 map,
                 smoothing: false,
                 quad,
-            } => Some(BitmapBits {
-                texels,
-                map,
-                quad,
-                anchor: *anchor,
-                threshold,
-                extent: shape.rect().moved(*anchor),
-            }),
+            } => {
+                let extent = shape.rect().moved(*anchor);
+                let mut bits = BitmapBits {
+                    texels,
+                    map,
+                    quad,
+                    anchor: *anchor,
+                    threshold,
+                    extent,
+                    rule: None,
+                    solid: extent,
+                };
+                bits.rule = bits.rule(anti_alias);
+                bits.solid = bits.solid_pixels();
+                Some(bits)
+            }
             _ => None,
         }
     }
@@ -298,8 +310,8 @@ impl<'a> BitmapBits<'a> {
 
     /// The steps of the centres it can make solid along the rows of `rect` (the parent's
     /// grid); `None` when they cannot be stepped in i64.
-    fn row_reach(&self, anti_alias: bool, rect: PixelRect) -> Option<RowReach> {
-        let reach = match self.rule(anti_alias)? {
+    fn row_reach(&self, rect: PixelRect) -> Option<RowReach> {
+        let reach = match self.rule? {
             Rule::Nothing => [0; 4],
             Rule::Centres(b) => b,
             Rule::Covered { outer, .. } => outer,
@@ -310,8 +322,13 @@ impl<'a> BitmapBits<'a> {
     /// The pixels (the parent's grid) that can be solid: where the centres of the box that
     /// can be solid (the solid box, or with coverage the `outer` one) can be, within the
     /// quad's reach.
-    pub fn solid_extent(&self, anti_alias: bool) -> PixelRect {
-        match self.rule(anti_alias) {
+    pub fn solid_extent(&self) -> PixelRect {
+        self.solid
+    }
+
+    /// [`BitmapBits::solid_extent`], worked out.
+    fn solid_pixels(&self) -> PixelRect {
+        match self.rule {
             Some(Rule::Nothing) => PixelRect::default(),
             Some(Rule::Centres(b) | Rule::Covered { outer: b, .. }) => self
                 .pixels_over(b)
@@ -359,20 +376,19 @@ impl<'a> BitmapBits<'a> {
     pub fn fill(
         &self,
         region: PixelRect,
-        anti_alias: bool,
         within: Within<'_>,
         bufs: &mut BitsBuffers,
         mask: &mut BitMask,
     ) -> bool {
         mask.reset(region);
-        let Some(rule) = self.rule(anti_alias) else {
+        let Some(rule) = self.rule else {
             return false;
         };
         let (ax, ay) = self.anchor;
         let local = region.moved((-ax, -ay));
         let rows = match rule {
             Rule::Nothing => return true,
-            _ => region.intersect(&self.solid_extent(anti_alias)).moved((-ax, -ay)),
+            _ => region.intersect(&self.solid).moved((-ax, -ay)),
         };
         if rows.is_empty() {
             return true;
@@ -394,7 +410,7 @@ impl<'a> BitmapBits<'a> {
         let start = self.map.at(rows.x0, rows.y0);
         let (mut u, mut v) = (start.0 as i64, start.1 as i64);
         let mut other = match within {
-            Within::Reach(bits) => bits.row_reach(anti_alias, rows.moved(self.anchor)),
+            Within::Reach(bits) => bits.row_reach(rows.moved(self.anchor)),
             _ => None,
         };
         for j in rows.y0..rows.y1 {
@@ -505,7 +521,8 @@ impl<'a> BitmapBits<'a> {
 
     /// Writes the `n` pixels from mask column `first` on, whose centres, from the one at
     /// `(u, v)` on, all lie inside the bitmap: one texel read and compare a pixel, the bits
-    /// gathered a word at a time.
+    /// gathered a word at a time. Each pixel's bit enters at the top of the word, which
+    /// moves down one (fixed shifts, no bit counter), and the word is put in place once.
     fn inside_run(&self, (mut u, mut v): (i64, i64), first: usize, n: usize, row: &mut Row) {
         let t = self.texels;
         let (du, dv) = self.map.col0;
@@ -514,16 +531,16 @@ impl<'a> BitmapBits<'a> {
         let (mut x, end) = (first, first + n);
         while x < end {
             let k = x / 64;
-            let stop = ((k + 1) * 64).min(end);
+            let stop = (end - k * 64).min(64);
             let mut word = 0u64;
-            for bit in x % 64..stop - k * 64 {
+            for _ in x % 64..stop {
                 let texel = alpha[(v >> TEXEL_BITS) as usize * w + (u >> TEXEL_BITS) as usize];
-                word |= u64::from(texel >= threshold) << bit;
-                u += du;
-                v += dv;
+                word = word >> 1 | u64::from(texel >= threshold) << 63;
+                (u, v) = (u + du, v + dv);
             }
-            row.mask.or_word(row.y, k, word);
-            x = stop;
+            // The last pixel's bit is at 63: down to `stop - 1`.
+            row.mask.or_word(row.y, k, word >> (64 - stop));
+            x = k * 64 + stop;
         }
     }
 

@@ -26,14 +26,10 @@ pub(crate) fn whole_mask(target: &Prepared, threshold: u8, what: impl Fn() -> St
         return Ok(mask);
     };
     with_scan_buffers(|buffers| {
-        if let Some(bits) = Rasterizer::single_item(target).and_then(|i| BitmapBits::of(i, threshold)) {
-            let done = bits.fill(
-                extent,
-                target.anti_alias(),
-                Within::All,
-                &mut buffers.bits,
-                &mut mask,
-            );
+        if let Some(bits) =
+            Rasterizer::single_item(target).and_then(|i| BitmapBits::of(i, threshold, target.anti_alias()))
+        {
+            let done = bits.fill(extent, Within::All, &mut buffers.bits, &mut mask);
             buffers.bits.check(&what)?;
             if done {
                 return Ok(mask);
