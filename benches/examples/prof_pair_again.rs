@@ -28,7 +28,11 @@ fn main() {
         let x = stage.x(a).unwrap();
         stage.set_x(a, x + step).unwrap();
         step = -step;
-        pixels += stage.collision(a, b, root, &opts).unwrap().overlap_pixels.unwrap_or(0);
+        pixels += stage
+            .collision(a, b, root, &opts)
+            .unwrap()
+            .overlap_pixels
+            .unwrap_or(0);
     }
     println!("{asks} asks, {pixels} overlap pixels in all");
 }
