@@ -16,7 +16,9 @@ pub(crate) struct AxisSteps {
     lo: i64,
     hi: i64,
     d: u64,
-    flip: bool,
+    /// -1 when `d` is negative (row starts are negated too), else 1: a multiplication, not
+    /// a branch, on every row.
+    sign: i64,
 }
 
 impl AxisSteps {
@@ -29,13 +31,13 @@ impl AxisSteps {
                 lo: 1 - hi,
                 hi: 1 - lo,
                 d: d.unsigned_abs(),
-                flip: true,
+                sign: -1,
             },
             false => AxisSteps {
                 lo,
                 hi,
                 d: d as u64,
-                flip: false,
+                sign: 1,
             },
         }
     }
@@ -44,7 +46,7 @@ impl AxisSteps {
     /// inside the bounds; empty when `first >= end`.
     #[inline(always)]
     pub fn steps(&self, s: i64, n: i64) -> (i64, i64) {
-        let s = if self.flip { -s } else { s };
+        let s = s * self.sign;
         if self.d == 0 {
             return match self.lo <= s && s < self.hi {
                 true => (0, n),
