@@ -39,7 +39,7 @@ use crate::query::target_memo::TargetMemo;
 use crate::raster::bitmask::{BitMask, Overlap};
 use crate::raster::{
     BitmapBits, ClipShapes, DrawBudget, Item, MaskRef, Prepared, Rasterizer, RegionPiece, ScanBuffers,
-    SpanTarget, dense_band_rows, spans_pay, with_scan_buffers,
+    SpanTarget, Within, dense_band_rows, spans_pay, with_scan_buffers,
 };
 use crate::raster::{PairKey, pair_key};
 use crate::tree::walk::{Clip, ClipLink, Visit};
@@ -710,18 +710,18 @@ impl PreparedPair {
         (mask_a, mask_b): (PlacedMask<'_>, PlacedMask<'_>),
     ) -> Result<Option<Overlap>> {
         let t = self.thresholds;
-        let bits_a = Rasterizer::single_item(&self.a).and_then(|i| BitmapBits::of(i, t.a));
-        let bits_b = Rasterizer::single_item(&self.b).and_then(|i| BitmapBits::of(i, t.b));
+        let anti_alias = self.a.anti_alias();
+        let bits_a = Rasterizer::single_item(&self.a).and_then(|i| BitmapBits::of(i, t.a, anti_alias));
+        let bits_b = Rasterizer::single_item(&self.b).and_then(|i| BitmapBits::of(i, t.b, anti_alias));
         if !(mask_a.is_some() || bits_a.is_some()) || !(mask_b.is_some() || bits_b.is_some()) {
             return Ok(None);
         }
-        let anti_alias = self.a.anti_alias();
         // Only where both can have solid pixels: by their solid texels' boxes, or a kept
         // mask's rectangle.
         let reach =
             |mask: &Option<(MaskRef<'_>, (i64, i64))>, bits: &Option<BitmapBits<'_>>| match (mask, bits) {
                 (Some((m, at)), _) => m.rect().moved(*at),
-                (None, Some(b)) => b.solid_extent(anti_alias),
+                (None, Some(b)) => b.solid_extent(),
                 (None, None) => self.window,
             };
         let window = self
@@ -739,11 +739,15 @@ impl PreparedPair {
             );
             let mut done = true;
             if let Some(bits_a) = &bits_a {
-                done &= bits_a.fill(window, anti_alias, None, bufs, &mut wa);
+                let within = bits_b.as_ref().map_or(Within::All, Within::Reach);
+                done &= bits_a.fill(window, within, bufs, &mut wa);
             }
             if let Some(bits_b) = &bits_b {
-                let within = bits_a.is_some().then_some(&wa);
-                done &= bits_b.fill(window, anti_alias, within, bufs, &mut wb);
+                let within = match bits_a {
+                    Some(_) => Within::Mask(&wa),
+                    None => Within::All,
+                };
+                done &= bits_b.fill(window, within, bufs, &mut wb);
             }
             let checked = bufs.check(|| self.name(stage));
             let found = match (&mask_a, &mask_b) {

@@ -31,6 +31,7 @@ use super::coverage::CoverageRow;
 use super::edges::{ActiveEdges, Edge, Edges, GRID};
 use super::item::{Shape, push_interval};
 use super::prepare::Item;
+use super::row_steps::BoxSteps;
 use super::sample::{TEXEL_BITS, TexelMap, Texels, times_coverage};
 use crate::FillRule;
 use crate::geom::rect::PixelRect;
@@ -50,6 +51,10 @@ pub(crate) struct BitmapBits<'a> {
     threshold: u8,
     /// The pixels its quad can touch, in the parent's grid.
     extent: PixelRect,
+    /// How its pixels are decided (`None`: not in i64), worked out once.
+    rule: Option<Rule>,
+    /// The pixels that can be solid ([`BitmapBits::solid_extent`]), worked out once.
+    solid: PixelRect,
 }
 
 /// What the kernel did, for the tests that prove where the work goes.
@@ -106,17 +111,83 @@ impl BitsBuffers {
 /// A box of texel space in fixed point: `[u0, v0, u1, v1]`, half-open.
 type TexelBox = [i64; 4];
 
-/// How a pose's solid pixels are decided.
+/// Which pixels of a region a pose's [`BitmapBits::fill`] decides; the others stay clear.
 #[derive(Clone, Copy)]
-enum Rule {
+pub(crate) enum Within<'w> {
+    /// Every pixel.
+    All,
+    /// In each row, the columns from the first to the last set bit of this mask (over the
+    /// same region): a pair's second target, read only where the first one is solid.
+    Mask(&'w BitMask),
+    /// The columns whose centres this other pose can make solid: a pair's first target,
+    /// read only where the second can be solid too.
+    Reach(&'w BitmapBits<'w>),
+}
+
+/// The steps of each row whose centres fall in a box of a pose's texel space, row after
+/// row down a rectangle.
+struct RowReach {
+    steps: BoxSteps,
+    /// The centre of the row's first pixel, stepped down by `down`.
+    at: (i64, i64),
+    down: (i64, i64),
+    n: i64,
+}
+
+impl RowReach {
+    /// The steps of the box `b` along the rows of `rect` (the parent's grid); `None` when a
+    /// texel coordinate there leaves i64.
+    fn new(bits: &BitmapBits, b: TexelBox, rect: PixelRect) -> Option<RowReach> {
+        let local = rect.moved((-bits.anchor.0, -bits.anchor.1));
+        if !bits.fits(local) {
+            return None;
+        }
+        let at = bits.map.at(local.x0, local.y0);
+        Some(RowReach {
+            steps: BoxSteps::new(bits.map.col0, b),
+            at: (at.0 as i64, at.1 as i64),
+            down: bits.map.col1,
+            n: i64::try_from(rect.width()).ok()?,
+        })
+    }
+
+    /// This row's steps `first..end` inside the box (empty when `first >= end`); then on to
+    /// the next row.
+    #[inline(always)]
+    fn next_row(&mut self) -> (i64, i64) {
+        let steps = self.steps.steps(self.at, self.n);
+        self.at = (self.at.0 + self.down.0, self.at.1 + self.down.1);
+        steps
+    }
+}
+
+/// How a pose's solid pixels are decided, with its boxes as texel boxes (`B = TexelBox`) or
+/// as the steps of a row inside them ([`BoxSteps`]).
+#[derive(Clone, Copy)]
+enum Rule<B = TexelBox> {
     /// No texel reaches the threshold.
     Nothing,
     /// By the texel under each centre inside this box (the solid texels').
-    Centres(TexelBox),
+    Centres(B),
     /// Anti-aliased with solid texels near the border: exactly inside the `inner` box the
-    /// texel decides, outside the `outer` one nothing is solid, between them the clamped
-    /// texel times the quad's coverage.
-    Covered { inner: TexelBox, outer: TexelBox },
+    /// texel decides, outside the `outer` one nothing is solid (it is the solid box, carried
+    /// out to the margin beyond the border where the box touches it), between them the
+    /// clamped texel times the quad's coverage.
+    Covered { inner: B, outer: B },
+}
+
+impl Rule {
+    /// The same rule with its boxes as row steps for centres stepping by `d` along a row.
+    fn steps(self, d: (i64, i64)) -> Rule<BoxSteps> {
+        match self {
+            Rule::Nothing => Rule::Nothing,
+            Rule::Centres(b) => Rule::Centres(BoxSteps::new(d, b)),
+            Rule::Covered { inner, outer } => Rule::Covered {
+                inner: BoxSteps::new(d, inner),
+                outer: BoxSteps::new(d, outer),
+            },
+        }
+    }
 }
 
 /// What an edge pixel's coverage is worked out with: the row's coverage, the pixels asked
@@ -133,32 +204,11 @@ struct Row<'m> {
     y: usize,
 }
 
-/// The steps `k` in `0..n` with `lo <= s + k d < hi`, as `(first, end)` (empty when
-/// `first >= end`), from the row's equation: two divisions, no search. Every value and
-/// difference stays in i64 (see [`FITS_I64`]).
-#[inline(always)]
-fn steps_between(s: i64, d: i64, (lo, hi): (i64, i64), n: i64) -> (i64, i64) {
-    let (first, end) = match d.signum() {
-        0 => match (lo..hi).contains(&s) {
-            true => (0, n),
-            false => (0, 0),
-        },
-        1 => (ceil_div(lo - s, d), ceil_div(hi - s, d)),
-        _ => ((s - hi).div_euclid(-d) + 1, (s - lo).div_euclid(-d) + 1),
-    };
-    (first.clamp(0, n), end.clamp(0, n))
-}
-
-#[inline(always)]
-fn ceil_div(a: i64, b: i64) -> i64 {
-    -(-a).div_euclid(b)
-}
-
 impl<'a> BitmapBits<'a> {
-    /// The kernel's view of `item` at `threshold`, when it is one unsmoothed bitmap pose
-    /// (a whole cached raster has its mask already; a smoothed bitmap takes the general
-    /// route).
-    pub fn of(item: &'a Item, threshold: u8) -> Option<BitmapBits<'a>> {
+    /// The kernel's view of `item` at `threshold`, anti-aliased or not, when it is one
+    /// unsmoothed bitmap pose (a whole cached raster has its mask already; a smoothed bitmap
+    /// takes the general route).
+    pub fn of(item: &'a Item, threshold: u8, anti_alias: bool) -> Option<BitmapBits<'a>> {
         let Item::Shape { shape, anchor } = item else {
             return None;
         };
@@ -168,14 +218,22 @@ impl<'a> BitmapBits<'a> {
                 map,
                 smoothing: false,
                 quad,
-            } => Some(BitmapBits {
-                texels,
-                map,
-                quad,
-                anchor: *anchor,
-                threshold,
-                extent: shape.rect().moved(*anchor),
-            }),
+            } => {
+                let extent = shape.rect().moved(*anchor);
+                let mut bits = BitmapBits {
+                    texels,
+                    map,
+                    quad,
+                    anchor: *anchor,
+                    threshold,
+                    extent,
+                    rule: None,
+                    solid: extent,
+                };
+                bits.rule = bits.rule(anti_alias);
+                bits.solid = bits.solid_pixels();
+                Some(bits)
+            }
             _ => None,
         }
     }
@@ -201,6 +259,22 @@ impl<'a> BitmapBits<'a> {
         (reach(c0.0, c1.0), reach(c0.1, c1.1))
     }
 
+    /// Whether the texel coordinates of the centres of `local` (its own grid) stay in i64
+    /// through every step a row takes: they are linear in the pixel, so its corners bound
+    /// them.
+    fn fits(&self, local: PixelRect) -> bool {
+        let corners = [
+            (local.x0, local.y0),
+            (local.x1, local.y0),
+            (local.x0, local.y1),
+            (local.x1, local.y1),
+        ];
+        corners.iter().all(|&(i, j)| {
+            let (u, v) = self.map.at(i, j);
+            u.abs() < FITS_I64 && v.abs() < FITS_I64
+        })
+    }
+
     /// How its solid pixels are decided (see [`Rule`]); `None` when a bound leaves i64.
     fn rule(&self, anti_alias: bool) -> Option<Rule> {
         let Some(solid) = self.texels.solid_box(self.threshold) else {
@@ -219,19 +293,47 @@ impl<'a> BitmapBits<'a> {
         if fixed[0] >= mu && fixed[1] >= mv && w - fixed[2] >= mu && h - fixed[3] >= mv {
             return Some(Rule::Centres(fixed));
         }
+        // A pixel is solid only if its clamped texel is, so its centre lies in the solid
+        // box, or beyond the bitmap's border where the box touches it (clamping carries that
+        // texel out), and no farther than the margin (no coverage beyond).
+        let [u0, v0, u1, v1] = fixed;
         Some(Rule::Covered {
             inner: [mu, mv, w - mu, h - mv],
-            outer: [-mu, -mv, w + mu, h + mv],
+            outer: [
+                if u0 == 0 { -mu } else { u0 },
+                if v0 == 0 { -mv } else { v0 },
+                if u1 == w { w + mu } else { u1 },
+                if v1 == h { h + mv } else { v1 },
+            ],
         })
     }
 
-    /// The pixels (the parent's grid) that can be solid: where the solid box's centres can
-    /// be under the centre rule, the quad's reach otherwise.
-    pub fn solid_extent(&self, anti_alias: bool) -> PixelRect {
-        match self.rule(anti_alias) {
+    /// The steps of the centres it can make solid along the rows of `rect` (the parent's
+    /// grid); `None` when they cannot be stepped in i64.
+    fn row_reach(&self, rect: PixelRect) -> Option<RowReach> {
+        let reach = match self.rule? {
+            Rule::Nothing => [0; 4],
+            Rule::Centres(b) => b,
+            Rule::Covered { outer, .. } => outer,
+        };
+        RowReach::new(self, reach, rect)
+    }
+
+    /// The pixels (the parent's grid) that can be solid: where the centres of the box that
+    /// can be solid (the solid box, or with coverage the `outer` one) can be, within the
+    /// quad's reach.
+    pub fn solid_extent(&self) -> PixelRect {
+        self.solid
+    }
+
+    /// [`BitmapBits::solid_extent`], worked out.
+    fn solid_pixels(&self) -> PixelRect {
+        match self.rule {
             Some(Rule::Nothing) => PixelRect::default(),
-            Some(Rule::Centres(b)) => self.pixels_over(b).unwrap_or(self.extent),
-            Some(Rule::Covered { .. }) | None => self.extent,
+            Some(Rule::Centres(b) | Rule::Covered { outer: b, .. }) => self
+                .pixels_over(b)
+                .map_or(self.extent, |p| p.intersect(&self.extent)),
+            None => self.extent,
         }
     }
 
@@ -267,43 +369,31 @@ impl<'a> BitmapBits<'a> {
         )
     }
 
-    /// Makes `mask` its solid pixels over `region` (the parent's grid). With `within`, only
-    /// the pixels that can matter against that mask (over the same region) are decided: in
-    /// each row, the columns from its first to its last set bit; the rest stay clear.
+    /// Makes `mask` its solid pixels over `region` (the parent's grid), deciding only the
+    /// pixels `within` names (the rest stay clear).
     /// `false` (the mask left empty) when the region lies so far from the bitmap that its
     /// texel coordinates leave i64: the caller takes the general route.
     pub fn fill(
         &self,
         region: PixelRect,
-        anti_alias: bool,
-        within: Option<&BitMask>,
+        within: Within<'_>,
         bufs: &mut BitsBuffers,
         mask: &mut BitMask,
     ) -> bool {
         mask.reset(region);
-        let Some(rule) = self.rule(anti_alias) else {
+        let Some(rule) = self.rule else {
             return false;
         };
         let (ax, ay) = self.anchor;
         let local = region.moved((-ax, -ay));
         let rows = match rule {
             Rule::Nothing => return true,
-            Rule::Centres(_) => region.intersect(&self.solid_extent(anti_alias)).moved((-ax, -ay)),
-            Rule::Covered { .. } => local,
+            _ => region.intersect(&self.solid).moved((-ax, -ay)),
         };
         if rows.is_empty() {
             return true;
         }
-        let corners = [
-            (rows.x0, rows.y0),
-            (rows.x1, rows.y0),
-            (rows.x0, rows.y1),
-            (rows.x1, rows.y1),
-        ];
-        if corners.iter().any(|&(i, j)| {
-            let (u, v) = self.map.at(i, j);
-            u.abs() >= FITS_I64 || v.abs() >= FITS_I64
-        }) {
+        if !self.fits(rows) {
             return false;
         }
         let BitsBuffers {
@@ -315,15 +405,24 @@ impl<'a> BitmapBits<'a> {
             ..
         } = bufs;
         let mut walk = ActiveEdges::new(&self.quad.edges, std::mem::take(active));
+        let steps = rule.steps(self.map.col0);
         // The centre of the row's first column, stepped down by `col1` (exact integers).
         let start = self.map.at(rows.x0, rows.y0);
         let (mut u, mut v) = (start.0 as i64, start.1 as i64);
+        let mut other = match within {
+            Within::Reach(bits) => bits.row_reach(rows.moved(self.anchor)),
+            _ => None,
+        };
         for j in rows.y0..rows.y1 {
             let row_start = (u, v);
             (u, v) = (u + self.map.col1.0, v + self.map.col1.1);
             let y = (j - local.y0) as usize;
             let (mut c0, mut c1) = (rows.x0, rows.x1);
-            if let Some(other) = within {
+            if let Some(other) = &mut other {
+                let (a, b) = other.next_row();
+                (c0, c1) = (c0.max(rows.x0 + a), c1.min(rows.x0 + b));
+            }
+            if let Within::Mask(other) = within {
                 let Some((x0, x1)) = other.row_extent(y) else {
                     continue;
                 };
@@ -339,10 +438,10 @@ impl<'a> BitmapBits<'a> {
             );
             let mut row = Row { mask, y };
             let cols = (c0, c1, local.x0);
-            match rule {
+            match steps {
                 Rule::Nothing => {}
                 Rule::Centres(solid) => {
-                    let (a, b) = self.steps_inside(first, c1 - c0, solid);
+                    let (a, b) = solid.steps(first, c1 - c0);
                     if a < b {
                         let at = (first.0 + a * du, first.1 + a * dv);
                         self.inside_run(at, (c0 + a - local.x0) as usize, (b - a) as usize, &mut row);
@@ -368,15 +467,6 @@ impl<'a> BitmapBits<'a> {
         true
     }
 
-    /// The steps `a..b` among `0..n` of a row from the centre `(u, v)` whose centres lie in
-    /// the box `[u0, v0, u1, v1]` (`a >= b` when none does).
-    #[inline]
-    fn steps_inside(&self, (u, v): (i64, i64), n: i64, [u0, v0, u1, v1]: TexelBox) -> (i64, i64) {
-        let across = steps_between(u, self.map.col0.0, (u0, u1), n);
-        let down = steps_between(v, self.map.col0.1, (v0, v1), n);
-        (across.0.max(down.0), across.1.min(down.1))
-    }
-
     /// An anti-aliased row near the border (see [`Rule::Covered`]): texels decide inside
     /// `inner`; between `inner` and `outer`, pixels whose clamped texel reaches the
     /// threshold have their coverage worked out; outside `outer` nothing is solid.
@@ -385,19 +475,20 @@ impl<'a> BitmapBits<'a> {
         &self,
         (j, first): (i64, (i64, i64)),
         (c0, c1, x_left): (i64, i64, i64),
-        (inner, outer): (TexelBox, TexelBox),
+        (inner, outer): (BoxSteps, BoxSteps),
         walk: &mut ActiveEdges,
         (coverage, uncertain, values): CoverageBuffers<'_>,
         row: &mut Row,
         counts: &mut BitsCounts,
     ) {
         let n = c1 - c0;
-        let (ga, gb) = self.steps_inside(first, n, outer);
+        let (ga, gb) = outer.steps(first, n);
         if ga >= gb {
             return;
         }
-        let (sa, sb) = match self.steps_inside(first, n, inner) {
-            (sa, sb) if sa < sb => (sa, sb),
+        // Inside `inner` only the centres inside `outer` too can be solid.
+        let (sa, sb) = match inner.steps(first, n) {
+            (sa, sb) if sa.max(ga) < sb.min(gb) => (sa.max(ga), sb.min(gb)),
             _ => (gb, gb),
         };
         let (du, dv) = self.map.col0;
@@ -430,7 +521,8 @@ impl<'a> BitmapBits<'a> {
 
     /// Writes the `n` pixels from mask column `first` on, whose centres, from the one at
     /// `(u, v)` on, all lie inside the bitmap: one texel read and compare a pixel, the bits
-    /// gathered a word at a time.
+    /// gathered a word at a time. Each pixel's bit enters at the top of the word, which
+    /// moves down one (fixed shifts, no bit counter), and the word is put in place once.
     fn inside_run(&self, (mut u, mut v): (i64, i64), first: usize, n: usize, row: &mut Row) {
         let t = self.texels;
         let (du, dv) = self.map.col0;
@@ -439,16 +531,16 @@ impl<'a> BitmapBits<'a> {
         let (mut x, end) = (first, first + n);
         while x < end {
             let k = x / 64;
-            let stop = ((k + 1) * 64).min(end);
+            let stop = (end - k * 64).min(64);
             let mut word = 0u64;
-            for bit in x % 64..stop - k * 64 {
+            for _ in x % 64..stop {
                 let texel = alpha[(v >> TEXEL_BITS) as usize * w + (u >> TEXEL_BITS) as usize];
-                word |= u64::from(texel >= threshold) << bit;
-                u += du;
-                v += dv;
+                word = word >> 1 | u64::from(texel >= threshold) << 63;
+                (u, v) = (u + du, v + dv);
             }
-            row.mask.or_word(row.y, k, word);
-            x = stop;
+            // The last pixel's bit is at 63: down to `stop - 1`.
+            row.mask.or_word(row.y, k, word >> (64 - stop));
+            x = k * 64 + stop;
         }
     }
 

@@ -24,7 +24,8 @@
 //! - [`span_scan`]: two single-item targets compared row by row, values computed only
 //!   where both targets' spans meet.
 //! - [`bitmap_bits`]: the frame engine's kernel: an unsmoothed bitmap pose's solid pixels
-//!   written straight into a bit mask, a texel read per pixel, area math only on edges.
+//!   written straight into a bit mask, a texel read per pixel, area math only on edges;
+//!   [`row_steps`]: which centres of a row fall in a box of texels, a division a bound.
 //! - [`bitmask`]: which pixels of a plane are solid, one bit per pixel, and the word-by-word
 //!   overlap of two masks.
 //! - [`pygame_item`]: a bitmap item with a renderer, its rows from the plan below.
@@ -61,15 +62,16 @@ mod pygame_rotozoom;
 mod pygame_texels;
 #[cfg(test)]
 mod region_tests;
+mod row_steps;
 mod sample;
 mod span_scan;
 mod spans;
 mod texel_cover;
 mod whole_mask;
 
-pub(crate) use bitmap_bits::BitmapBits;
 #[cfg(test)]
 pub(crate) use bitmap_bits::BitsCounts;
+pub(crate) use bitmap_bits::{BitmapBits, Within};
 pub(crate) use bitmap_patch::EditWork;
 pub(crate) use budget::{DrawBudget, MAX_QUERY_VERTICES};
 #[cfg(test)]

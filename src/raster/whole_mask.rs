@@ -8,7 +8,7 @@
 //! pixel is the one the pair's own path would compute: a pixel's value depends only on the
 //! item and the pixel (semantics.md 4.5).
 
-use super::bitmap_bits::BitmapBits;
+use super::bitmap_bits::{BitmapBits, Within};
 use super::bitmask::BitMask;
 use super::plane::{Rasterizer, dense_band_rows, with_scan_buffers};
 use super::prepare::Prepared;
@@ -26,8 +26,10 @@ pub(crate) fn whole_mask(target: &Prepared, threshold: u8, what: impl Fn() -> St
         return Ok(mask);
     };
     with_scan_buffers(|buffers| {
-        if let Some(bits) = Rasterizer::single_item(target).and_then(|i| BitmapBits::of(i, threshold)) {
-            let done = bits.fill(extent, target.anti_alias(), None, &mut buffers.bits, &mut mask);
+        if let Some(bits) =
+            Rasterizer::single_item(target).and_then(|i| BitmapBits::of(i, threshold, target.anti_alias()))
+        {
+            let done = bits.fill(extent, Within::All, &mut buffers.bits, &mut mask);
             buffers.bits.check(&what)?;
             if done {
                 return Ok(mask);

@@ -8,7 +8,7 @@
 //! rasters against poses computed in the window).
 
 use crate::common::{Rng, bordered_bitmap, random_matrix};
-use pixelhit::{CollisionOptions, ColorTransform, DAffine2, DVec2, NodeId, Stage};
+use pixelhit::{Bitmap, CollisionOptions, ColorTransform, DAffine2, DVec2, NodeId, Stage};
 
 /// A bitmap node placed at `at` with a random pose, scale between `scale.0` and `scale.1`.
 fn sprite(rng: &mut Rng, stage: &mut Stage, parent: NodeId, at: DVec2, scale: (f64, f64)) -> NodeId {
@@ -86,6 +86,58 @@ fn bitmap_words_give_the_plain_answer() {
         cases += 1;
     }
     assert!(hits > cases / 5 && hits < cases * 4 / 5, "{hits} hits of {cases}");
+}
+
+/// A bitmap whose texels that reach high alphas keep clear of some of its sides and touch
+/// the others: a transparent margin of 0 to 3 texels on each side chosen alone, and a solid
+/// core of random alphas.
+fn lopsided_bitmap(rng: &mut Rng) -> Bitmap {
+    let (w, h) = (rng.int(1, 40) as u32, rng.int(1, 40) as u32);
+    let [l, t, r, b] = [0; 4].map(|_| rng.int(0, 3) as u32);
+    let mut rgba = Vec::with_capacity((w * h * 4) as usize);
+    for y in 0..h {
+        for x in 0..w {
+            let clear = x < l || y < t || x + r >= w || y + b >= h;
+            let a = match clear {
+                true => 0,
+                false => [255, 255, 200, rng.int(0, 255) as u8][rng.int(0, 3) as usize],
+            };
+            rgba.extend_from_slice(&[9, 8, 7, a]);
+        }
+    }
+    Bitmap::from_rgba8(w, h, rgba).unwrap()
+}
+
+/// Anti-aliased pairs whose solid texels touch some sides of their bitmaps and not others:
+/// coverage is worked out beyond the sides they touch only, and the window is cut to where
+/// they can reach; the answers are the plain path's.
+#[test]
+fn solid_boxes_touching_some_sides_give_the_plain_answer() {
+    let mut rng = Rng::new(0x10b5_1de5);
+    let mut hits = 0;
+    for case in 0..3000 {
+        let mut stage = Stage::new();
+        let root = stage.root();
+        let base = DVec2::new(rng.range(-50.0, 50.0), rng.range(-50.0, 50.0));
+        let nodes = [0, 1].map(|k| {
+            let image = lopsided_bitmap(&mut rng);
+            let node = stage.add_bitmap(root, image, false).unwrap();
+            let at = base + DVec2::new(rng.range(-25.0, 25.0), rng.range(-25.0, 25.0)) * f64::from(k);
+            let skew = rng.coin();
+            let m = random_matrix(&mut rng, (0.3, 3.0), skew, at);
+            stage.set_matrix(node, m).unwrap();
+            node
+        });
+        let opts = CollisionOptions::default().tolerance([0, 55, 127, 254][case % 4]);
+        let plain = stage
+            .clone()
+            .collision(nodes[0], nodes[1], root, &opts.fast_paths(false))
+            .unwrap();
+        let fast = stage.clone().collision(nodes[0], nodes[1], root, &opts).unwrap();
+        assert_eq!(fast, plain, "case {case}, {opts:?}");
+        hits += usize::from(plain.overlap_pixels.unwrap_or(0) > 0);
+    }
+    assert!(hits > 600 && hits < 2400, "{hits} hits");
 }
 
 /// Crowds dense enough that targets are planned whole (their masks made once per query and
