@@ -145,6 +145,11 @@ impl<'a> FillBits<'a> {
         }
     }
 
+    /// The pixels (the parent's grid) its edges reach: none outside can be solid.
+    pub fn extent(&self) -> PixelRect {
+        self.edges.rect.moved(self.anchor)
+    }
+
     /// Makes `mask` its solid pixels over `region` (the parent's grid). With `within`, only
     /// the pixels that can matter against that mask (over the same region) are decided: in
     /// each row, the columns from its first to its last set bit; the rest stay clear.
