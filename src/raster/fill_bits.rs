@@ -31,7 +31,7 @@
 
 use super::bitmask::BitMask;
 use super::centres::{centre_runs, inside as centre_inside};
-use super::coverage::{CoverageRow, ONE, WholeRowPiece};
+use super::coverage::{CoverageRow, ONE, WholeRowPiece, floor};
 use super::edges::{ActiveEdges, Edge, Edges, GRID};
 use super::item::Shape;
 use super::prepare::Item;
@@ -302,20 +302,20 @@ impl<'a> FillBits<'a> {
         // Outside the columns its edges reach, a row's coverage is 0: nothing left of them
         // winds, and the contours wind back to 0 right of them.
         let (top, bottom) = (j * GRID, (j + 1) * GRID);
-        let (mut lo, mut hi) = (i128::MAX, i128::MIN);
+        let (mut lo, mut hi) = (f64::MAX, f64::MIN);
         for e in active {
+            let slope = (e.x_bottom - e.x_top) as f64 / (e.bottom - e.top) as f64;
             for y in [e.top.max(top), e.bottom.min(bottom)] {
-                // In i128: the products of grid coordinates leave i64.
-                let (dy, dx, h) = (y - e.top, e.x_bottom - e.x_top, e.bottom - e.top);
-                let x = i128::from(e.x_top) + i128::from(dy) * i128::from(dx) / i128::from(h);
+                // Grid units below 2^49: f64 is within a grid unit of the edge's x here.
+                let x = e.x_top as f64 + (y - e.top) as f64 * slope;
                 (lo, hi) = (lo.min(x), hi.max(x));
             }
         }
-        // A pixel to spare each side for the division's rounding.
-        let grid = i128::from(GRID);
+        // A pixel to spare each side for the rounding (the casts saturate).
+        let g = GRID as f64;
         let cols = (
-            (lo.div_euclid(grid) - 1).max(i128::from(row.cols.0)) as i64,
-            (hi.div_euclid(grid) + 2).min(i128::from(row.cols.1)) as i64,
+            (floor(lo / g) - 1).max(row.cols.0),
+            (floor(hi / g) + 2).min(row.cols.1),
         );
         if cols.0 >= cols.1 {
             return;
