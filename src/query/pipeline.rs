@@ -38,8 +38,8 @@ pub(crate) use crate::query::target::{Pose, Target};
 use crate::query::target_memo::TargetMemo;
 use crate::raster::bitmask::{BitMask, Overlap};
 use crate::raster::{
-    BitmapBits, ClipShapes, DrawBudget, FillBits, Item, MaskRef, Prepared, Rasterizer, RegionPiece,
-    ScanBuffers, SpanTarget, dense_band_rows, spans_pay, with_scan_buffers,
+    BitmapBits, ClipShapes, DrawBudget, Item, MaskRef, Prepared, Rasterizer, RegionPiece, ScanBuffers,
+    SpanTarget, dense_band_rows, spans_pay, with_scan_buffers,
 };
 use crate::raster::{PairKey, pair_key};
 use crate::tree::walk::{Clip, ClipLink, Visit};
@@ -700,8 +700,8 @@ impl PreparedPair {
         self.scan(stage, opts, |_, _| {})
     }
 
-    /// The overlap by words when each target is one cached mask, one unsmoothed bitmap
-    /// pose ([`BitmapBits`]) or one fill or stroke pose ([`FillBits`]): a pose's solid pixels are written into a mask over the window
+    /// The overlap by words when each target is one cached mask or one unsmoothed bitmap
+    /// pose ([`BitmapBits`]): a pose's solid pixels are written into a mask over the window
     /// (the second target's only where the first has bits in the row), and the two masks
     /// are compared a word at a time. `None` for any other pair.
     fn word_overlap(
@@ -712,18 +712,7 @@ impl PreparedPair {
         let t = self.thresholds;
         let bits_a = Rasterizer::single_item(&self.a).and_then(|i| BitmapBits::of(i, t.a));
         let bits_b = Rasterizer::single_item(&self.b).and_then(|i| BitmapBits::of(i, t.b));
-        // A fill or stroke pose without a mask goes through the fill kernel.
-        let fill_a = Rasterizer::single_item(&self.a).and_then(|i| FillBits::of(i, t.a));
-        let fill_b = Rasterizer::single_item(&self.b).and_then(|i| FillBits::of(i, t.b));
-        let (fill_a, fill_b) = (
-            fill_a.filter(|_| mask_a.is_none()),
-            fill_b.filter(|_| mask_b.is_none()),
-        );
-        let computed = (
-            bits_a.is_some() || fill_a.is_some(),
-            bits_b.is_some() || fill_b.is_some(),
-        );
-        if !(mask_a.is_some() || computed.0) || !(mask_b.is_some() || computed.1) {
+        if !(mask_a.is_some() || bits_a.is_some()) || !(mask_b.is_some() || bits_b.is_some()) {
             return Ok(None);
         }
         let anti_alias = self.a.anti_alias();
@@ -735,13 +724,10 @@ impl PreparedPair {
                 (None, Some(b)) => b.solid_extent(anti_alias),
                 (None, None) => self.window,
             };
-        let fill_reach = |fill: &Option<FillBits<'_>>| fill.map_or(self.window, |f| f.extent());
         let window = self
             .window
             .intersect(&reach(&mask_a, &bits_a))
-            .intersect(&reach(&mask_b, &bits_b))
-            .intersect(&fill_reach(&fill_a))
-            .intersect(&fill_reach(&fill_b));
+            .intersect(&reach(&mask_b, &bits_b));
         if window.is_empty() {
             return Ok(Some(Overlap::default()));
         }
@@ -755,19 +741,11 @@ impl PreparedPair {
             if let Some(bits_a) = &bits_a {
                 done &= bits_a.fill(window, anti_alias, None, bufs, &mut wa);
             }
-            if let Some(fill_a) = &fill_a {
-                fill_a.fill(window, anti_alias, None, &mut buffers.fills, &mut wa);
-            }
-            let within = computed.0.then_some(&wa);
             if let Some(bits_b) = &bits_b {
+                let within = bits_a.is_some().then_some(&wa);
                 done &= bits_b.fill(window, anti_alias, within, bufs, &mut wb);
             }
-            if let Some(fill_b) = &fill_b {
-                fill_b.fill(window, anti_alias, within, &mut buffers.fills, &mut wb);
-            }
-            let checked = bufs
-                .check(|| self.name(stage))
-                .and(buffers.fills.check(|| self.name(stage)));
+            let checked = bufs.check(|| self.name(stage));
             let found = match (&mask_a, &mask_b) {
                 _ if !done => None,
                 (Some((ma, at)), None) => Some(ma.overlap_moved(*at, &wb, (0, 0), window)),

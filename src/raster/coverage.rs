@@ -567,6 +567,7 @@ fn add_piece(
 /// top and bottom, and the cell `add_piece` makes in a column), in the same operations, so
 /// that a caller that knows a row has one strip and no crossing gets the same bits without
 /// the general sweep (`super::fill_bits`).
+#[derive(Clone, Copy, Debug)]
 pub(super) struct WholeRowPiece {
     column: ColumnArea,
     lo: f64,
@@ -598,6 +599,12 @@ impl WholeRowPiece {
         }
     }
 
+    /// Whether the sweep over the columns `[x0, x1)` takes it into the strip (neither left
+    /// of them nor right of them), as `compute` classifies a piece with no other in the way.
+    pub(super) fn reaches(&self, (x0, x1): (i64, i64)) -> bool {
+        self.hi > x0 as f64 && self.lo < x1 as f64
+    }
+
     /// The columns it crosses, first and last (as `add_piece` finds them).
     pub(super) fn columns(&self) -> (i64, i64) {
         (floor(self.lo), floor(self.hi))
@@ -612,6 +619,7 @@ impl WholeRowPiece {
 
 /// A straight piece from height `g0` down, for the areas it leaves to its right in one
 /// column.
+#[derive(Clone, Copy, Debug)]
 struct ColumnArea {
     x_g0: f64,
     slope: f64,

@@ -24,6 +24,12 @@
 //! Without anti-aliasing a row is the exact centre test ([`centre_runs`]), runs of inside
 //! centres written as words.
 //!
+//! The work it counts against the query's budget is the row scan's, row for row (a
+//! direct row counts what the sweep would have counted for it), and a fill below the
+//! threshold is walked all the same: whether a whole mask is refused for work must not
+//! change, or a pair's outcome would depend on whether a crowd query ran before it
+//! (`query::budget_tests`).
+//!
 //! Bit for bit equal to the plain path because every number is the one the sweep makes:
 //! coverage is summed in integers, so the order of its terms does not matter, and a
 //! pixel's value depends on the item and that pixel alone, not on the columns computed
@@ -31,7 +37,7 @@
 
 use super::bitmask::BitMask;
 use super::centres::{centre_runs, inside as centre_inside};
-use super::coverage::{CoverageRow, ONE, WholeRowPiece, floor};
+use super::coverage::{CoverageRow, ONE, WholeRowPiece};
 use super::edges::{ActiveEdges, Edge, Edges, GRID};
 use super::item::Shape;
 use super::prepare::Item;
@@ -62,15 +68,14 @@ pub(crate) struct FillCounts {
     pub area_pixels: u64,
 }
 
-/// An edge's part in the current row.
+/// An edge crossing the whole of the current row.
 #[derive(Clone, Copy, Debug)]
 struct RowEdge {
+    piece: WholeRowPiece,
     /// The columns it crosses, first and last.
     c_lo: i64,
     c_hi: i64,
     dir: i8,
-    /// Its index in the active list.
-    k: usize,
 }
 
 /// Reusable buffers of the kernel.
@@ -109,13 +114,38 @@ struct Row<'m> {
     left: i64,
     /// The columns that may be written (the item's grid), `[x0, x1)`.
     cols: (i64, i64),
+    /// Columns set but not written yet: runs that meet are written as one.
+    pending: Option<(i64, i64)>,
+    /// Whether a whole pixel of the fill is solid (its alpha reaches the threshold).
+    whole_solid: bool,
 }
 
 impl Row<'_> {
     /// Sets the item's columns `x0..x1`, cut to the row's columns.
     fn set(&mut self, x0: i64, x1: i64) {
         let (a, b) = (x0.max(self.cols.0), x1.min(self.cols.1));
-        if a < b {
+        if a >= b {
+            return;
+        }
+        match &mut self.pending {
+            Some(run) if run.1 == a => run.1 = b,
+            _ => {
+                self.flush();
+                self.pending = Some((a, b));
+            }
+        }
+    }
+
+    /// Sets the columns `x0..x1` where each is a whole pixel of the fill, when that is solid.
+    fn set_whole(&mut self, x0: i64, x1: i64) {
+        if self.whole_solid {
+            self.set(x0, x1);
+        }
+    }
+
+    /// Writes what is pending.
+    fn flush(&mut self) {
+        if let Some((a, b)) = self.pending.take() {
             let (a, b) = ((a - self.left) as usize, (b - self.left) as usize);
             self.mask.set_run(self.y, a, b);
         }
@@ -145,11 +175,6 @@ impl<'a> FillBits<'a> {
         }
     }
 
-    /// The pixels (the parent's grid) its edges reach: none outside can be solid.
-    pub fn extent(&self) -> PixelRect {
-        self.edges.rect.moved(self.anchor)
-    }
-
     /// Makes `mask` its solid pixels over `region` (the parent's grid). With `within`, only
     /// the pixels that can matter against that mask (over the same region) are decided: in
     /// each row, the columns from its first to its last set bit; the rest stay clear.
@@ -164,10 +189,10 @@ impl<'a> FillBits<'a> {
         mask: &mut BitMask,
     ) {
         mask.reset(region);
-        // A pixel's value is at most the alpha (coverage is clamped to a whole pixel).
-        if self.alpha < self.threshold {
-            return;
-        }
+        // A fill whose alpha is below the threshold has no solid pixel, but its rows are
+        // still walked: the work they count is the row scan's, so that the budget refuses
+        // this mask exactly when it refused the row scan's (answers must not depend on
+        // which route a cached pose takes).
         let (ax, ay) = self.anchor;
         let local = region.moved((-ax, -ay));
         let rows = local.intersect(&self.edges.rect);
@@ -196,12 +221,15 @@ impl<'a> FillBits<'a> {
                 y,
                 left: local.x0,
                 cols,
+                pending: None,
+                whole_solid: self.alpha >= self.threshold,
             };
             if !anti_alias {
                 self.centre_row(&walk.active, j, &mut row, &mut bufs.wind);
             } else if !self.direct_row(&walk.active, j, &mut row, bufs) {
                 self.swept_row(&walk.active, j, &mut row, bufs);
             }
+            row.flush();
         }
         bufs.active = walk.into_buffer();
     }
@@ -214,14 +242,14 @@ impl<'a> FillBits<'a> {
             match (start, centre_inside(winding, self.rule)) {
                 (None, true) => start = Some(x),
                 (Some(s), false) => {
-                    row.set(s, x);
+                    row.set_whole(s, x);
                     start = None;
                 }
                 _ => {}
             }
         });
         if let Some(s) = start {
-            row.set(s, cols.1);
+            row.set_whole(s, cols.1);
         }
     }
 
@@ -233,13 +261,14 @@ impl<'a> FillBits<'a> {
             return false;
         }
         bufs.row.clear();
-        for (k, e) in active.iter().enumerate() {
-            let (c_lo, c_hi) = WholeRowPiece::new(e, j).columns();
+        for e in active {
+            let piece = WholeRowPiece::new(e, j);
+            let (c_lo, c_hi) = piece.columns();
             bufs.row.push(RowEdge {
+                piece,
                 c_lo,
                 c_hi,
                 dir: e.dir,
-                k,
             });
         }
         if !bufs.row.is_sorted_by_key(|r| r.c_lo) {
@@ -255,8 +284,12 @@ impl<'a> FillBits<'a> {
         if bufs.row.iter().map(|r| i64::from(r.dir)).sum::<i64>() != 0 {
             return false;
         }
-        // The same work the sweep counts for a row, so that the budget bites alike.
-        bufs.coverage.add_work(active.len() as u64 + 1);
+        // The work the sweep counts for the row over these columns (a unit per edge and
+        // one more, then as much for its strip's pieces that reach the columns), so that
+        // the budget stops a whole mask exactly where the row scan stopped.
+        let reaching = bufs.row.iter().filter(|r| r.piece.reaches(row.cols)).count() as u64;
+        let strip = if reaching > 0 { reaching + 1 } else { 0 };
+        bufs.coverage.add_work(active.len() as u64 + 1 + strip);
         bufs.counts.direct_rows += 1;
         let inside = |w: i64| match self.rule {
             FillRule::NonZero => w != 0,
@@ -271,16 +304,15 @@ impl<'a> FillBits<'a> {
                 // Its columns are whole pixels (inside) or nothing: its term has weight 0.
                 if after {
                     let end = bufs.row.get(n + 1).map_or(r.c_hi + 1, |next| next.c_lo);
-                    row.set(r.c_lo, end);
+                    row.set_whole(r.c_lo, end);
                 }
                 continue;
             }
             let (a, b) = (r.c_lo.max(cols.0), (r.c_hi + 1).min(cols.1));
             if a < b {
-                let piece = WholeRowPiece::new(&active[r.k], j);
                 bufs.counts.area_pixels += (b - a) as u64;
                 for c in a..b {
-                    let cell = piece.cell(c);
+                    let cell = r.piece.cell(c);
                     // The winding's coverage left of the edge (a whole pixel when it was
                     // inside) plus the edge's own term, weighted +1 or -1.
                     let coverage = if after { cell } else { ONE - cell };
@@ -290,7 +322,7 @@ impl<'a> FillBits<'a> {
                 }
             }
             if after && let Some(next) = bufs.row.get(n + 1) {
-                row.set(r.c_hi + 1, next.c_lo);
+                row.set_whole(r.c_hi + 1, next.c_lo);
             }
         }
         true
@@ -299,27 +331,8 @@ impl<'a> FillBits<'a> {
     /// Any other anti-aliased row: the general sweep over its edges' columns.
     fn swept_row(&self, active: &[Edge], j: i64, row: &mut Row, bufs: &mut FillBuffers) {
         bufs.counts.swept_rows += 1;
-        // Outside the columns its edges reach, a row's coverage is 0: nothing left of them
-        // winds, and the contours wind back to 0 right of them.
-        let (top, bottom) = (j * GRID, (j + 1) * GRID);
-        let (mut lo, mut hi) = (f64::MAX, f64::MIN);
-        for e in active {
-            let slope = (e.x_bottom - e.x_top) as f64 / (e.bottom - e.top) as f64;
-            for y in [e.top.max(top), e.bottom.min(bottom)] {
-                // Grid units below 2^49: f64 is within a grid unit of the edge's x here.
-                let x = e.x_top as f64 + (y - e.top) as f64 * slope;
-                (lo, hi) = (lo.min(x), hi.max(x));
-            }
-        }
-        // A pixel to spare each side for the rounding (the casts saturate).
-        let g = GRID as f64;
-        let cols = (
-            (floor(lo / g) - 1).max(row.cols.0),
-            (floor(hi / g) + 2).min(row.cols.1),
-        );
-        if cols.0 >= cols.1 {
-            return;
-        }
+        // Over the row's columns, as the row scan asked: the same work counted.
+        let cols = row.cols;
         bufs.coverage.runs(active, j, self.rule, cols, &mut bufs.runs);
         for (k, &(x, c)) in bufs.runs.iter().enumerate() {
             if times_coverage(self.alpha, c) >= self.threshold {

@@ -78,7 +78,6 @@ pub(crate) use budget::{DrawBudget, MAX_QUERY_VERTICES};
 #[cfg(test)]
 pub(crate) use cache::CacheCounts;
 pub(crate) use cache::{MaskRef, PairKey, RasterCache, pair_key};
-pub(crate) use fill_bits::FillBits;
 pub(crate) use plane::{Rasterizer, ScanBuffers, dense_band_rows, with_scan_buffers};
 pub(crate) use prepare::{ClipShapes, Item, Prepared, RegionPiece};
 pub(crate) use pygame_item::{rendered_hull_map, rendered_surface};
