@@ -562,8 +562,64 @@ fn add_piece(
     areas
 }
 
+/// An edge that crosses a whole row, top to bottom, in a row where no other height splits
+/// the strip: the numbers [`CoverageRow`] works out for it there (`Piece::x` at the row's
+/// top and bottom, and the cell `add_piece` makes in a column), in the same operations, so
+/// that a caller that knows a row has one strip and no crossing gets the same bits without
+/// the general sweep (`super::fill_bits`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct WholeRowPiece {
+    column: ColumnArea,
+    lo: f64,
+    hi: f64,
+}
+
+impl WholeRowPiece {
+    /// `e`, which must reach from the top of row `row` (pixels) to its bottom or beyond.
+    pub(super) fn new(e: &Edge, row: i64) -> WholeRowPiece {
+        let band = row * GRID;
+        let piece = Piece {
+            edge: *e,
+            k: (e.x_bottom - e.x_top) as f64 / (e.bottom - e.top) as f64,
+            top: 0.0,
+            bottom: 1.0,
+            lo: 0.0,
+            hi: 0.0,
+            side: Side::Window,
+        };
+        let (top, bottom) = (piece.x(band, 0.0), piece.x(band, 1.0));
+        WholeRowPiece {
+            column: ColumnArea {
+                x_g0: top,
+                slope: piece.k,
+                g0: 0.0,
+            },
+            lo: top.min(bottom),
+            hi: top.max(bottom),
+        }
+    }
+
+    /// Whether the sweep over the columns `[x0, x1)` takes it into the strip (neither left
+    /// of them nor right of them), as `compute` classifies a piece with no other in the way.
+    pub(super) fn reaches(&self, (x0, x1): (i64, i64)) -> bool {
+        self.hi > x0 as f64 && self.lo < x1 as f64
+    }
+
+    /// The columns it crosses, first and last (as `add_piece` finds them).
+    pub(super) fn columns(&self) -> (i64, i64) {
+        (floor(self.lo), floor(self.hi))
+    }
+
+    /// The area of column `c` right of it over the whole row, in fixed point: the cell
+    /// `add_piece` makes there for a weight of 1.
+    pub(super) fn cell(&self, c: i64) -> i64 {
+        fixed(self.column.area(c as f64, 1.0))
+    }
+}
+
 /// A straight piece from height `g0` down, for the areas it leaves to its right in one
 /// column.
+#[derive(Clone, Copy, Debug)]
 struct ColumnArea {
     x_g0: f64,
     slope: f64,

@@ -26,6 +26,8 @@
 //! - [`bitmap_bits`]: the frame engine's kernel: an unsmoothed bitmap pose's solid pixels
 //!   written straight into a bit mask, a texel read per pixel, area math only on edges;
 //!   [`row_steps`]: which centres of a row fall in a box of texels, a division a bound.
+//! - [`fill_bits`]: the same for a fill or a stroke outline: interior runs written as
+//!   words, area math only on the columns an edge crosses, most rows without the sweep.
 //! - [`bitmask`]: which pixels of a plane are solid, one bit per pixel, and the word-by-word
 //!   overlap of two masks.
 //! - [`pygame_item`]: a bitmap item with a renderer, its rows from the plan below.
@@ -52,6 +54,7 @@ mod cache;
 mod centres;
 mod coverage;
 mod edges;
+mod fill_bits;
 mod item;
 mod plane;
 mod prepare;

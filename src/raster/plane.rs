@@ -2,6 +2,7 @@
 //! region of the parent's grid, each item computed only where the region needs it.
 
 use super::bitmap_bits::BitsBuffers;
+use super::fill_bits::FillBuffers;
 use super::item::Scratch;
 use super::prepare::{ClipRegion, Item, Prepared};
 use super::span_scan::{SpanScan, SpanTarget};
@@ -171,6 +172,7 @@ pub(crate) struct ScanBuffers {
     pub plane: Vec<u8>,
     pub spans: SpanScan,
     pub bits: BitsBuffers,
+    pub fills: FillBuffers,
 }
 
 /// The most a thread keeps of a dense band between queries (a band is at most 2^16 px).
@@ -196,6 +198,7 @@ pub(crate) fn with_scan_buffers<R>(f: impl FnOnce(&mut ScanBuffers) -> R) -> R {
     buffers.raster.scratch.reset_work();
     buffers.spans.counts = Default::default();
     buffers.bits.reset_work();
+    buffers.fills.reset_work();
     let result = f(&mut buffers);
     if buffers.plane.capacity() > KEPT_SCAN_BYTES {
         buffers.plane = Vec::new();

@@ -304,15 +304,15 @@ fn inside(winding: i64, rule: FillRule) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::centres::winding_row;
     use super::super::coverage::{CoverageRow, ONE};
     use super::super::edges::{ActiveEdges, Edges};
     use super::*;
 
-    struct Rng(u64);
+    pub(in super::super) struct Rng(pub u64);
     impl Rng {
-        fn below(&mut self, n: i64) -> i64 {
+        pub fn below(&mut self, n: i64) -> i64 {
             self.0 ^= self.0 << 13;
             self.0 ^= self.0 >> 7;
             self.0 ^= self.0 << 17;
@@ -322,7 +322,7 @@ mod tests {
 
     /// Random closed contours on the grid: self-intersecting scribbles, slivers, rectangles
     /// with horizontal edges inside rows, far from the origin, large and small.
-    fn random_edges(rng: &mut Rng, case: usize) -> Edges {
+    pub(in super::super) fn random_edges(rng: &mut Rng, case: usize) -> Edges {
         let mut e = Edges::default();
         let far = [0, 1 << 20, -(1 << 44), 1 << 47][case % 4];
         let spread = [256 * 3, 256 * 30, 256 * 400][case / 4 % 3];

@@ -3,13 +3,15 @@
 //! such targets is then a shifted AND of words, whatever their poses.
 //!
 //! One unclipped, unsmoothed bitmap goes through the bitmap kernel
-//! ([`super::bitmap_bits`]); anything else through the same row scan every pair uses
+//! ([`super::bitmap_bits`]), one unclipped fill or stroke through the fill kernel
+//! ([`super::fill_bits`]); anything else through the same row scan every pair uses
 //! ([`Rasterizer::solid_rows`]), its intervals written as runs of bits. Either way each
 //! pixel is the one the pair's own path would compute: a pixel's value depends only on the
 //! item and the pixel (semantics.md 4.5).
 
 use super::bitmap_bits::{BitmapBits, Within};
 use super::bitmask::BitMask;
+use super::fill_bits::FillBits;
 use super::plane::{Rasterizer, dense_band_rows, with_scan_buffers};
 use super::prepare::Prepared;
 use crate::Result;
@@ -26,6 +28,11 @@ pub(crate) fn whole_mask(target: &Prepared, threshold: u8, what: impl Fn() -> St
         return Ok(mask);
     };
     with_scan_buffers(|buffers| {
+        if let Some(fill) = Rasterizer::single_item(target).and_then(|i| FillBits::of(i, threshold)) {
+            fill.fill(extent, target.anti_alias(), None, &mut buffers.fills, &mut mask);
+            buffers.fills.check(&what)?;
+            return Ok(mask);
+        }
         if let Some(bits) =
             Rasterizer::single_item(target).and_then(|i| BitmapBits::of(i, threshold, target.anti_alias()))
         {

@@ -11,6 +11,7 @@ mod cli;
 mod crowd;
 mod exactness;
 mod fast_paths;
+mod fill_kernel;
 mod frame_engine;
 mod fuzz_regressions;
 mod game_api;

@@ -1,0 +1,569 @@
+//! A fill's (or a stroke outline's) solid pixels written straight into a bit mask: the
+//! frame engine's kernel for a vector sprite whose pose changes every frame.
+//!
+//! The row scan it replaces ([`super::item`]'s runs, read by `Rasterizer::solid_rows`)
+//! runs the general coverage sweep on every row: the row's heights sorted, the pieces
+//! classified, ordered and checked for crossings, every term pushed, sorted and summed
+//! again. On a turning star that was about 2,800 instructions a row
+//! (docs/frame-engine.md, "The fill kernel"). Most rows of a fill need none of it: every
+//! edge in the row crosses it from top to bottom (no vertex inside the row), and the
+//! columns the edges cross are apart. In such a row the sweep has one strip and no
+//! crossing, so the coverage of a column an edge crosses is the winding's coverage left of
+//! that edge plus (or minus) the one term the sweep makes there, and every column between
+//! two edges is a whole pixel or nothing. The kernel writes those rows directly:
+//!
+//! - between edges, runs of whole pixels set as words ([`BitMask::set_run`]) where the
+//!   winding is inside by the fill rule and the fill's alpha reaches the threshold;
+//! - on the columns an edge crosses, the very term the sweep adds
+//!   ([`WholeRowPiece::cell`], the same operations on the same numbers), and only where
+//!   the edge changes whether the region is inside (where it does not, the pixel is a whole
+//!   pixel or nothing too).
+//!
+//! Any other row (a vertex in it, edges whose columns touch) goes through
+//! [`CoverageRow::runs`] over its edges' columns: the same computation the row scan does.
+//! Without anti-aliasing a row is the exact centre test ([`centre_runs`]), runs of inside
+//! centres written as words.
+//!
+//! The work it counts against the query's budget is the row scan's, row for row (a
+//! direct row counts what the sweep would have counted for it), and a fill below the
+//! threshold is walked all the same: whether a whole mask is refused for work must not
+//! change, or a pair's outcome would depend on whether a crowd query ran before it
+//! (`query::budget_tests`).
+//!
+//! Bit for bit equal to the plain path because every number is the one the sweep makes:
+//! coverage is summed in integers, so the order of its terms does not matter, and a
+//! pixel's value depends on the item and that pixel alone, not on the columns computed
+//! with it (semantics.md 4.5).
+
+use super::bitmask::BitMask;
+use super::centres::{centre_runs, inside as centre_inside};
+use super::coverage::{CoverageRow, ONE, WholeRowPiece};
+use super::edges::{ActiveEdges, Edge, Edges, GRID};
+use super::item::Shape;
+use super::prepare::Item;
+use super::sample::times_coverage;
+use crate::FillRule;
+use crate::geom::rect::PixelRect;
+
+/// One fill item (a fill or a stroke's outline) in a pose, with the lowest alpha that is
+/// solid.
+#[derive(Clone, Copy)]
+pub(crate) struct FillBits<'a> {
+    edges: &'a Edges,
+    rule: FillRule,
+    alpha: u8,
+    anchor: (i64, i64),
+    threshold: u8,
+}
+
+/// What the kernel did, for the tests that prove where the work goes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct FillCounts {
+    /// Rows written directly (every edge crossing the whole row, their columns apart).
+    pub direct_rows: u64,
+    /// Rows that went through the general coverage sweep.
+    pub swept_rows: u64,
+    /// Pixel areas worked out in direct rows: one per column an edge crosses where it
+    /// changes whether the region is inside.
+    pub area_pixels: u64,
+}
+
+/// An edge crossing the whole of the current row.
+#[derive(Clone, Copy, Debug)]
+struct RowEdge {
+    piece: WholeRowPiece,
+    /// The columns it crosses, first and last.
+    c_lo: i64,
+    c_hi: i64,
+    dir: i8,
+}
+
+/// Reusable buffers of the kernel.
+#[derive(Debug, Default)]
+pub(crate) struct FillBuffers {
+    coverage: CoverageRow,
+    active: Vec<Edge>,
+    row: Vec<RowEdge>,
+    runs: Vec<(i64, i64)>,
+    wind: Vec<(i64, i32)>,
+    pub counts: FillCounts,
+}
+
+impl FillBuffers {
+    /// `Ok` unless the rows worked out went over the work budget; the error names `what`.
+    ///
+    /// # Errors
+    ///
+    /// [`crate::Error::WorkBudget`] when they did.
+    pub fn check(&self, what: impl FnOnce() -> String) -> crate::Result<()> {
+        super::coverage::check_work(self.coverage.over_budget(), self.coverage.work(), what)
+    }
+
+    /// Starts counting work again, for a new query.
+    pub fn reset_work(&mut self) {
+        self.coverage.reset_work();
+        self.counts = FillCounts::default();
+    }
+}
+
+/// One row of the mask being written, and its columns in the item's own grid.
+struct Row<'m> {
+    mask: &'m mut BitMask,
+    y: usize,
+    /// The item's column of the mask's first column.
+    left: i64,
+    /// The columns that may be written (the item's grid), `[x0, x1)`.
+    cols: (i64, i64),
+    /// Columns set but not written yet: runs that meet are written as one.
+    pending: Option<(i64, i64)>,
+    /// Whether a whole pixel of the fill is solid (its alpha reaches the threshold).
+    whole_solid: bool,
+}
+
+impl Row<'_> {
+    /// Sets the item's columns `x0..x1`, cut to the row's columns.
+    fn set(&mut self, x0: i64, x1: i64) {
+        let (a, b) = (x0.max(self.cols.0), x1.min(self.cols.1));
+        if a >= b {
+            return;
+        }
+        match &mut self.pending {
+            Some(run) if run.1 == a => run.1 = b,
+            _ => {
+                self.flush();
+                self.pending = Some((a, b));
+            }
+        }
+    }
+
+    /// Sets the columns `x0..x1` where each is a whole pixel of the fill, when that is solid.
+    fn set_whole(&mut self, x0: i64, x1: i64) {
+        if self.whole_solid {
+            self.set(x0, x1);
+        }
+    }
+
+    /// Writes what is pending.
+    fn flush(&mut self) {
+        if let Some((a, b)) = self.pending.take() {
+            let (a, b) = ((a - self.left) as usize, (b - self.left) as usize);
+            self.mask.set_run(self.y, a, b);
+        }
+    }
+}
+
+impl<'a> FillBits<'a> {
+    /// The kernel's view of `item` at `threshold`, when it is a fill or a stroke outline
+    /// computed from its pose (a whole cached raster has its mask already).
+    /// At threshold 0 every pixel is solid, the ones no edge reaches too: not for it.
+    pub fn of(item: &'a Item, threshold: u8) -> Option<FillBits<'a>> {
+        let Item::Shape { shape, anchor } = item else {
+            return None;
+        };
+        if threshold == 0 {
+            return None;
+        }
+        match &**shape {
+            Shape::Fill { edges, rule, alpha } => Some(FillBits {
+                edges,
+                rule: *rule,
+                alpha: *alpha,
+                anchor: *anchor,
+                threshold,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Makes `mask` its solid pixels over `region` (the parent's grid). With `within`, only
+    /// the pixels that can matter against that mask (over the same region) are decided: in
+    /// each row, the columns from its first to its last set bit; the rest stay clear.
+    /// Work is counted in `bufs` ([`FillBuffers::check`] says whether it went over the
+    /// budget, and then the mask is not to be used).
+    pub fn fill(
+        &self,
+        region: PixelRect,
+        anti_alias: bool,
+        within: Option<&BitMask>,
+        bufs: &mut FillBuffers,
+        mask: &mut BitMask,
+    ) {
+        mask.reset(region);
+        // A fill whose alpha is below the threshold has no solid pixel, but its rows are
+        // still walked: the work they count is the row scan's, so that the budget refuses
+        // this mask exactly when it refused the row scan's (answers must not depend on
+        // which route a cached pose takes).
+        let (ax, ay) = self.anchor;
+        let local = region.moved((-ax, -ay));
+        let rows = local.intersect(&self.edges.rect);
+        if rows.is_empty() {
+            return;
+        }
+        let mut walk = ActiveEdges::new(&self.edges.edges, std::mem::take(&mut bufs.active));
+        for j in rows.y0..rows.y1 {
+            walk.advance(j * GRID, (j + 1) * GRID);
+            if bufs.coverage.over_budget() {
+                break;
+            }
+            let y = (j - local.y0) as usize;
+            let mut cols = (rows.x0, rows.x1);
+            if let Some(other) = within {
+                let Some((x0, x1)) = other.row_extent(y) else {
+                    continue;
+                };
+                cols = (cols.0.max(local.x0 + x0 as i64), cols.1.min(local.x0 + x1 as i64));
+            }
+            if cols.0 >= cols.1 || walk.active.is_empty() {
+                continue;
+            }
+            let mut row = Row {
+                mask: &mut *mask,
+                y,
+                left: local.x0,
+                cols,
+                pending: None,
+                whole_solid: self.alpha >= self.threshold,
+            };
+            if !anti_alias {
+                self.centre_row(&walk.active, j, &mut row, &mut bufs.wind);
+            } else if !self.direct_row(&walk.active, j, &mut row, bufs) {
+                self.swept_row(&walk.active, j, &mut row, bufs);
+            }
+            row.flush();
+        }
+        bufs.active = walk.into_buffer();
+    }
+
+    /// Without anti-aliasing: the runs of centres inside by the fill rule.
+    fn centre_row(&self, active: &[Edge], j: i64, row: &mut Row, wind: &mut Vec<(i64, i32)>) {
+        let cols = row.cols;
+        let mut start = None;
+        centre_runs(active, j, cols, wind, |x, winding| {
+            match (start, centre_inside(winding, self.rule)) {
+                (None, true) => start = Some(x),
+                (Some(s), false) => {
+                    row.set_whole(s, x);
+                    start = None;
+                }
+                _ => {}
+            }
+        });
+        if let Some(s) = start {
+            row.set_whole(s, cols.1);
+        }
+    }
+
+    /// An anti-aliased row where every edge crosses the whole row and their columns are
+    /// apart, written without the sweep; `false` (nothing written) for any other row.
+    fn direct_row(&self, active: &[Edge], j: i64, row: &mut Row, bufs: &mut FillBuffers) -> bool {
+        let (top, bottom) = (j * GRID, (j + 1) * GRID);
+        if active.iter().any(|e| e.top > top || e.bottom < bottom) {
+            return false;
+        }
+        bufs.row.clear();
+        for e in active {
+            let piece = WholeRowPiece::new(e, j);
+            let (c_lo, c_hi) = piece.columns();
+            bufs.row.push(RowEdge {
+                piece,
+                c_lo,
+                c_hi,
+                dir: e.dir,
+            });
+        }
+        if !bufs.row.is_sorted_by_key(|r| r.c_lo) {
+            bufs.row.sort_unstable_by_key(|r| r.c_lo);
+        }
+        // Apart: no column holds two edges, so none crosses another in the row and the
+        // sweep's one strip orders them as their columns do.
+        if bufs.row.windows(2).any(|w| w[0].c_hi >= w[1].c_lo) {
+            return false;
+        }
+        // Closed contours wind back to 0 right of the last edge; should they not, the
+        // sweep decides.
+        if bufs.row.iter().map(|r| i64::from(r.dir)).sum::<i64>() != 0 {
+            return false;
+        }
+        // The work the sweep counts for the row over these columns (a unit per edge and
+        // one more, then as much for its strip's pieces that reach the columns), so that
+        // the budget stops a whole mask exactly where the row scan stopped.
+        let reaching = bufs.row.iter().filter(|r| r.piece.reaches(row.cols)).count() as u64;
+        let strip = if reaching > 0 { reaching + 1 } else { 0 };
+        bufs.coverage.add_work(active.len() as u64 + 1 + strip);
+        bufs.counts.direct_rows += 1;
+        let inside = |w: i64| match self.rule {
+            FillRule::NonZero => w != 0,
+            FillRule::EvenOdd => w & 1 != 0,
+        };
+        let (cols, mut winding) = (row.cols, 0i64);
+        for (n, r) in bufs.row.iter().enumerate() {
+            let before = inside(winding);
+            winding += i64::from(r.dir);
+            let after = inside(winding);
+            if before == after {
+                // Its columns are whole pixels (inside) or nothing: its term has weight 0.
+                if after {
+                    let end = bufs.row.get(n + 1).map_or(r.c_hi + 1, |next| next.c_lo);
+                    row.set_whole(r.c_lo, end);
+                }
+                continue;
+            }
+            let (a, b) = (r.c_lo.max(cols.0), (r.c_hi + 1).min(cols.1));
+            if a < b {
+                bufs.counts.area_pixels += (b - a) as u64;
+                for c in a..b {
+                    let cell = r.piece.cell(c);
+                    // The winding's coverage left of the edge (a whole pixel when it was
+                    // inside) plus the edge's own term, weighted +1 or -1.
+                    let coverage = if after { cell } else { ONE - cell };
+                    if times_coverage(self.alpha, coverage) >= self.threshold {
+                        row.set(c, c + 1);
+                    }
+                }
+            }
+            if after && let Some(next) = bufs.row.get(n + 1) {
+                row.set_whole(r.c_hi + 1, next.c_lo);
+            }
+        }
+        true
+    }
+
+    /// Any other anti-aliased row: the general sweep over its edges' columns.
+    fn swept_row(&self, active: &[Edge], j: i64, row: &mut Row, bufs: &mut FillBuffers) {
+        bufs.counts.swept_rows += 1;
+        // Over the row's columns, as the row scan asked: the same work counted.
+        let cols = row.cols;
+        bufs.coverage.runs(active, j, self.rule, cols, &mut bufs.runs);
+        for (k, &(x, c)) in bufs.runs.iter().enumerate() {
+            if times_coverage(self.alpha, c) >= self.threshold {
+                let end = bufs.runs.get(k + 1).map_or(cols.1, |r| r.0);
+                row.set(x, end);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::super::item::Scratch;
+    use super::super::spans::tests::{Rng, random_edges as spans_edges};
+    use super::*;
+
+    /// A random fill on the grid: every other case a star (turned, skewed, scaled from
+    /// 0.01 to 100, far from the anchor), else the span tests' contours (self-crossing
+    /// scribbles, slivers, rectangles on pixel lines or not, far from the origin).
+    fn random_edges(rng: &mut Rng, case: usize) -> Edges {
+        if case % 2 == 1 {
+            return spans_edges(rng, case / 2);
+        }
+        let mut e = Edges::default();
+        let far = [0, 1 << 20, -(1 << 40), 1 << 44][case / 2 % 4];
+        let scale = [0.01, 0.3, 1.0, 4.0, 30.0, 100.0][case / 8 % 6];
+        for _ in 0..1 + rng.below(2) {
+            let (ox, oy) = (far + rng.below(4096) - 2048, rng.below(4096) - 2048);
+            let points = 3 + rng.below(6) as usize;
+            let (turn, r) = (rng.below(1000) as f64 / 1000.0, 2.0 + rng.below(40) as f64);
+            let skew = (rng.below(200) - 100) as f64 / 100.0;
+            let pts: Vec<(i64, i64)> = (0..2 * points)
+                .map(|i| {
+                    let a = std::f64::consts::PI * (i as f64 / points as f64 + turn);
+                    let d = if i % 2 == 0 { r } else { 0.5 * r } * scale * 256.0;
+                    let (x, y) = (d * a.cos(), d * a.sin());
+                    (ox + (x + skew * y) as i64, oy + y as i64)
+                })
+                .collect();
+            e.push_closed(&pts);
+        }
+        e.finish();
+        e
+    }
+
+    /// The plain path's plane: the item's values over `region` row by row (the row scan that
+    /// composites a target into an alpha plane).
+    fn plain(item: &Item, region: PixelRect, anti_alias: bool) -> Vec<u8> {
+        let (shape, anchor) = item.shape();
+        let mut plane = vec![0u8; region.area() as usize];
+        let w = region.width() as usize;
+        let part = region.intersect(&shape.rect().moved(anchor));
+        if !part.is_empty() {
+            let local = part.moved((-anchor.0, -anchor.1));
+            shape.rows(local, anti_alias, &mut Scratch::default(), |j, values| {
+                let y = (j + anchor.1 - region.y0) as usize;
+                let x = (part.x0 - region.x0) as usize;
+                plane[y * w + x..y * w + x + values.len()].copy_from_slice(values);
+            });
+        }
+        plane
+    }
+
+    /// Thousands of random fills, anti-aliased and not, both fill rules, thresholds 1, 127,
+    /// 255 and between, alphas from 1 to 255, in windows that hold them or cut them: the
+    /// kernel's mask is the plain path's, bit for bit; with `within`, the same inside each
+    /// row's extent of the other mask.
+    #[test]
+    fn masks_are_the_plain_paths() {
+        let mut rng = Rng(0x0f11_b175_5eed_0001);
+        let mut bufs = FillBuffers::default();
+        let (mut direct, mut swept) = (0, 0);
+        for case in 0..3000 {
+            let edges = random_edges(&mut rng, case);
+            if edges.rect.is_empty() {
+                continue;
+            }
+            let rule = [FillRule::NonZero, FillRule::EvenOdd][rng.below(2) as usize];
+            let alpha = [255, 255, 128, 1 + rng.below(255) as u8][case / 2 % 4];
+            let threshold = [1, 127, 255, 1 + rng.below(255) as u8][case / 8 % 4];
+            let anti_alias = case % 3 != 0;
+            let anchor = (rng.below(2000) - 1000, rng.below(2000) - 1000);
+            let rect = edges.rect.moved(anchor);
+            let item = Item::Shape {
+                shape: Arc::new(Shape::Fill { edges, rule, alpha }),
+                anchor,
+            };
+            let fill = FillBits::of(&item, threshold).unwrap();
+            // The whole item, or a window cutting it (at most 150 x 150 pixels).
+            let region = match case % 4 {
+                0 if rect.area() <= 40_000 => rect,
+                _ => {
+                    let (w, h) = (1 + rng.below(150), 1 + rng.below(150));
+                    let x0 = rect.x0 + rng.below(rect.width().max(1) as i64 + 20) - 10 - w / 2;
+                    let y0 = rect.y0 + rng.below(rect.height().max(1) as i64 + 20) - 10 - h / 2;
+                    PixelRect {
+                        x0,
+                        y0,
+                        x1: x0 + w,
+                        y1: y0 + h,
+                    }
+                }
+            };
+            let mut plane = plain(&item, region, anti_alias);
+            let want = BitMask::from_plane(&plane, region, threshold);
+            let mut got = BitMask::empty();
+            bufs.reset_work();
+            fill.fill(region, anti_alias, None, &mut bufs, &mut got);
+            assert!(bufs.check(String::new).is_ok());
+            assert_eq!(
+                got, want,
+                "case {case}: {region:?} aa {anti_alias} t {threshold} a {alpha}"
+            );
+            direct += bufs.counts.direct_rows;
+            swept += bufs.counts.swept_rows;
+            // Within another mask: the plain mask cut to each row's extent of it.
+            let mut other = BitMask::empty();
+            other.reset(region);
+            let (w, h) = (region.width() as usize, region.height() as usize);
+            for y in 0..h {
+                if rng.below(4) != 0 {
+                    let a = rng.below(w as i64) as usize;
+                    let b = a + 1 + rng.below((w - a) as i64) as usize;
+                    other.set_run(y, a, b);
+                }
+            }
+            fill.fill(region, anti_alias, Some(&other), &mut bufs, &mut got);
+            for (y, row) in plane.chunks_exact_mut(w).enumerate() {
+                let (a, b) = other.row_extent(y).unwrap_or((0, 0));
+                row[..a].fill(0);
+                row[b..].fill(0);
+            }
+            let cut = BitMask::from_plane(&plane, region, threshold);
+            assert_eq!(got, cut, "case {case} within another mask");
+        }
+        // Both kinds of rows were met, the direct ones most.
+        assert!(
+            direct > 2 * swept && swept > 1000,
+            "{direct} direct, {swept} swept rows"
+        );
+    }
+}
+
+/// Where the kernel's work goes, counted on large fills: area math only on the columns
+/// edges cross (bounded by the edges' lengths, not the area), the sweep only on rows that
+/// hold a vertex.
+#[cfg(test)]
+mod count_tests {
+    use std::sync::Arc;
+
+    use super::*;
+
+    /// A closed polygon through `points` (pixels), turned by `turn` radians about the
+    /// origin, on the grid; and the bound on the pixels its edges cross: an edge from
+    /// `(x0, y0)` to `(x1, y1)` crosses at most `|dx| + |dy| + 2` pixels' squares.
+    fn polygon(points: &[(f64, f64)], turn: f64) -> (Edges, u64, Vec<i64>) {
+        let (s, c) = turn.sin_cos();
+        let grid: Vec<(i64, i64)> = points
+            .iter()
+            .map(|&(x, y)| {
+                let (x, y) = (x * c - y * s, x * s + y * c);
+                ((x * 256.0).round() as i64, (y * 256.0).round() as i64)
+            })
+            .collect();
+        let mut bound = 0;
+        for (k, &(x0, y0)) in grid.iter().enumerate() {
+            let (x1, y1) = grid[(k + 1) % grid.len()];
+            bound += ((x1 - x0).abs() + (y1 - y0).abs()) as u64 / 256 + 2;
+        }
+        let vertex_rows = grid.iter().map(|p| p.1.div_euclid(256)).collect();
+        let mut e = Edges::default();
+        e.push_closed(&grid);
+        e.finish();
+        (e, bound, vertex_rows)
+    }
+
+    #[test]
+    fn area_math_only_on_columns_edges_cross() {
+        let disc: Vec<(f64, f64)> = (0..256)
+            .map(|i| {
+                let a = std::f64::consts::TAU * f64::from(i) / 256.0;
+                (200.0 * a.cos(), 200.0 * a.sin())
+            })
+            .collect();
+        let star: Vec<(f64, f64)> = (0..14)
+            .map(|i| {
+                let a = std::f64::consts::PI * f64::from(i) / 7.0;
+                let r = if i % 2 == 0 { 150.0 } else { 60.0 };
+                (r * a.cos(), r * a.sin())
+            })
+            .collect();
+        for (points, turn) in [(&disc, 0.3), (&star, 0.0), (&star, 1.1)] {
+            let (edges, bound, mut vertex_rows) = polygon(points, turn);
+            vertex_rows.sort_unstable();
+            vertex_rows.dedup();
+            let rect = edges.rect;
+            let item = Item::Shape {
+                shape: Arc::new(Shape::Fill {
+                    edges,
+                    rule: FillRule::NonZero,
+                    alpha: 255,
+                }),
+                anchor: (0, 0),
+            };
+            let mut bufs = FillBuffers::default();
+            let mut mask = BitMask::empty();
+            FillBits::of(&item, 1)
+                .unwrap()
+                .fill(rect, true, None, &mut bufs, &mut mask);
+            let c = bufs.counts;
+            let solid = mask.overlap(&mask, rect).count;
+            // The sweep's areas in the rows it took (one per column a piece crosses in a
+            // strip of the row).
+            let swept_areas = bufs.coverage.counts().areas;
+            eprintln!(
+                "{c:?}, {swept_areas} swept areas: bound {bound}, {} vertex rows, {solid} solid",
+                vertex_rows.len()
+            );
+            // Direct rows work out a column once; the sweep once per strip of its row.
+            assert!(c.area_pixels <= bound, "{c:?} bound {bound}");
+            assert!(c.area_pixels + swept_areas <= 2 * bound, "{c:?} bound {bound}");
+            assert!(
+                (c.area_pixels + swept_areas) * 10 < solid,
+                "{c:?}: {solid} solid pixels"
+            );
+            // Every row is written; the sweep runs only in a row with a vertex or next to
+            // one (where a star's two edges near its tip share a column).
+            assert_eq!(c.direct_rows + c.swept_rows, rect.height());
+            assert!(c.swept_rows <= 2 * vertex_rows.len() as u64, "{c:?}");
+        }
+    }
+}
