@@ -137,7 +137,7 @@ struct Row<'m> {
 /// `first >= end`), from the row's equation: two divisions, no search. Every value and
 /// difference stays in i64 (see [`FITS_I64`]).
 #[inline(always)]
-fn steps_between(s: i64, d: i64, (lo, hi): (i64, i64), n: i64) -> (i64, i64) {
+pub(super) fn steps_between(s: i64, d: i64, (lo, hi): (i64, i64), n: i64) -> (i64, i64) {
     let (first, end) = match d.signum() {
         0 => match (lo..hi).contains(&s) {
             true => (0, n),

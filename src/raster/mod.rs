@@ -27,7 +27,9 @@
 //!   written straight into a bit mask, a texel read per pixel, area math only on edges.
 //! - [`bitmask`]: which pixels of a plane are solid, one bit per pixel, and the word-by-word
 //!   overlap of two masks.
-//! - [`pygame_item`]: a bitmap item with a renderer, its rows from the plan below.
+//! - [`pygame_item`]: a bitmap item with a renderer, its rows from the plan below;
+//!   [`pygame_bits`]: its solid pixels written straight into a bit mask, the frame
+//!   engine's kernel for it ([`solid_bits`] picks the kernel of an item).
 //! - [`pygame_plan`], [`pygame_rotate`], [`pygame_rotozoom`], [`pygame_texels`]: bitmaps as pygame's `rotate`
 //!   and `rotozoom` draw them (semantics.md 4.9; the names are in `geom::renderer`), in
 //!   pygame's own fixed-point steps, any row alone.
@@ -54,6 +56,9 @@ mod edges;
 mod item;
 mod plane;
 mod prepare;
+mod pygame_bits;
+#[cfg(test)]
+mod pygame_bits_tests;
 mod pygame_item;
 mod pygame_plan;
 mod pygame_rotate;
@@ -62,12 +67,12 @@ mod pygame_texels;
 #[cfg(test)]
 mod region_tests;
 mod sample;
+mod solid_bits;
 mod span_scan;
 mod spans;
 mod texel_cover;
 mod whole_mask;
 
-pub(crate) use bitmap_bits::BitmapBits;
 #[cfg(test)]
 pub(crate) use bitmap_bits::BitsCounts;
 pub(crate) use bitmap_patch::EditWork;
@@ -78,6 +83,7 @@ pub(crate) use cache::{MaskRef, PairKey, RasterCache, pair_key};
 pub(crate) use plane::{Rasterizer, ScanBuffers, dense_band_rows, with_scan_buffers};
 pub(crate) use prepare::{ClipShapes, Item, Prepared, RegionPiece};
 pub(crate) use pygame_item::{rendered_hull_map, rendered_surface};
+pub(crate) use solid_bits::SolidBits;
 pub(crate) use span_scan::{SpanTarget, pays as spans_pay};
 pub(crate) use texel_cover::path_texels;
 pub(crate) use whole_mask::whole_mask;
