@@ -11,7 +11,7 @@ pub(crate) const ANGLE_LIMIT: f64 = 0.001;
 
 /// SDL_gfx's bilinear blend of one channel, exactly as written (t1 and t2 masked to a
 /// byte, shifts arithmetic).
-#[inline]
+#[inline(always)]
 fn blend(c00: u8, c01: u8, c10: u8, c11: u8, ex: i32, ey: i32) -> u8 {
     let (c00, c01, c10, c11) = (i32::from(c00), i32::from(c01), i32::from(c10), i32::from(c11));
     let t1 = ((((c01 - c00) * ex) >> 16) + c00) & 0xff;
@@ -80,13 +80,24 @@ impl Rotozoom {
 
     /// The four texels transformSurfaceRGBA blends at step (dx, dy), its case ladder in its
     /// order (the edges repeat texels rather than reading outside).
+    #[inline(always)]
     fn corners(&self, t: &Texels<'_>, dx: i32, dy: i32) -> [u8; 4] {
+        if dx >= 0 && dy >= 0 && dx < self.sw && dy < self.sh {
+            t.quad(dx as usize, dy as usize)
+        } else {
+            self.edge_corners(t, dx, dy)
+        }
+    }
+
+    /// The rest of the ladder, in its order: steps on the source's border or one texel
+    /// outside it (few of a surface's pixels, so kept out of the inner loop).
+    #[cold]
+    #[inline(never)]
+    fn edge_corners(&self, t: &Texels<'_>, dx: i32, dy: i32) -> [u8; 4] {
         let (sw, sh) = (self.sw, self.sh);
         let at = |i: i32, j: i32| t.at(i as usize, j as usize);
         let one = |a: u8| [a, a, a, a];
-        if dx >= 0 && dy >= 0 && dx < sw && dy < sh {
-            [at(dx, dy), at(dx + 1, dy), at(dx, dy + 1), at(dx + 1, dy + 1)]
-        } else if dx == sw && dy == sh {
+        if dx == sw && dy == sh {
             one(at(dx, dy))
         } else if dx == -1 && dy == -1 {
             one(at(0, 0))
@@ -134,7 +145,7 @@ impl Steps for Rotozoom {
         [u0, u1, v0, v1]
     }
 
-    #[inline]
+    #[inline(always)]
     #[allow(clippy::cast_possible_truncation)]
     fn value(&self, texels: &Texels<'_>, (sdx, sdy): (i64, i64)) -> u8 {
         let (dx, dy) = ((sdx >> 16) as i32, (sdy >> 16) as i32);

@@ -37,7 +37,7 @@ impl Texels<'_> {
     }
 
     /// Alpha of texel (i, j) of the flipped source; the caller keeps (i, j) inside.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn at(&self, i: usize, j: usize) -> u8 {
         let offset = (i as isize)
             .wrapping_mul(self.across)
@@ -46,6 +46,29 @@ impl Texels<'_> {
             .get(self.origin.wrapping_add_signed(offset))
             .copied()
             .unwrap_or(0)
+    }
+
+    /// Alphas of texels (i, j), (i + 1, j), (i, j + 1) and (i + 1, j + 1) of the flipped
+    /// source, as [`Texels::at`] reads them one by one (a blend's four, from one offset);
+    /// the caller keeps all four inside.
+    #[inline(always)]
+    pub(crate) fn quad(&self, i: usize, j: usize) -> [u8; 4] {
+        let offset = (i as isize)
+            .wrapping_mul(self.across)
+            .wrapping_add((j as isize).wrapping_mul(self.down));
+        let first = self.origin.wrapping_add_signed(offset);
+        let get = |step: isize| {
+            self.bytes
+                .get(first.wrapping_add_signed(step))
+                .copied()
+                .unwrap_or(0)
+        };
+        [
+            get(0),
+            get(self.across),
+            get(self.down),
+            get(self.across + self.down),
+        ]
     }
 }
 
