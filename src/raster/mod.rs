@@ -57,8 +57,6 @@ mod item;
 mod plane;
 mod prepare;
 mod pygame_bits;
-#[cfg(test)]
-mod pygame_bits_tests;
 mod pygame_item;
 mod pygame_plan;
 mod pygame_rotate;

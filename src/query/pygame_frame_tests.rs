@@ -1,4 +1,4 @@
-//! Where the kernel for pygame-rendered bitmaps spends its work, counted
+//! Where the frame engine's kernel for pygame-rendered bitmaps spends its work, counted
 //! (`raster::pygame_bits`): a pair reads only the pixels whose step can fall on a solid
 //! texel (a small solid core in a large clear sprite costs its core, not its surface), and
 //! nothing at all when no texel can reach the threshold.
