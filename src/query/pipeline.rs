@@ -701,9 +701,10 @@ impl PreparedPair {
     }
 
     /// The overlap by words when each target is one cached mask or one item a kernel writes
-    /// ([`SolidBits`]: an unsmoothed bitmap pose, a pygame-rendered bitmap): a pose's solid pixels are written into a mask over the window
-    /// (the second target's only where the first has bits in the row), and the two masks
-    /// are compared a word at a time. `None` for any other pair.
+    /// ([`SolidBits`]: an unsmoothed bitmap pose, a pygame-rendered bitmap): a pose's solid
+    /// pixels are written into a mask over the window (the second target's only where the
+    /// first has bits in the row), and the two masks are compared a word at a time. `None`
+    /// for any other pair.
     fn word_overlap(
         &self,
         stage: &Stage,

@@ -4,9 +4,9 @@
 //!
 //! One unclipped item a kernel writes goes through it ([`super::solid_bits`]: an
 //! unsmoothed bitmap, a pygame-rendered one); anything else through the same row scan
-//! every pair uses ([`Rasterizer::solid_rows`]), its intervals written as runs of bits. Either way each
-//! pixel is the one the pair's own path would compute: a pixel's value depends only on the
-//! item and the pixel (semantics.md 4.5).
+//! every pair uses ([`Rasterizer::solid_rows`]), its intervals written as runs of bits.
+//! Either way each pixel is the one the pair's own path would compute: a pixel's value
+//! depends only on the item and the pixel (semantics.md 4.5).
 
 use super::bitmask::BitMask;
 use super::plane::{Rasterizer, dense_band_rows, with_scan_buffers};
