@@ -3,7 +3,7 @@
 answers wrong against the frame actually drawn, for each way of colliding.
 
     python bench/asteroids.py [--rocks 200 500 1000] [--transform rotate rotozoom]
-                              [--frames 60] [--seed 1]
+                              [--frames 60] [--seed 1] [--only exact cached ...] [--warm]
 
 The game (issue 30): N rocks from three shared soft-edged images (lumpy discs with an
 anti-aliased rim around pygame's threshold 127, and two holes each), drifting by fractions of
@@ -28,6 +28,12 @@ rebuilt contender's answer, masks of the blitted surfaces). For each contender i
 median time per frame (collisions only; the game's own rotate for drawing is not counted)
 and the share of pairs it answers differently (false + missed, over the drawn frame's
 touching pairs). Timing is wall-clock on whatever machine runs it: read it as such.
+
+For counting work instead (docs/game-notes.md): `--only` runs some contenders alone (`exact`,
+`blitted`, `rebuilt`, `cached`; `none` runs the game alone), without the wrong-answer check,
+so that instructions a frame under callgrind are (the run with F frames - the run with 1) /
+(F - 1), minus the same for `none`; `--warm` fills the per-degree cache for every degree and
+scale first, as a long game would have it.
 """
 
 import argparse
@@ -101,6 +107,7 @@ def mask_pairs(rects, masks):
 
 class Rebuilt:
     name = "pygame, rebuilt"
+    key = "rebuilt"
 
     def frame(self, rocks):
         return mask_pairs([r.rect for r in rocks], [pygame.mask.from_surface(r.image) for r in rocks])
@@ -108,6 +115,7 @@ class Rebuilt:
 
 class CachedPerDegree:
     name = "pygame, cached per degree"
+    key = "cached"
 
     def __init__(self):
         self.cache = {}
@@ -123,6 +131,13 @@ class CachedPerDegree:
             m = self.cache[key] = pygame.mask.from_surface(turned)
         return m
 
+    def warm(self, rocks):
+        for r in {(id(r.original), r.scale): r for r in rocks}.values():
+            for degree in range(360):
+                r.angle, saved = degree, r.angle
+                self.mask(r)
+                r.angle = saved
+
     def frame(self, rocks):
         masks = [self.mask(r) for r in rocks]
         rects = [m.get_rect(center=r.rect.center) for m, r in zip(masks, rocks)]
@@ -130,8 +145,8 @@ class CachedPerDegree:
 
 
 class PixelhitWorld:
-    def __init__(self, name, world):
-        self.name, self.world = name, world
+    def __init__(self, name, key, world):
+        self.name, self.key, self.world = name, key, world
 
     def frame(self, rocks):
         index = {r: i for i, r in enumerate(rocks)}
@@ -139,21 +154,24 @@ class PixelhitWorld:
 
 
 def contenders(transform):
-    out = [Rebuilt(), CachedPerDegree(), PixelhitWorld("pixelhit, as blitted", php.World())]
+    out = [Rebuilt(), CachedPerDegree(), PixelhitWorld("pixelhit, as blitted", "blitted", php.World())]
     try:
         kw = {"scale": "scale"} if transform == "rotozoom" else {}
-        out.insert(0, PixelhitWorld("pixelhit, renderer-exact", php.World(image="original", angle="angle", transform=transform, **kw)))
+        out.insert(0, PixelhitWorld("pixelhit, renderer-exact", "exact", php.World(image="original", angle="angle", transform=transform, **kw)))
     except pixelhit.ArgumentError as e:
         print(f"  pixelhit, renderer-exact: not available in this build ({e})")
     return out
 
 
-def run(n, transform, frames, seed):
+def run(n, transform, frames, seed, only=None, warm=False):
     rng = random.Random(seed)
     images = [rock_image(rng, s) for s in (44, 32, 22)]
     field = int(math.sqrt(n) * 34)  # about two neighbours per rock
     rocks = [Rock(rng, rng.choice(images), transform, field) for _ in range(n)]
-    ways = contenders(transform)
+    ways = [w for w in contenders(transform) if only is None or w.key in only]
+    for w in ways:
+        if warm and hasattr(w, "warm"):
+            w.warm(rocks)
     times = {w.name: [] for w in ways}
     wrong = {w.name: 0 for w in ways}
     truth_total = 0
@@ -165,13 +183,20 @@ def run(n, transform, frames, seed):
             t0 = time.perf_counter()
             answers[w.name] = w.frame(rocks)
             times[w.name].append(time.perf_counter() - t0)
+        if Rebuilt.name not in answers:
+            continue  # counting alone: no check
         truth = answers[Rebuilt.name]  # the masks of the surfaces blitted this frame
         truth_total += len(truth)
         for w in ways:
             wrong[w.name] += len(answers[w.name] ^ truth)
-    print(f"{transform}, {n} rocks, {frames} frames, {truth_total / frames:.1f} touching pairs a frame:")
+    checked = any(isinstance(w, Rebuilt) for w in ways)
+    pairs = f"{truth_total / frames:.1f} touching pairs a frame" if checked else "answers not checked"
+    print(f"{transform}, {n} rocks, {frames} frames, {pairs}:")
     for w in ways:
         med = statistics.median(times[w.name]) * 1e3
+        if not checked:
+            print(f"  {w.name:28s} {med:8.2f} ms/frame   (answers not checked: run with rebuilt)")
+            continue
         share = wrong[w.name] / max(1, truth_total)
         print(f"  {w.name:28s} {med:8.2f} ms/frame   wrong {share:6.1%} ({wrong[w.name]} pairs)")
 
@@ -182,11 +207,13 @@ def main(argv):
     p.add_argument("--transform", nargs="+", default=["rotate", "rotozoom"], choices=["rotate", "rotozoom"])
     p.add_argument("--frames", type=int, default=60)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--only", nargs="+", choices=["exact", "blitted", "rebuilt", "cached", "none"])
+    p.add_argument("--warm", action="store_true", help="fill the per-degree cache first")
     args = p.parse_args(argv)
     print(f"pygame {pygame.version.ver} ({'pygame-ce' if getattr(pygame, 'IS_CE', False) else 'pygame'}), pixelhit {pixelhit.__version__}")
     for transform in args.transform:
         for n in args.rocks:
-            run(n, transform, args.frames, args.seed)
+            run(n, transform, args.frames, args.seed, args.only, args.warm)
     return 0
 
 

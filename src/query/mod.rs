@@ -74,6 +74,8 @@ pub(crate) mod pick;
 pub(crate) mod pipeline;
 pub(crate) mod point;
 #[cfg(test)]
+mod pygame_frame_tests;
+#[cfg(test)]
 mod span_tests;
 pub(crate) mod target;
 pub(crate) mod target_memo;

@@ -38,7 +38,7 @@ pub(crate) use crate::query::target::{Pose, Target};
 use crate::query::target_memo::TargetMemo;
 use crate::raster::bitmask::{BitMask, Overlap};
 use crate::raster::{
-    BitmapBits, ClipShapes, DrawBudget, Item, MaskRef, Prepared, Rasterizer, RegionPiece, ScanBuffers,
+    ClipShapes, DrawBudget, Item, MaskRef, Prepared, Rasterizer, RegionPiece, ScanBuffers, SolidBits,
     SpanTarget, Within, dense_band_rows, spans_pay, with_scan_buffers,
 };
 use crate::raster::{PairKey, pair_key};
@@ -700,10 +700,11 @@ impl PreparedPair {
         self.scan(stage, opts, |_, _| {})
     }
 
-    /// The overlap by words when each target is one cached mask or one unsmoothed bitmap
-    /// pose ([`BitmapBits`]): a pose's solid pixels are written into a mask over the window
-    /// (the second target's only where the first has bits in the row), and the two masks
-    /// are compared a word at a time. `None` for any other pair.
+    /// The overlap by words when each target is one cached mask or one item a kernel writes
+    /// ([`SolidBits`]: an unsmoothed bitmap pose, a pygame-rendered bitmap): a pose's solid
+    /// pixels are written into a mask over the window (the second target's only where the
+    /// first has bits in the row), and the two masks are compared a word at a time. `None`
+    /// for any other pair.
     fn word_overlap(
         &self,
         stage: &Stage,
@@ -711,15 +712,15 @@ impl PreparedPair {
     ) -> Result<Option<Overlap>> {
         let t = self.thresholds;
         let anti_alias = self.a.anti_alias();
-        let bits_a = Rasterizer::single_item(&self.a).and_then(|i| BitmapBits::of(i, t.a, anti_alias));
-        let bits_b = Rasterizer::single_item(&self.b).and_then(|i| BitmapBits::of(i, t.b, anti_alias));
+        let bits_a = Rasterizer::single_item(&self.a).and_then(|i| SolidBits::of(i, t.a, anti_alias));
+        let bits_b = Rasterizer::single_item(&self.b).and_then(|i| SolidBits::of(i, t.b, anti_alias));
         if !(mask_a.is_some() || bits_a.is_some()) || !(mask_b.is_some() || bits_b.is_some()) {
             return Ok(None);
         }
         // Only where both can have solid pixels: by their solid texels' boxes, or a kept
         // mask's rectangle.
         let reach =
-            |mask: &Option<(MaskRef<'_>, (i64, i64))>, bits: &Option<BitmapBits<'_>>| match (mask, bits) {
+            |mask: &Option<(MaskRef<'_>, (i64, i64))>, bits: &Option<SolidBits<'_>>| match (mask, bits) {
                 (Some((m, at)), _) => m.rect().moved(*at),
                 (None, Some(b)) => b.solid_extent(),
                 (None, None) => self.window,
@@ -739,7 +740,10 @@ impl PreparedPair {
             );
             let mut done = true;
             if let Some(bits_a) = &bits_a {
-                let within = bits_b.as_ref().map_or(Within::All, Within::Reach);
+                let within = bits_b
+                    .as_ref()
+                    .and_then(SolidBits::bitmap)
+                    .map_or(Within::All, Within::Reach);
                 done &= bits_a.fill(window, within, bufs, &mut wa);
             }
             if let Some(bits_b) = &bits_b {

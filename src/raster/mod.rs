@@ -30,7 +30,9 @@
 //!   words, area math only on the columns an edge crosses, most rows without the sweep.
 //! - [`bitmask`]: which pixels of a plane are solid, one bit per pixel, and the word-by-word
 //!   overlap of two masks.
-//! - [`pygame_item`]: a bitmap item with a renderer, its rows from the plan below.
+//! - [`pygame_item`]: a bitmap item with a renderer, its rows from the plan below;
+//!   [`pygame_bits`]: its solid pixels written straight into a bit mask, the frame
+//!   engine's kernel for it ([`solid_bits`] picks the kernel of an item).
 //! - [`pygame_plan`], [`pygame_rotate`], [`pygame_rotozoom`], [`pygame_texels`]: bitmaps as pygame's `rotate`
 //!   and `rotozoom` draw them (semantics.md 4.9; the names are in `geom::renderer`), in
 //!   pygame's own fixed-point steps, any row alone.
@@ -58,6 +60,7 @@ mod fill_bits;
 mod item;
 mod plane;
 mod prepare;
+mod pygame_bits;
 mod pygame_item;
 mod pygame_plan;
 mod pygame_rotate;
@@ -67,6 +70,7 @@ mod pygame_texels;
 mod region_tests;
 mod row_steps;
 mod sample;
+mod solid_bits;
 mod span_scan;
 mod spans;
 mod texel_cover;
@@ -74,7 +78,7 @@ mod whole_mask;
 
 #[cfg(test)]
 pub(crate) use bitmap_bits::BitsCounts;
-pub(crate) use bitmap_bits::{BitmapBits, Within};
+pub(crate) use bitmap_bits::Within;
 pub(crate) use bitmap_patch::EditWork;
 pub(crate) use budget::{DrawBudget, MAX_QUERY_VERTICES};
 #[cfg(test)]
@@ -83,6 +87,7 @@ pub(crate) use cache::{MaskRef, PairKey, RasterCache, pair_key};
 pub(crate) use plane::{Rasterizer, ScanBuffers, dense_band_rows, with_scan_buffers};
 pub(crate) use prepare::{ClipShapes, Item, Prepared, RegionPiece};
 pub(crate) use pygame_item::{rendered_hull_map, rendered_surface};
+pub(crate) use solid_bits::SolidBits;
 pub(crate) use span_scan::{SpanTarget, pays as spans_pay};
 pub(crate) use texel_cover::path_texels;
 pub(crate) use whole_mask::whole_mask;

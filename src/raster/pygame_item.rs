@@ -44,6 +44,16 @@ impl RenderedShape {
         }
     }
 
+    /// The renderer's plan.
+    pub(super) fn plan(&self) -> &PygamePlan {
+        &self.plan
+    }
+
+    /// `alpha -> alpha after the colour transform`, `None` for the identity.
+    pub(super) fn table(&self) -> Option<&[u8; 256]> {
+        self.table.as_deref()
+    }
+
     /// Memory of its own (the source's alpha is shared: `Shape::shared_texels`).
     pub fn bytes(&self) -> usize {
         std::mem::size_of::<RenderedShape>() + self.table.as_ref().map_or(0, |_| 256) + self.quad.bytes()

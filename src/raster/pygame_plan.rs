@@ -4,7 +4,7 @@
 
 use super::pygame_rotate::{Rotate, Turn};
 use super::pygame_rotozoom::{Rotozoom, Zoom};
-use super::pygame_texels::Texels;
+use super::pygame_texels::{Steps, Texels, sample_row};
 use crate::geom::renderer::{PYGAME_MAX_ANGLE, PYGAME_MAX_SCALE, PYGAME_MAX_SIDE, PygameOp, PygameTransform};
 use crate::{Bitmap, Error, Result};
 
@@ -21,6 +21,12 @@ enum Path {
     Rotozoom(Rotozoom),
     /// `rotozoom` with |angle| <= 0.001: SDL_gfx's bilinear zoomer.
     Zoom(Zoom),
+}
+
+/// What runs for a plan's code path, with that path's steps ([`PygamePlan::on_steps`]).
+pub(crate) trait OnSteps {
+    type Output;
+    fn on<S: Steps>(self, steps: &S) -> Self::Output;
 }
 
 /// One transform of one source size, ready to give rows.
@@ -76,7 +82,7 @@ pub(crate) fn pygame_plan(t: &PygameTransform, width: u32, height: u32) -> Pygam
 
 impl Rotate {
     fn plan(angle: f32, w: i32, h: i32) -> Path {
-        match Turn::of(angle) {
+        match Turn::of(angle, w, h) {
             Some(turn) => Path::Turn(turn),
             None => Path::Rotate(Rotate::new(angle, w, h)),
         }
@@ -97,6 +103,34 @@ impl PygamePlan {
     /// The size of the surface pygame returns.
     pub(crate) fn size(&self) -> (u32, u32) {
         (self.out_w, self.out_h)
+    }
+
+    /// The source's size, in texels.
+    pub(crate) fn source_size(&self) -> (u32, u32) {
+        (self.src_w, self.src_h)
+    }
+
+    /// Whether the source is flipped across and down before the transform.
+    pub(crate) fn flips(&self) -> (bool, bool) {
+        (self.flip_x, self.flip_y)
+    }
+
+    /// `run` on the steps of the plan's code path; `None` when it draws nothing.
+    pub(crate) fn on_steps<R: OnSteps>(&self, run: R) -> Option<R::Output> {
+        match self.path {
+            Path::Empty => None,
+            Path::Turn(turn) => Some(run.on(&turn)),
+            Path::Rotate(r) => Some(run.on(&r)),
+            Path::Rotozoom(r) => Some(run.on(&r)),
+            Path::Zoom(z) => Some(run.on(&z)),
+        }
+    }
+
+    /// The source `(bytes, texel, row)` (as [`PygamePlan::alpha_row`] takes it) as the
+    /// transform reads it, flipped.
+    pub(crate) fn texels<'s>(&self, source: (&'s [u8], usize, usize)) -> Texels<'s> {
+        let size = (self.src_w as usize, self.src_h as usize);
+        Texels::new(source, size, (self.flip_x, self.flip_y))
     }
 
     /// Alpha of output pixels `x0 ..` of row `y` into `out` (0 outside the surface). The
@@ -120,24 +154,16 @@ impl PygamePlan {
         if lo >= hi {
             return;
         }
-        let texels = Texels {
-            bytes,
-            texel,
-            row,
-            w: self.src_w as usize,
-            h: self.src_h as usize,
-            flip_x: self.flip_x,
-            flip_y: self.flip_y,
-        };
+        let texels = self.texels((bytes, texel, row));
         // Inside the surface every coordinate fits in i32 (sides are at most 16384).
         let (yi, loi) = (y as i32, lo as i32);
         let slot = &mut out[(lo - x0) as usize..(hi - x0) as usize];
         match self.path {
             Path::Empty => {}
-            Path::Turn(turn) => turn.row(&texels, yi, loi, slot),
-            Path::Rotate(r) => r.row(&texels, yi, loi, slot),
-            Path::Rotozoom(r) => r.row(&texels, yi, loi, slot),
-            Path::Zoom(z) => z.row(&texels, yi, loi, slot),
+            Path::Turn(turn) => sample_row(&turn, &texels, yi, loi, slot),
+            Path::Rotate(r) => sample_row(&r, &texels, yi, loi, slot),
+            Path::Rotozoom(r) => sample_row(&r, &texels, yi, loi, slot),
+            Path::Zoom(z) => sample_row(&z, &texels, yi, loi, slot),
         }
     }
 }

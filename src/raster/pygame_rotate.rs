@@ -3,19 +3,25 @@
 //! fixed point in C `int`s (wrapping, as the compiled code does), with the background
 //! (pixels whose step falls outside the source) filled with the colour key or transparent.
 
-use super::pygame_texels::{Texels, Walk, max4};
+use super::pygame_texels::{Steps, Texels, Walk, max4};
 
 /// The degrees-to-radians constant as transform.c writes it (one ulp from `PI / 180`).
 #[allow(clippy::excessive_precision, clippy::unreadable_literal)]
 const RADIANS_PER_DEGREE: f64 = 0.01745329251994329;
 
-/// A rotation by a multiple of 90 degrees: quarter turns counter-clockwise, 0 to 3.
+/// A rotation by a multiple of 90 degrees of a `w` x `h` source: quarter turns
+/// counter-clockwise, 0 to 3.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Turn(u8);
+pub(crate) struct Turn {
+    turns: u8,
+    w: i32,
+    h: i32,
+}
 
 impl Turn {
-    /// The turn pygame takes for `angle`, when it takes the quarter-turn path.
-    pub(crate) fn of(angle: f32) -> Option<Turn> {
+    /// The turn pygame takes for `angle` on a `w` x `h` source, when it takes the
+    /// quarter-turn path.
+    pub(crate) fn of(angle: f32, w: i32, h: i32) -> Option<Turn> {
         if f64::from(angle) % 90.0 != 0.0 {
             return None;
         }
@@ -23,18 +29,23 @@ impl Turn {
         // conversion is exact.
         #[allow(clippy::cast_possible_truncation)]
         let turns = ((angle as i32) / 90) % 4;
-        Some(Turn(u8::try_from(turns.rem_euclid(4)).unwrap_or(0)))
+        let turns = u8::try_from(turns.rem_euclid(4)).unwrap_or(0);
+        Some(Turn { turns, w, h })
     }
 
     pub(crate) fn size(self, w: i32, h: i32) -> (i32, i32) {
-        if self.0.is_multiple_of(2) { (w, h) } else { (h, w) }
+        if self.turns.is_multiple_of(2) {
+            (w, h)
+        } else {
+            (h, w)
+        }
     }
 
     /// The map from the (flipped) source's texel space (`w` x `h`) to the surface's pixels
     /// that takes each texel's centre to the centre of the pixel that copies it (`row`'s
     /// table, solved for (x, y)).
     pub(crate) fn texels_to_pixels(self, w: f64, h: f64) -> glam::DAffine2 {
-        let (x_axis, y_axis, t) = match self.0 {
+        let (x_axis, y_axis, t) = match self.turns {
             0 => ((1.0, 0.0), (0.0, 1.0), (0.0, 0.0)),
             // u = w - Y, v = X: X = v, Y = w - u.
             1 => ((0.0, -1.0), (1.0, 0.0), (0.0, w)),
@@ -46,22 +57,32 @@ impl Turn {
         let v = |(a, b): (f64, f64)| glam::DVec2::new(a, b);
         glam::DAffine2::from_cols(v(x_axis), v(y_axis), v(t))
     }
+}
 
-    /// Output pixels `x0 ..` of row `y` (all inside the surface).
-    pub(crate) fn row(self, texels: &Texels<'_>, y: i32, x0: i32, out: &mut [u8]) {
-        let (w, h) = (texels.width(), texels.height());
-        for (k, o) in out.iter_mut().enumerate() {
-            let x = x0 as usize + k;
-            let y = y as usize;
-            // Destination (x, y) reads these source texels (rotate90's pointer walks).
-            let (i, j) = match self.0 {
-                0 => (x, y),
-                1 => (w - 1 - y, x),
-                2 => (w - 1 - x, h - 1 - y),
-                _ => (y, h - 1 - x),
-            };
-            *o = texels.at(i, j);
-        }
+/// Every pixel copies a texel: destination (x, y) reads the texel rotate90's pointer walks
+/// reach, so a row walks a column or a row of the source, one texel a pixel.
+impl Steps for Turn {
+    const WRAPS: bool = false;
+    const REACH: i64 = 0;
+
+    fn row_steps(&self, y: i32, x0: i32) -> ((i64, i64), (i64, i64)) {
+        let (x, y, w, h) = (i64::from(x0), i64::from(y), i64::from(self.w), i64::from(self.h));
+        let ((i, j), (di, dj)) = match self.turns {
+            0 => ((x, y), (1, 0)),
+            1 => ((w - 1 - y, x), (0, 1)),
+            2 => ((w - 1 - x, h - 1 - y), (-1, 0)),
+            _ => ((y, h - 1 - x), (0, -1)),
+        };
+        ((i << 16, j << 16), (di << 16, dj << 16))
+    }
+
+    fn written(&self) -> [i64; 4] {
+        [0, i64::from(self.w) << 16, 0, i64::from(self.h) << 16]
+    }
+
+    #[inline]
+    fn value(&self, texels: &Texels<'_>, (u, v): (i64, i64)) -> u8 {
+        texels.at((u >> 16) as usize, (v >> 16) as usize)
     }
 }
 
@@ -117,16 +138,30 @@ impl Rotate {
     pub(crate) fn texels_to_pixels(&self) -> Option<glam::DAffine2> {
         self.walk.undone(self.out_w, self.out_h)
     }
+}
 
-    /// Output pixels `x0 ..` of row `y` (all inside the surface), stepped as pygame steps.
-    pub(crate) fn row(&self, texels: &Texels<'_>, y: i32, x0: i32, out: &mut [u8]) {
-        let (mut dx, mut dy) = self.walk.start(y, x0);
-        for o in out.iter_mut() {
-            if dx >= 0 && dy >= 0 && dx <= self.xmax && dy <= self.ymax {
-                *o = texels.at((dx >> 16) as usize, (dy >> 16) as usize);
-            }
-            dx = dx.wrapping_add(self.walk.icos);
-            dy = dy.wrapping_add(self.walk.isin);
-        }
+/// Nearest texels: the step's whole part, where it falls inside the source (elsewhere the
+/// background stays).
+impl Steps for Rotate {
+    const WRAPS: bool = true;
+    const REACH: i64 = 0;
+
+    fn row_steps(&self, y: i32, x0: i32) -> ((i64, i64), (i64, i64)) {
+        let (dx, dy) = self.walk.start(y, x0);
+        let w = &self.walk;
+        (
+            (i64::from(dx), i64::from(dy)),
+            (i64::from(w.icos), i64::from(w.isin)),
+        )
+    }
+
+    fn written(&self) -> [i64; 4] {
+        // `dx >= 0 && dx <= xmax`, likewise dy.
+        [0, i64::from(self.xmax) + 1, 0, i64::from(self.ymax) + 1]
+    }
+
+    #[inline]
+    fn value(&self, texels: &Texels<'_>, (u, v): (i64, i64)) -> u8 {
+        texels.at((u >> 16) as usize, (v >> 16) as usize)
     }
 }

@@ -4,14 +4,14 @@
 //! 0.001. Each channel is interpolated alone, so the alpha needs only the source's alpha.
 //! Pixels the rotozoomer does not reach stay as the new surface was made: transparent.
 
-use super::pygame_texels::{Texels, Walk, max4};
+use super::pygame_texels::{Steps, Texels, Walk, max4};
 
 /// SDL_gfx's `VALUE_LIMIT`: smaller angles only zoom, smaller zooms are raised to it.
 pub(crate) const ANGLE_LIMIT: f64 = 0.001;
 
 /// SDL_gfx's bilinear blend of one channel, exactly as written (t1 and t2 masked to a
 /// byte, shifts arithmetic).
-#[inline]
+#[inline(always)]
 fn blend(c00: u8, c01: u8, c10: u8, c11: u8, ex: i32, ey: i32) -> u8 {
     let (c00, c01, c10, c11) = (i32::from(c00), i32::from(c01), i32::from(c10), i32::from(c11));
     let t1 = ((((c01 - c00) * ex) >> 16) + c00) & 0xff;
@@ -78,29 +78,26 @@ impl Rotozoom {
         self.walk.undone(self.out_w, self.out_h)
     }
 
-    /// Output pixels `x0 ..` of row `y` (all inside the surface), stepped as SDL_gfx steps.
-    pub(crate) fn row(&self, texels: &Texels<'_>, y: i32, x0: i32, out: &mut [u8]) {
-        let (mut sdx, mut sdy) = self.walk.start(y, x0);
-        for o in out.iter_mut() {
-            let (dx, dy) = (sdx >> 16, sdy >> 16);
-            if dx >= -1 && dy >= -1 && dx <= self.sw && dy <= self.sh {
-                let [c00, c01, c10, c11] = self.corners(texels, dx, dy);
-                *o = blend(c00, c01, c10, c11, sdx & 0xffff, sdy & 0xffff);
-            }
-            sdx = sdx.wrapping_add(self.walk.icos);
-            sdy = sdy.wrapping_add(self.walk.isin);
+    /// The four texels transformSurfaceRGBA blends at step (dx, dy), its case ladder in its
+    /// order (the edges repeat texels rather than reading outside).
+    #[inline(always)]
+    fn corners(&self, t: &Texels<'_>, dx: i32, dy: i32) -> [u8; 4] {
+        if dx >= 0 && dy >= 0 && dx < self.sw && dy < self.sh {
+            t.quad(dx as usize, dy as usize)
+        } else {
+            self.edge_corners(t, dx, dy)
         }
     }
 
-    /// The four texels transformSurfaceRGBA blends at step (dx, dy), its case ladder in its
-    /// order (the edges repeat texels rather than reading outside).
-    fn corners(&self, t: &Texels<'_>, dx: i32, dy: i32) -> [u8; 4] {
+    /// The rest of the ladder, in its order: steps on the source's border or one texel
+    /// outside it (few of a surface's pixels, so kept out of the inner loop).
+    #[cold]
+    #[inline(never)]
+    fn edge_corners(&self, t: &Texels<'_>, dx: i32, dy: i32) -> [u8; 4] {
         let (sw, sh) = (self.sw, self.sh);
         let at = |i: i32, j: i32| t.at(i as usize, j as usize);
         let one = |a: u8| [a, a, a, a];
-        if dx >= 0 && dy >= 0 && dx < sw && dy < sh {
-            [at(dx, dy), at(dx + 1, dy), at(dx, dy + 1), at(dx + 1, dy + 1)]
-        } else if dx == sw && dy == sh {
+        if dx == sw && dy == sh {
             one(at(dx, dy))
         } else if dx == -1 && dy == -1 {
             one(at(0, 0))
@@ -124,6 +121,36 @@ impl Rotozoom {
             // SDL_gfx's catch-all (unreachable for in-range steps, kept as written).
             one(at(0, 0))
         }
+    }
+}
+
+/// The step's whole part `(dx, dy)` picks the texels blended (SDL_gfx writes a pixel for
+/// `-1 <= dx <= sw`, `-1 <= dy <= sh`), its fraction the weights.
+impl Steps for Rotozoom {
+    const WRAPS: bool = true;
+    const REACH: i64 = 1;
+
+    fn row_steps(&self, y: i32, x0: i32) -> ((i64, i64), (i64, i64)) {
+        let (sdx, sdy) = self.walk.start(y, x0);
+        let w = &self.walk;
+        (
+            (i64::from(sdx), i64::from(sdy)),
+            (i64::from(w.icos), i64::from(w.isin)),
+        )
+    }
+
+    fn written(&self) -> [i64; 4] {
+        let side = |last: i32| [-(1 << 16), (i64::from(last) + 1) << 16];
+        let ([u0, u1], [v0, v1]) = (side(self.sw), side(self.sh));
+        [u0, u1, v0, v1]
+    }
+
+    #[inline(always)]
+    #[allow(clippy::cast_possible_truncation)]
+    fn value(&self, texels: &Texels<'_>, (sdx, sdy): (i64, i64)) -> u8 {
+        let (dx, dy) = ((sdx >> 16) as i32, (sdy >> 16) as i32);
+        let [c00, c01, c10, c11] = self.corners(texels, dx, dy);
+        blend(c00, c01, c10, c11, (sdx & 0xffff) as i32, (sdy & 0xffff) as i32)
     }
 }
 
@@ -174,23 +201,33 @@ impl Zoom {
         let (kx, ky) = (65536.0 / self.sx as f64, 65536.0 / self.sy as f64);
         Some(glam::DAffine2::from_scale(glam::DVec2::new(kx, ky)))
     }
+}
 
-    /// Output pixels `x0 ..` of row `y`. SDL_gfx accumulates `csx &= 0xffff; csx += sx`
-    /// and moves the source pointer by `csx >> 16`: the column after x steps is
-    /// `floor(x * sx / 65536)` and the fraction `(x * sx) & 0xffff`, computed directly.
+/// SDL_gfx accumulates `csx &= 0xffff; csx += sx` and moves the source pointer by
+/// `csx >> 16`: the column after x steps is `floor(x * sx / 65536)` and the fraction
+/// `(x * sx) & 0xffff`, so pixel x's step is `x * sx` exactly (no wrapping), likewise rows.
+impl Steps for Zoom {
+    const WRAPS: bool = false;
+    const REACH: i64 = 1;
+
+    fn row_steps(&self, y: i32, x0: i32) -> ((i64, i64), (i64, i64)) {
+        ((i64::from(x0) * self.sx, i64::from(y) * self.sy), (self.sx, 0))
+    }
+
+    fn written(&self) -> [i64; 4] {
+        // Every pixel is written (its steps stay inside the source).
+        let all = 1 << 60;
+        [-all, all, -all, all]
+    }
+
+    #[inline]
     #[allow(clippy::cast_possible_truncation)]
-    pub(crate) fn row(&self, texels: &Texels<'_>, y: i32, x0: i32, out: &mut [u8]) {
-        let ry = i64::from(y) * self.sy;
+    fn value(&self, texels: &Texels<'_>, (rx, ry): (i64, i64)) -> u8 {
+        let (i, ex) = ((rx >> 16) as i32, (rx & 0xffff) as i32);
         let (j, ey) = ((ry >> 16) as i32, (ry & 0xffff) as i32);
         // With one row the weight of the next is 0; SDL_gfx reads past it, we repeat it.
-        let j1 = (j + 1).min(self.h - 1);
-        let mut rx = i64::from(x0) * self.sx;
-        for o in out.iter_mut() {
-            let (i, ex) = ((rx >> 16) as i32, (rx & 0xffff) as i32);
-            let i1 = (i + 1).min(self.w - 1);
-            let at = |a: i32, b: i32| texels.at(a as usize, b as usize);
-            *o = blend(at(i, j), at(i1, j), at(i, j1), at(i1, j1), ex, ey);
-            rx += self.sx;
-        }
+        let (i1, j1) = ((i + 1).min(self.w - 1), (j + 1).min(self.h - 1));
+        let at = |a: i32, b: i32| texels.at(a as usize, b as usize);
+        blend(at(i, j), at(i1, j), at(i, j1), at(i1, j1), ex, ey)
     }
 }

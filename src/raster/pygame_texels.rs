@@ -3,37 +3,118 @@
 
 /// The source's alpha as the transform reads it: after `flip`, texel (i, j).
 pub(crate) struct Texels<'a> {
-    /// The source's bytes from its top-left texel on: `texel` bytes a texel, alpha last
-    /// (RGBA, or an alpha plane), rows `row` texels apart (a region of a larger image reads
-    /// it in place).
-    pub(super) bytes: &'a [u8],
-    pub(super) texel: usize,
-    pub(super) row: usize,
-    pub(super) w: usize,
-    pub(super) h: usize,
-    pub(super) flip_x: bool,
-    pub(super) flip_y: bool,
+    bytes: &'a [u8],
+    /// The byte of flipped texel (0, 0)'s alpha, and the bytes from a texel to the next one
+    /// across and down (negative where flipped): a read is one multiply-add, no branch.
+    origin: usize,
+    across: isize,
+    down: isize,
 }
 
 impl Texels<'_> {
-    pub(crate) fn width(&self) -> usize {
-        self.w
-    }
-
-    pub(crate) fn height(&self) -> usize {
-        self.h
+    /// The source's bytes from its top-left texel on: `texel` bytes a texel, alpha last
+    /// (RGBA, or an alpha plane), rows `row` texels apart (a region of a larger image reads
+    /// it in place); `w` x `h` texels, flipped as pygame's `flip` is asked to.
+    pub(crate) fn new(
+        (bytes, texel, row): (&[u8], usize, usize),
+        (w, h): (usize, usize),
+        (flip_x, flip_y): (bool, bool),
+    ) -> Texels<'_> {
+        let (step_x, step_y) = (texel, row * texel);
+        let x0 = if flip_x { w.saturating_sub(1) } else { 0 };
+        let y0 = if flip_y { h.saturating_sub(1) } else { 0 };
+        // Sides are at most 16384 texels (`PYGAME_MAX_SIDE`), so these fit an isize.
+        let signed = |step: usize, flipped: bool| {
+            let s = isize::try_from(step).unwrap_or(0);
+            if flipped { -s } else { s }
+        };
+        Texels {
+            bytes,
+            origin: y0 * step_y + x0 * step_x + texel - 1,
+            across: signed(step_x, flip_x),
+            down: signed(step_y, flip_y),
+        }
     }
 
     /// Alpha of texel (i, j) of the flipped source; the caller keeps (i, j) inside.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn at(&self, i: usize, j: usize) -> u8 {
-        let x = if self.flip_x { self.w - 1 - i } else { i };
-        let y = if self.flip_y { self.h - 1 - j } else { j };
+        let offset = (i as isize)
+            .wrapping_mul(self.across)
+            .wrapping_add((j as isize).wrapping_mul(self.down));
         self.bytes
-            .get((y * self.row + x) * self.texel + self.texel - 1)
+            .get(self.origin.wrapping_add_signed(offset))
             .copied()
             .unwrap_or(0)
     }
+
+    /// Alphas of texels (i, j), (i + 1, j), (i, j + 1) and (i + 1, j + 1) of the flipped
+    /// source, as [`Texels::at`] reads them one by one (a blend's four, from one offset);
+    /// the caller keeps all four inside.
+    #[inline(always)]
+    pub(crate) fn quad(&self, i: usize, j: usize) -> [u8; 4] {
+        let offset = (i as isize)
+            .wrapping_mul(self.across)
+            .wrapping_add((j as isize).wrapping_mul(self.down));
+        let first = self.origin.wrapping_add_signed(offset);
+        let get = |step: isize| {
+            self.bytes
+                .get(first.wrapping_add_signed(step))
+                .copied()
+                .unwrap_or(0)
+        };
+        [
+            get(0),
+            get(self.across),
+            get(self.down),
+            get(self.across + self.down),
+        ]
+    }
+}
+
+/// A pygame code path seen as what it steps: pixel `x0 + k` of row `y` of the surface is
+/// drawn from the step `start + k * step` (16.16 texel coordinates of the flipped source),
+/// where that step is among the ones the path writes. The plain rows ([`sample_row`]) and
+/// the solid-bits kernel (`raster::pygame_bits`) both read the surface through this, so the
+/// fixed point is written once.
+pub(crate) trait Steps {
+    /// Whether the steps are C `int`s added with wrapping (`rotate`, the rotozoomer); the
+    /// zoomer's are exact.
+    const WRAPS: bool;
+    /// How many texels past a texel box's low side a step can be and still read a texel of
+    /// the box: 0 for nearest texels, 1 for bilinear blends (columns `dx` and `dx + 1`).
+    const REACH: i64;
+    /// The step of pixel `x0` of row `y`, and the step from a pixel to the next.
+    fn row_steps(&self, y: i32, x0: i32) -> ((i64, i64), (i64, i64));
+    /// The steps where the path writes a pixel, `[u0, u1, v0, v1]` half-open; the others
+    /// stay transparent.
+    fn written(&self) -> [i64; 4];
+    /// The alpha drawn from step `p` (one of the written ones).
+    fn value(&self, texels: &Texels<'_>, p: (i64, i64)) -> u8;
+}
+
+/// Output pixels `x0 ..` of row `y` (all inside the surface) of the path `s`, stepped as
+/// pygame steps (wrapping C `int`s where it does).
+pub(crate) fn sample_row<S: Steps>(s: &S, texels: &Texels<'_>, y: i32, x0: i32, out: &mut [u8]) {
+    let ((mut u, mut v), (du, dv)) = s.row_steps(y, x0);
+    let [u0, u1, v0, v1] = s.written();
+    for o in out.iter_mut() {
+        if u >= u0 && u < u1 && v >= v0 && v < v1 {
+            *o = s.value(texels, (u, v));
+        }
+        (u, v) = if S::WRAPS {
+            (wrapping_step(u, du), wrapping_step(v, dv))
+        } else {
+            (u + du, v + dv)
+        };
+    }
+}
+
+/// `a + d` as C adds two `int`s (both are `int`s widened).
+#[inline]
+#[allow(clippy::cast_possible_truncation)]
+fn wrapping_step(a: i64, d: i64) -> i64 {
+    i64::from((a as i32).wrapping_add(d as i32))
 }
 
 /// C's `MAX(MAX(MAX(fabs a, fabs b), fabs c), fabs d)`.

@@ -2,18 +2,19 @@
 //! pairs read (docs/frame-engine.md, "Planning targets once per query"): a pair between two
 //! such targets is then a shifted AND of words, whatever their poses.
 //!
-//! One unclipped, unsmoothed bitmap goes through the bitmap kernel
-//! ([`super::bitmap_bits`]), one unclipped fill or stroke through the fill kernel
-//! ([`super::fill_bits`]); anything else through the same row scan every pair uses
-//! ([`Rasterizer::solid_rows`]), its intervals written as runs of bits. Either way each
-//! pixel is the one the pair's own path would compute: a pixel's value depends only on the
-//! item and the pixel (semantics.md 4.5).
+//! One unclipped item a kernel writes goes through it: an unsmoothed bitmap or a
+//! pygame-rendered one ([`super::solid_bits`]), a fill or a stroke ([`super::fill_bits`]);
+//! anything else through the same row scan every pair uses ([`Rasterizer::solid_rows`]),
+//! its intervals written as runs of bits. Either way each pixel is the one the pair's own
+//! path would compute: a pixel's value depends only on the item and the pixel
+//! (semantics.md 4.5).
 
-use super::bitmap_bits::{BitmapBits, Within};
+use super::bitmap_bits::Within;
 use super::bitmask::BitMask;
 use super::fill_bits::FillBits;
 use super::plane::{Rasterizer, dense_band_rows, with_scan_buffers};
 use super::prepare::Prepared;
+use super::solid_bits::SolidBits;
 use crate::Result;
 
 /// The solid pixels of `target` at `threshold` over everything it can touch, in the
@@ -34,7 +35,7 @@ pub(crate) fn whole_mask(target: &Prepared, threshold: u8, what: impl Fn() -> St
             return Ok(mask);
         }
         if let Some(bits) =
-            Rasterizer::single_item(target).and_then(|i| BitmapBits::of(i, threshold, target.anti_alias()))
+            Rasterizer::single_item(target).and_then(|i| SolidBits::of(i, threshold, target.anti_alias()))
         {
             let done = bits.fill(extent, Within::All, &mut buffers.bits, &mut mask);
             buffers.bits.check(&what)?;

@@ -9,7 +9,9 @@
 
 use std::collections::HashSet;
 
-use pixelhit::{Bitmap, Collision, DAffine2, DVec2, FillRule, Graphic, NodeId, Path, Rect, Stage};
+use pixelhit::{
+    Bitmap, Collision, CollisionOptions, DAffine2, DVec2, FillRule, Graphic, NodeId, Path, Rect, Stage,
+};
 
 /// xorshift64, the generator of the bitmap and exactness tests (their cases are this
 /// sequence's).
@@ -542,4 +544,37 @@ pub fn bordered_bitmap(rng: &mut Rng, max_side: i64, kinds: i64) -> Bitmap {
         }
     }
     Bitmap::from_rgba8(w, h, rgba).unwrap()
+}
+
+/// A contact as the many-object tests compare them: the pair, its rectangle and count.
+pub type ContactKey = (NodeId, NodeId, Rect, Option<u64>);
+
+/// `contacts_among(sprites)` with `opts`, and what every pair asked alone on the plain path
+/// (`fast_paths(false)`) gives, in the same order: the many-object query's fast paths
+/// (targets planned whole, kernels) against the plain per-pair answer.
+pub fn contacts_and_pairs_alone(
+    stage: &Stage,
+    sprites: &[NodeId],
+    root: NodeId,
+    opts: &CollisionOptions,
+) -> (Vec<ContactKey>, Vec<ContactKey>) {
+    let got = stage
+        .contacts_among(sprites, root, opts)
+        .unwrap()
+        .iter()
+        .map(|c| (c.a, c.b, c.rect, c.overlap_pixels))
+        .collect();
+    let mut want = Vec::new();
+    for (i, &a) in sprites.iter().enumerate() {
+        for &b in &sprites[i + 1..] {
+            let c = stage
+                .clone()
+                .collision(a, b, root, &opts.fast_paths(false))
+                .unwrap();
+            if let Some(rect) = c.rect {
+                want.push((a, b, rect, c.overlap_pixels));
+            }
+        }
+    }
+    (got, want)
 }

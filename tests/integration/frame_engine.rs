@@ -7,7 +7,7 @@
 //! 100, turned and skewed, near the origin and far from it, and poses seen again (kept whole
 //! rasters against poses computed in the window).
 
-use crate::common::{Rng, bordered_bitmap, random_matrix};
+use crate::common::{Rng, bordered_bitmap, contacts_and_pairs_alone, random_matrix};
 use pixelhit::{Bitmap, CollisionOptions, ColorTransform, DAffine2, DVec2, NodeId, Stage};
 
 /// A bitmap node placed at `at` with a random pose, scale between `scale.0` and `scale.1`.
@@ -186,24 +186,7 @@ fn planned_crowds_give_every_pair_alone() {
             .tolerance([0, 127, 255][case % 3])
             .anti_alias(!case.is_multiple_of(4))
             .parallel(case % 2 == 1);
-        let got: Vec<_> = stage
-            .contacts_among(&sprites, root, &opts)
-            .unwrap()
-            .iter()
-            .map(|c| (c.a, c.b, c.rect, c.overlap_pixels))
-            .collect();
-        let mut want = Vec::new();
-        for (i, &a) in sprites.iter().enumerate() {
-            for &b in &sprites[i + 1..] {
-                let c = stage
-                    .clone()
-                    .collision(a, b, root, &opts.fast_paths(false))
-                    .unwrap();
-                if let Some(rect) = c.rect {
-                    want.push((a, b, rect, c.overlap_pixels));
-                }
-            }
-        }
+        let (got, want) = contacts_and_pairs_alone(&stage, &sprites, root, &opts);
         assert_eq!(got, want, "case {case}, {opts:?}");
         contacts += got.len();
     }

@@ -23,6 +23,7 @@ mod methods;
 mod motion;
 mod outline;
 mod properties;
+mod pygame_bits;
 mod pygame_renderer;
 mod pygame_stage;
 mod raster_check;

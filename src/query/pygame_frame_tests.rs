@@ -1,0 +1,94 @@
+//! Where the frame engine's kernel for pygame-rendered bitmaps spends its work, counted
+//! (`raster::pygame_bits`): a pair reads only the pixels whose step can fall on a solid
+//! texel (a small solid core in a large clear sprite costs its core, not its surface), and
+//! nothing at all when no texel can reach the threshold.
+
+use crate::raster::{BitsCounts, last_bits_counts};
+use crate::{Bitmap, BitmapRenderer, CollisionOptions, ColorTransform, PygameTransform, Stage};
+
+/// A `size` px square bitmap, clear but for an opaque `core` x `core` square in its middle.
+fn cored(size: u32, core: u32) -> Bitmap {
+    let lo = (size - core) / 2;
+    let inside = |c: u32| (lo..lo + core).contains(&c);
+    let rgba = (0..size * size)
+        .flat_map(|k| {
+            [
+                7,
+                7,
+                7,
+                if inside(k % size) && inside(k / size) {
+                    255
+                } else {
+                    0
+                },
+            ]
+        })
+        .collect();
+    Bitmap::from_rgba8(size, size, rgba).unwrap()
+}
+
+/// Two cored sprites drawn by `rotate(30)` and `rotozoom(-20, 1.5)` (flipped), their cores
+/// over each other: the answer, what the kernel counted, and the pair's window in pixels.
+fn pair(core: u32, ct: ColorTransform, opts: &CollisionOptions) -> (Option<u64>, BitsCounts, i64) {
+    let mut stage = Stage::new();
+    let root = stage.root();
+    let mut add = |t: PygameTransform, at: f64| {
+        let n = stage.add_bitmap(root, cored(60, core), false).unwrap();
+        let (w, _) = t.output_size(60, 60);
+        let left = at - f64::from(w / 2);
+        stage
+            .set_bitmap_renderer(n, Some(BitmapRenderer::Pygame(t)))
+            .unwrap();
+        stage.set_position(n, left, left).unwrap();
+        stage.set_color_transform(n, ct).unwrap();
+        n
+    };
+    let a = add(PygameTransform::rotate(30.0), 100.0);
+    let b = add(PygameTransform::rotozoom(-20.0, 1.5).flip(true, false), 103.0);
+    let r = stage
+        .collision(a, b, root, &opts.precise(false))
+        .unwrap()
+        .rect
+        .unwrap();
+    let window = ((r.right() - r.left()) * (r.bottom() - r.top())) as i64;
+    let hit = stage.collision(a, b, root, opts).unwrap();
+    let counts = last_bits_counts();
+    let plain = stage
+        .clone()
+        .collision(a, b, root, &opts.fast_paths(false))
+        .unwrap();
+    assert_eq!(hit, plain);
+    (hit.overlap_pixels, counts, window)
+}
+
+#[test]
+fn a_pair_reads_the_pixels_over_its_solid_texels_only() {
+    let opts = CollisionOptions::default().tolerance(127);
+    let core = 8;
+    let (hits, counts, window) = pair(core, ColorTransform::IDENTITY, &opts);
+    eprintln!("{hits:?} hits, {counts:?}, window {window}");
+    assert!(hits.unwrap() > 0);
+    // The core covers at most (8 x 1)^2 pixels turned and (9 x 1.5)^2 zoomed, stepped or
+    // blended; each pixel whose step falls in it is read once, with a row of slack each
+    // side for the pixels a turned edge cuts.
+    let (a, b) = (f64::from(core), f64::from(core + 1) * 1.5);
+    let bound = (a * a + 4.0 * a + b * b + 4.0 * b) as u64;
+    assert!(
+        counts.texels_read > 0 && counts.texels_read <= bound,
+        "{counts:?} bound {bound}"
+    );
+    // The surfaces are 60 px and more a side: their overlap is far larger than the cores.
+    assert!(window > 10 * bound as i64, "window {window}");
+}
+
+#[test]
+fn nothing_is_read_when_no_texel_reaches_the_threshold() {
+    // Alpha times 0.5 never reaches 255: tolerance 0 asks for fully opaque pixels.
+    let faded = ColorTransform::new([1.0, 1.0, 1.0, 0.5], [0.0; 4]);
+    let (hits, counts, _) = pair(8, faded, &CollisionOptions::default().tolerance(0));
+    assert_eq!(hits, Some(0));
+    assert_eq!(counts.texels_read, 0, "{counts:?}");
+    // The same fade at tolerance 255 (any alpha above 0) reads the cores again.
+    let (hits, counts, _) = pair(8, faded, &CollisionOptions::default().tolerance(255));
+    assert!(hits.unwrap() > 0 && counts.texels_read > 0, "{counts:?}");
+}

@@ -1,0 +1,254 @@
+//! A pygame-rendered bitmap's solid pixels written straight into a bit mask (semantics.md
+//! 4.9): the frame engine's kernel for a sprite a game turns with `pygame.transform.rotate`
+//! or `rotozoom` every frame.
+//!
+//! The plain route computes each needed row of the surface as bytes
+//! ([`super::pygame_plan::PygamePlan::alpha_row`]), then turns them into runs or intervals.
+//! Here a row costs two divisions per axis that give, from the row's own steps, the columns
+//! whose step can read a solid texel, then one sample and compare per pixel there, in
+//! pygame's own fixed point ([`Steps`]: the same code the plain rows run), the bits
+//! gathered a word at a time. What can be skipped without reading:
+//!
+//! - texels below the threshold. A colour transform applies to the surface's alpha, and
+//!   alpha 0 stays 0 through it, so a pixel is solid only where its alpha (before the
+//!   transform) reaches the lowest source alpha that the transform takes to the threshold.
+//!   `rotate` copies one texel, and `rotozoom`'s blend lies between its four texels' least
+//!   and greatest alpha (each weight is below 1, the shifts round down), so a solid pixel
+//!   reads at least one texel of that alpha or more: of the box of such texels
+//!   ([`Texels::solid_box`], flipped as the source is), or, blending, one texel before it.
+//! - rows and columns whose steps cannot fall in that box: the box mapped to the surface's
+//!   pixels ([`PygamePlan::texels_to_pixels`]) with two pixels to spare, and in each row the
+//!   steps between the box's sides.
+//!
+//! Steps in C `int`s wrap as pygame's do; a row is stepped here in i64 only when its last
+//! step still fits an `int` (then no step in between wrapped), and the caller takes the
+//! plain route otherwise.
+
+use super::bitmap_bits::BitsCounts;
+use super::bitmask::BitMask;
+use super::item::Shape;
+use super::prepare::Item;
+use super::pygame_item::RenderedShape;
+use super::pygame_plan::{OnSteps, PygamePlan};
+use super::pygame_texels::{Steps, Texels};
+use super::row_steps::AxisSteps;
+use crate::geom::rect::PixelRect;
+
+/// One rendered bitmap item in a pose, with the lowest alpha that is solid.
+#[derive(Clone, Copy)]
+pub(crate) struct PygameBits<'a> {
+    shape: &'a RenderedShape,
+    anchor: (i64, i64),
+    threshold: u8,
+}
+
+impl<'a> PygameBits<'a> {
+    /// The kernel's view of `item` at `threshold`, when it is one rendered bitmap.
+    pub fn of(item: &'a Item, threshold: u8) -> Option<PygameBits<'a>> {
+        let Item::Shape { shape, anchor } = item else {
+            return None;
+        };
+        match &**shape {
+            Shape::Rendered(shape) => Some(PygameBits {
+                shape,
+                anchor: *anchor,
+                threshold,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The lowest source alpha whose value on the surface (after the colour transform)
+    /// reaches the threshold; `None` when none does.
+    fn source_threshold(&self) -> Option<u8> {
+        let t = self.threshold.max(1);
+        match self.shape.table() {
+            None => Some(t),
+            Some(table) => (1..=255u8).find(|&a| table[usize::from(a)] >= t),
+        }
+    }
+
+    /// The box `[u0, v0, u1, v1]` of the source's texels (unflipped) that a solid pixel
+    /// must read one of, `None` when no pixel can be solid.
+    fn solid_box(&self) -> Option<[u32; 4]> {
+        self.shape.source.solid_box(self.source_threshold()?)
+    }
+
+    /// The pixels (the parent's grid) that can be solid: the solid box's reach on the
+    /// surface, within the surface.
+    pub fn solid_extent(&self) -> PixelRect {
+        self.solid_box()
+            .map_or_else(PixelRect::default, |b| self.pixels_over(b))
+    }
+
+    fn pixels_over(&self, [u0, v0, u1, v1]: [u32; 4]) -> PixelRect {
+        let plan = self.shape.plan();
+        let (w, h) = plan.size();
+        let surface = PixelRect {
+            x0: 0,
+            y0: 0,
+            x1: i64::from(w),
+            y1: i64::from(h),
+        };
+        let reached = plan.texels_to_pixels().and_then(|(map, reach)| {
+            let (lo, hi) = (
+                glam::DVec2::new(f64::from(u0) - reach, f64::from(v0) - reach),
+                glam::DVec2::new(f64::from(u1) + reach, f64::from(v1) + reach),
+            );
+            let corners = [lo, glam::DVec2::new(hi.x, lo.y), glam::DVec2::new(lo.x, hi.y), hi];
+            let (mut min, mut max) = (glam::DVec2::MAX, glam::DVec2::MIN);
+            for c in corners.map(|c| map.transform_point2(c)) {
+                (min, max) = (min.min(c), max.max(c));
+            }
+            // Surfaces are at most 16384 px a side; anything far past that is no bound.
+            let bound = 1.0e9;
+            (min.is_finite()
+                && max.is_finite()
+                && min.abs().max_element() < bound
+                && max.abs().max_element() < bound)
+                .then(|| PixelRect {
+                    x0: min.x.floor() as i64 - 2,
+                    y0: min.y.floor() as i64 - 2,
+                    x1: max.x.ceil() as i64 + 3,
+                    y1: max.y.ceil() as i64 + 3,
+                })
+        });
+        reached
+            .map_or(surface, |r| r.intersect(&surface))
+            .moved(self.anchor)
+    }
+
+    /// Makes `mask` its solid pixels over `region` (the parent's grid). With `within`, only
+    /// the pixels that can matter against that mask (over the same region) are decided: in
+    /// each row, the columns from its first to its last set bit; the rest stay clear.
+    /// `false` (the mask left empty) when a row's steps would wrap C's `int`s: the caller
+    /// takes the plain route.
+    pub fn fill(
+        &self,
+        region: PixelRect,
+        within: Option<&BitMask>,
+        counts: &mut BitsCounts,
+        mask: &mut BitMask,
+    ) -> bool {
+        mask.reset(region);
+        let Some(solid_box) = self.solid_box() else {
+            return true;
+        };
+        let rows = region
+            .intersect(&self.pixels_over(solid_box))
+            .moved((-self.anchor.0, -self.anchor.1));
+        if rows.is_empty() {
+            return true;
+        }
+        let plan = self.shape.plan();
+        let source = &self.shape.source;
+        let kernel = Kernel {
+            texels: plan.texels((&source.alpha[..], 1, source.width as usize)),
+            solid_box: flipped(plan, solid_box),
+            rows,
+            left: region.x0 - self.anchor.0,
+            top: region.y0 - self.anchor.1,
+            within,
+            threshold: self.threshold.max(1),
+            table: self.shape.table(),
+            counts,
+            mask,
+        };
+        plan.on_steps(kernel).unwrap_or(true)
+    }
+}
+
+/// `[u0, v0, u1, v1]` of the source as the flipped source's texels.
+fn flipped(plan: &PygamePlan, [u0, v0, u1, v1]: [u32; 4]) -> [u32; 4] {
+    let ((w, h), (fx, fy)) = (plan.source_size(), plan.flips());
+    let (u0, u1) = if fx { (w - u1, w - u0) } else { (u0, u1) };
+    let (v0, v1) = if fy { (h - v1, h - v0) } else { (v0, v1) };
+    [u0, v0, u1, v1]
+}
+
+/// One fill's rows, run for the plan's code path.
+struct Kernel<'k> {
+    texels: Texels<'k>,
+    /// The solid box in the flipped source's texels.
+    solid_box: [u32; 4],
+    /// The rows and columns to decide, relative to the anchor (inside the surface).
+    rows: PixelRect,
+    /// The mask's top-left pixel, relative to the anchor.
+    left: i64,
+    top: i64,
+    within: Option<&'k BitMask>,
+    threshold: u8,
+    table: Option<&'k [u8; 256]>,
+    counts: &'k mut BitsCounts,
+    mask: &'k mut BitMask,
+}
+
+impl OnSteps for Kernel<'_> {
+    type Output = bool;
+
+    fn on<S: Steps>(self, steps: &S) -> bool {
+        let t = self.threshold;
+        match self.table {
+            None => self.rows_of(steps, |v| v >= t),
+            Some(table) => self.rows_of(steps, |v| table[usize::from(v)] >= t),
+        }
+    }
+}
+
+impl Kernel<'_> {
+    fn rows_of<S: Steps>(self, steps: &S, solid: impl Fn(u8) -> bool) -> bool {
+        let [wu0, wu1, wv0, wv1] = steps.written();
+        // A step can read a texel of the box when its whole part is in the box, or (a
+        // blend) one texel before it.
+        let [bu0, bv0, bu1, bv1] = self.solid_box.map(|c| i64::from(c) << 16);
+        let reach = S::REACH << 16;
+        let across = (wu0.max(bu0 - reach), wu1.min(bu1));
+        let down = (wv0.max(bv0 - reach), wv1.min(bv1));
+        let rows = self.rows;
+        for y in rows.y0..rows.y1 {
+            let my = (y - self.top) as usize;
+            let (mut c0, mut c1) = (rows.x0, rows.x1);
+            if let Some(other) = self.within {
+                let Some((x0, x1)) = other.row_extent(my) else {
+                    continue;
+                };
+                (c0, c1) = (c0.max(self.left + x0 as i64), c1.min(self.left + x1 as i64));
+            }
+            if c0 >= c1 {
+                continue;
+            }
+            let n = c1 - c0;
+            // Inside the surface, rows and columns fit an `int` (sides are at most 16384).
+            let ((su, sv), (du, dv)) = steps.row_steps(y as i32, c0 as i32);
+            let fits = |s: i64, d: i64| i32::try_from(s + (n - 1) * d).is_ok();
+            if S::WRAPS && !(fits(su, du) && fits(sv, dv)) {
+                self.mask.reset(self.mask.rect());
+                return false;
+            }
+            let (a0, b0) = AxisSteps::new(du, across).steps(su, n);
+            let (a1, b1) = AxisSteps::new(dv, down).steps(sv, n);
+            let (a, b) = (a0.max(a1), b0.min(b1));
+            self.counts.rows += 1;
+            if a >= b {
+                continue;
+            }
+            self.counts.texels_read += (b - a) as u64;
+            // Gather the bits of pixels `a..b` a word at a time.
+            let first = (c0 + a - self.left) as usize;
+            let (mut u, mut v) = (su + a * du, sv + a * dv);
+            let (mut x, end) = (first, first + (b - a) as usize);
+            while x < end {
+                let k = x / 64;
+                let stop = ((k + 1) * 64).min(end);
+                let mut word = 0u64;
+                for bit in x % 64..stop - k * 64 {
+                    word |= u64::from(solid(steps.value(&self.texels, (u, v)))) << bit;
+                    (u, v) = (u + du, v + dv);
+                }
+                self.mask.or_word(my, k, word);
+                x = stop;
+            }
+        }
+        true
+    }
+}
