@@ -43,6 +43,7 @@ A surface with a colour key is solid where it is not the key, as in pygame.
 from __future__ import annotations
 
 import ctypes
+import math
 from typing import Any, Dict, Iterable, List, Literal, Optional, Sequence, Set, Tuple, TypeAlias
 
 import pygame as _pygame
@@ -550,7 +551,7 @@ class World:
 
     def _number(self, sprite: Sprite, name: str) -> float:
         value = self._attribute(sprite, name)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value in (float("inf"), float("-inf")):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or (isinstance(value, float) and not math.isfinite(value)):
             raise ArgumentError(f"sprite {sprite!r}: its {name} is {value!r}, not a finite number")
         return float(value)
 
@@ -614,18 +615,11 @@ class World:
             angle = self._number(s, self._angle) if self._angle else 0.0
             scale = self._number(s, self._scale) if self._scale else 1.0
             aw, ah = surface.get_size()
-            if self.transform == "none":
-                want, how = (aw, ah), f'its {self._image}, blitted as it is (transform="none"),'
-            else:
-                call = f"pygame.transform.{self.transform}({self._image}, {self._angle}={angle:g}"
-                call += f", {self._scale}={scale:g})" if self.transform == "rotozoom" else ")"
-                want = self._output_size(aw, ah, self.transform, angle, scale)
-                how = f"{call} of its {aw}x{ah} {self._image}"
+            # Every sprite is read on every call: the refusal's text is built only when it
+            # is needed (formatting it first was most of a read).
+            want = (aw, ah) if self.transform == "none" else self._output_size(aw, ah, self.transform, angle, scale)
             if (w, h) != want:
-                raise ArgumentError(
-                    f"sprite {s!r}: its rect is {w}x{h}, but {how} is {want[0]}x{want[1]}; the World must be told "
-                    "what the game blits (an image turned twice, or a rect not updated after the image changed?)"
-                )
+                raise self._size_refusal(s, (w, h), (aw, ah), angle, scale, want)
             read[s] = (surface, int(x), int(y), int(w), int(h), angle, scale)
         out: Dict[Sprite, _Read] = {}
         for s in unique:
@@ -652,6 +646,22 @@ class World:
             out[s] = _Read(s, entry, x, y, w, h, angle, scale)
         self._sweep_killed(len(unique) + 1, out)
         return out
+
+    def _size_refusal(
+        self, s: Sprite, drawn: Tuple[int, int], art: Tuple[int, int], angle: float, scale: float, want: Tuple[int, int]
+    ) -> ArgumentError:
+        """The error for a sprite whose rect is not the size the declared transform gives."""
+        (w, h), (aw, ah) = drawn, art
+        if self.transform == "none":
+            how = f'its {self._image}, blitted as it is (transform="none"),'
+        else:
+            call = f"pygame.transform.{self.transform}({self._image}, {self._angle}={angle:g}"
+            call += f", {self._scale}={scale:g})" if self.transform == "rotozoom" else ")"
+            how = f"{call} of its {aw}x{ah} {self._image}"
+        return ArgumentError(
+            f"sprite {s!r}: its rect is {w}x{h}, but {how} is {want[0]}x{want[1]}; the World must be told "
+            "what the game blits (an image turned twice, or a rect not updated after the image changed?)"
+        )
 
     def _sweep_killed(self, budget: int, asked: Dict[Sprite, _Read]) -> None:
         """Takes off up to `budget` sprites the game killed (in a group once, in none now),

@@ -227,6 +227,20 @@ def test_errors_name_the_sprite_in_pygames_words():
     t.original = "a picture"
     with pytest.raises(pixelhit.ArgumentError, match="its original is 'a picture', not a pygame Surface"):
         php.World(image="original").spritecollide(t, [t])
+    # Turned art whose rect was not updated: the refusal names the call the World expects.
+    t.original, t.angle, t.zoom = blob(rng, 10, 10), 30, 1.5
+    turner = php.World(image="original", angle="angle", transform="rotate")
+    w, h = pygame.transform.rotate(t.original, 30).get_size()
+    with pytest.raises(pixelhit.ArgumentError, match=rf"rect is 10x10, but pygame\.transform\.rotate\(original, angle=30\) of its 10x10 original is {w}x{h}"):
+        turner.collide_mask(t, t)
+    zoomer = php.World(image="original", angle="angle", scale="zoom", transform="rotozoom")
+    w, h = pygame.transform.rotozoom(t.original, 30, 1.5).get_size()
+    with pytest.raises(pixelhit.ArgumentError, match=rf"rotozoom\(original, angle=30, zoom=1\.5\) of its 10x10 original is {w}x{h}"):
+        zoomer.collide_mask(t, t)
+    for bad in (float("nan"), float("inf"), "30", True):
+        t.angle = bad
+        with pytest.raises(pixelhit.ArgumentError, match=r"its angle is .*, not a finite number"):
+            turner.collide_mask(t, t)
     with pytest.raises(pixelhit.ArgumentError, match="angle"):
         php.World(angle="angle")  # "none" blits the image as it is: an angle would be ignored
     with pytest.raises(pixelhit.ArgumentError, match="transform"):
