@@ -397,7 +397,7 @@ impl Stage {
         let revision = self.revision();
         // Each object's bounds and preparation, made by its first pair (`target_memo.rs`),
         // and the whole mask of those many pairs read (`target_plan.rs`).
-        let memos: Vec<TargetMemo> = plan_whole(boxes, pairs)
+        let memos: Vec<TargetMemo> = plan_whole(boxes, pairs, |i| self.lone_unsmoothed_bitmap(objects[i]))
             .into_iter()
             .map(TargetMemo::planned)
             .collect();
