@@ -549,6 +549,31 @@ pub fn bordered_bitmap(rng: &mut Rng, max_side: i64, kinds: i64) -> Bitmap {
 /// A contact as the many-object tests compare them: the pair, its rectangle and count.
 pub type ContactKey = (NodeId, NodeId, Rect, Option<u64>);
 
+/// Where a random pair's first target goes, by `case`: near the origin or up to 1e9 px from
+/// it; and its scale range: mostly a sprite's, now and then a tiny or a huge one.
+pub fn pair_placement(rng: &mut Rng, case: usize) -> (DVec2, (f64, f64)) {
+    let far = [0.0, 0.0, 1e5, -3.3e7, 1e9][case % 5];
+    let base = DVec2::new(
+        far + rng.range(-100.0, 100.0),
+        -far / 3.0 + rng.range(-100.0, 100.0),
+    );
+    let scale = match rng.int(0, 10) {
+        0 => (0.01, 0.2),
+        1 => (3.0, 100.0),
+        _ => (0.5, 2.5),
+    };
+    (base, scale)
+}
+
+/// The options of random crowd `case`: tolerance 0, 127 or 255, anti-aliased three times in
+/// four, on one thread or several.
+pub fn crowd_options(case: usize) -> CollisionOptions {
+    CollisionOptions::default()
+        .tolerance([0, 127, 255][case % 3])
+        .anti_alias(!case.is_multiple_of(4))
+        .parallel(case % 2 == 1)
+}
+
 /// `contacts_among(sprites)` with `opts`, and what every pair asked alone on the plain path
 /// (`fast_paths(false)`) gives, in the same order: the many-object query's fast paths
 /// (targets planned whole, kernels) against the plain per-pair answer.

@@ -7,7 +7,9 @@
 //! from the origin. The pairs test holds the routes a lone pair of such sprites takes (the
 //! kernel is not one of them yet: docs/frame-engine.md says why) to the same standard.
 
-use crate::common::{Rng, bordered_bitmap, random_matrix, scribble, star};
+use crate::common::{
+    Rng, bordered_bitmap, contacts_and_pairs_alone, pair_placement, random_matrix, scribble, star,
+};
 use pixelhit::{CollisionOptions, ColorTransform, DAffine2, DVec2, FillRule, Graphic, NodeId, Path, Stage};
 
 /// A random vector sprite (a fill under either rule, or a stroke) of about `r` px in its
@@ -92,16 +94,7 @@ fn fill_words_give_the_plain_answer() {
     for case in 0..3000 {
         let mut stage = Stage::new();
         let root = stage.root();
-        let far = [0.0, 0.0, 1e5, -3.3e7, 1e9][case % 5];
-        let base = DVec2::new(
-            far + rng.range(-100.0, 100.0),
-            -far / 3.0 + rng.range(-100.0, 100.0),
-        );
-        let scale: (f64, f64) = match rng.int(0, 10) {
-            0 => (0.01, 0.2),
-            1 => (3.0, 100.0),
-            _ => (0.5, 2.5),
-        };
+        let (base, scale) = pair_placement(&mut rng, case);
         let reach = 8.0 * scale.1.min(4.0);
         let a = sprite(&mut rng, &mut stage, root, base, scale);
         let off = DVec2::new(rng.range(-reach, reach), rng.range(-reach, reach));
@@ -150,24 +143,7 @@ fn planned_fill_crowds_give_every_pair_alone() {
             })
             .collect();
         let opts = random_options(&mut rng).parallel(case % 2 == 1);
-        let got: Vec<_> = stage
-            .contacts_among(&sprites, root, &opts)
-            .unwrap()
-            .iter()
-            .map(|c| (c.a, c.b, c.rect, c.overlap_pixels))
-            .collect();
-        let mut want = Vec::new();
-        for (i, &a) in sprites.iter().enumerate() {
-            for &b in &sprites[i + 1..] {
-                let c = stage
-                    .clone()
-                    .collision(a, b, root, &opts.fast_paths(false))
-                    .unwrap();
-                if let Some(rect) = c.rect {
-                    want.push((a, b, rect, c.overlap_pixels));
-                }
-            }
-        }
+        let (got, want) = contacts_and_pairs_alone(&stage, &sprites, root, &opts);
         assert_eq!(got, want, "case {case}, {opts:?}");
         contacts += got.len();
     }

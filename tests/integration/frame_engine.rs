@@ -7,7 +7,9 @@
 //! 100, turned and skewed, near the origin and far from it, and poses seen again (kept whole
 //! rasters against poses computed in the window).
 
-use crate::common::{Rng, bordered_bitmap, contacts_and_pairs_alone, random_matrix};
+use crate::common::{
+    Rng, bordered_bitmap, contacts_and_pairs_alone, crowd_options, pair_placement, random_matrix,
+};
 use pixelhit::{Bitmap, CollisionOptions, ColorTransform, DAffine2, DVec2, NodeId, Stage};
 
 /// A bitmap node placed at `at` with a random pose, scale between `scale.0` and `scale.1`.
@@ -40,17 +42,7 @@ fn bitmap_words_give_the_plain_answer() {
     for case in 0..8000 {
         let mut stage = Stage::new();
         let root = stage.root();
-        let far = [0.0, 0.0, 1e5, -3.3e7, 1e9][case % 5];
-        let base = DVec2::new(
-            far + rng.range(-100.0, 100.0),
-            -far / 3.0 + rng.range(-100.0, 100.0),
-        );
-        // Mostly sprite scales; now and then a tiny or a huge one.
-        let scale: (f64, f64) = match rng.int(0, 10) {
-            0 => (0.01, 0.2),
-            1 => (3.0, 100.0),
-            _ => (0.5, 2.5),
-        };
+        let (base, scale) = pair_placement(&mut rng, case);
         let reach = 20.0 * scale.1.min(4.0);
         let a = sprite(&mut rng, &mut stage, root, base, scale);
         let off = DVec2::new(rng.range(-reach, reach), rng.range(-reach, reach));
@@ -182,10 +174,7 @@ fn planned_crowds_give_every_pair_alone() {
                 }
             })
             .collect();
-        let opts = CollisionOptions::default()
-            .tolerance([0, 127, 255][case % 3])
-            .anti_alias(!case.is_multiple_of(4))
-            .parallel(case % 2 == 1);
+        let opts = crowd_options(case);
         let (got, want) = contacts_and_pairs_alone(&stage, &sprites, root, &opts);
         assert_eq!(got, want, "case {case}, {opts:?}");
         contacts += got.len();

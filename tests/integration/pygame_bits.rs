@@ -10,7 +10,7 @@
 //! windows that cut the surfaces (sprites half over each other, and against plain bitmaps
 //! and fills).
 
-use crate::common::{Rng, bordered_bitmap, contacts_and_pairs_alone};
+use crate::common::{Rng, bordered_bitmap, contacts_and_pairs_alone, crowd_options};
 use pixelhit::{
     Bitmap, BitmapRenderer, CollisionOptions, ColorTransform, FillRule, Graphic, NodeId, Path, PygameFlavour,
     PygameTransform, Stage,
@@ -160,10 +160,7 @@ fn rendered_crowds_give_every_pair_alone() {
                 }
             })
             .collect();
-        let opts = CollisionOptions::default()
-            .tolerance([0, 127, 255][case % 3])
-            .anti_alias(!case.is_multiple_of(4))
-            .parallel(case % 2 == 1);
+        let opts = crowd_options(case);
         let (got, want) = contacts_and_pairs_alone(&stage, &sprites, root, &opts);
         assert_eq!(got, want, "case {case}, {opts:?}");
         contacts += got.len();
