@@ -712,8 +712,16 @@ impl PreparedPair {
     ) -> Result<Option<Overlap>> {
         let t = self.thresholds;
         let anti_alias = self.a.anti_alias();
-        let bits_a = Rasterizer::single_item(&self.a).and_then(|i| SolidBits::of(i, t.a, anti_alias));
-        let bits_b = Rasterizer::single_item(&self.b).and_then(|i| SolidBits::of(i, t.b, anti_alias));
+        // A target with a mask (kept, or made whole for the query) is read from it: its
+        // kernel would write the same bits again.
+        let bits_a = match mask_a {
+            Some(_) => None,
+            None => Rasterizer::single_item(&self.a).and_then(|i| SolidBits::of(i, t.a, anti_alias)),
+        };
+        let bits_b = match mask_b {
+            Some(_) => None,
+            None => Rasterizer::single_item(&self.b).and_then(|i| SolidBits::of(i, t.b, anti_alias)),
+        };
         if !(mask_a.is_some() || bits_a.is_some()) || !(mask_b.is_some() || bits_b.is_some()) {
             return Ok(None);
         }
