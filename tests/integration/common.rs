@@ -565,6 +565,48 @@ pub fn pair_placement(rng: &mut Rng, case: usize) -> (DVec2, (f64, f64)) {
     (base, scale)
 }
 
+/// A random tolerance: 0, 255, 127 or any, one time in four each.
+pub fn random_tolerance(rng: &mut Rng) -> u8 {
+    match rng.int(0, 4) {
+        0 => 0,
+        1 => 255,
+        2 => 127,
+        _ => rng.int(0, 255) as u8,
+    }
+}
+
+/// Asserts that `collision(a, b)` with `opts` gives the plain path's answer
+/// (`fast_paths(false)`), cold and, with `warm`, on one stage asked three more times (poses
+/// seen before become kept rasters, so a kept mask meets a pose computed in the window, and
+/// two kept masks meet). Returns that answer.
+pub fn assert_as_plain(
+    stage: &Stage,
+    (a, b): (NodeId, NodeId),
+    root: NodeId,
+    opts: &CollisionOptions,
+    case: usize,
+    warm: bool,
+) -> Collision {
+    let plain = stage
+        .clone()
+        .collision(a, b, root, &opts.fast_paths(false))
+        .unwrap();
+    let fast = stage.clone().collision(a, b, root, opts).unwrap();
+    assert_eq!(fast, plain, "case {case}, {opts:?}");
+    if warm {
+        let warm = stage.clone();
+        for round in 0..3 {
+            let (x, y) = if round == 1 { (b, a) } else { (a, b) };
+            // A key of its own each round, so that no answer is kept from the round before.
+            let again = warm
+                .collision(x, y, root, &opts.max_pixels((1 << 26) + round))
+                .unwrap();
+            assert_eq!(again, plain, "case {case} round {round}, {opts:?}");
+        }
+    }
+    plain
+}
+
 /// The options of random crowd `case`: tolerance 0, 127 or 255, anti-aliased three times in
 /// four, on one thread or several.
 pub fn crowd_options(case: usize) -> CollisionOptions {

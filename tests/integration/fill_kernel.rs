@@ -8,7 +8,8 @@
 //! kernel is not one of them yet: docs/frame-engine.md says why) to the same standard.
 
 use crate::common::{
-    Rng, bordered_bitmap, contacts_and_pairs_alone, pair_placement, random_matrix, scribble, star,
+    Rng, assert_as_plain, bordered_bitmap, contacts_and_pairs_alone, pair_placement, random_matrix, scribble,
+    star,
 };
 use pixelhit::{CollisionOptions, ColorTransform, DAffine2, DVec2, FillRule, Graphic, NodeId, Path, Stage};
 
@@ -100,22 +101,7 @@ fn fill_words_give_the_plain_answer() {
         let off = DVec2::new(rng.range(-reach, reach), rng.range(-reach, reach));
         let b = sprite(&mut rng, &mut stage, root, base + off, (0.5, 2.5));
         let opts = random_options(&mut rng);
-        let plain = stage
-            .clone()
-            .collision(a, b, root, &opts.fast_paths(false))
-            .unwrap();
-        let fast = stage.clone().collision(a, b, root, &opts).unwrap();
-        assert_eq!(fast, plain, "case {case}, {opts:?}");
-        let warm = stage.clone();
-        for round in 0..3 {
-            let (x, y) = if round == 1 { (b, a) } else { (a, b) };
-            // A key of its own each round, so that no answer is kept from the round before.
-            let again = warm
-                .collision(x, y, root, &opts.max_pixels((1 << 26) + round))
-                .unwrap();
-            let want = plain;
-            assert_eq!(again, want, "case {case} round {round}, {opts:?}");
-        }
+        let plain = assert_as_plain(&stage, (a, b), root, &opts, case, true);
         hits += usize::from(plain.overlap_pixels.unwrap_or(0) > 0);
     }
     assert!(hits > 800, "{hits} touching pairs");

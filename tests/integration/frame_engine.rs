@@ -8,7 +8,8 @@
 //! rasters against poses computed in the window).
 
 use crate::common::{
-    Rng, bordered_bitmap, contacts_and_pairs_alone, crowd_options, pair_placement, random_matrix,
+    Rng, assert_as_plain, bordered_bitmap, contacts_and_pairs_alone, crowd_options, pair_placement,
+    random_matrix, random_tolerance,
 };
 use pixelhit::{Bitmap, CollisionOptions, ColorTransform, DAffine2, DVec2, NodeId, Stage};
 
@@ -47,33 +48,11 @@ fn bitmap_words_give_the_plain_answer() {
         let a = sprite(&mut rng, &mut stage, root, base, scale);
         let off = DVec2::new(rng.range(-reach, reach), rng.range(-reach, reach));
         let b = sprite(&mut rng, &mut stage, root, base + off, (0.5, 2.5));
-        let tolerance = match rng.int(0, 4) {
-            0 => 0,
-            1 => 255,
-            2 => 127,
-            _ => rng.int(0, 255) as u8,
-        };
         let opts = CollisionOptions::default()
-            .tolerance(tolerance)
+            .tolerance(random_tolerance(&mut rng))
             .anti_alias(rng.int(0, 3) > 0)
             .max_pixels(1 << 26);
-        let plain = stage
-            .clone()
-            .collision(a, b, root, &opts.fast_paths(false))
-            .unwrap();
-        let fast = stage.clone().collision(a, b, root, &opts).unwrap();
-        assert_eq!(fast, plain, "case {case}, {opts:?}");
-        // The same stage asked again and again: poses seen before become kept rasters, so
-        // a kept mask meets a pose computed in the window, and two kept masks meet.
-        let warm = stage.clone();
-        for round in 0..3 {
-            let (x, y) = if round == 1 { (b, a) } else { (a, b) };
-            // A key of its own each round, so that no answer is kept from the round before.
-            let again = warm
-                .collision(x, y, root, &opts.max_pixels((1 << 26) + round))
-                .unwrap();
-            assert_eq!(again, plain, "case {case} round {round}, {opts:?}");
-        }
+        let plain = assert_as_plain(&stage, (a, b), root, &opts, case, true);
         hits += usize::from(plain.overlap_pixels.unwrap_or(0) > 0);
         cases += 1;
     }

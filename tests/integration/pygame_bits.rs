@@ -10,7 +10,9 @@
 //! windows that cut the surfaces (sprites half over each other, and against plain bitmaps
 //! and fills).
 
-use crate::common::{Rng, bordered_bitmap, contacts_and_pairs_alone, crowd_options};
+use crate::common::{
+    Rng, assert_as_plain, bordered_bitmap, contacts_and_pairs_alone, crowd_options, random_tolerance,
+};
 use pixelhit::{
     Bitmap, BitmapRenderer, CollisionOptions, ColorTransform, FillRule, Graphic, NodeId, Path, PygameFlavour,
     PygameTransform, Stage,
@@ -105,15 +107,6 @@ fn other(rng: &mut Rng, stage: &mut Stage, parent: NodeId, at: (f64, f64)) -> No
     }
 }
 
-fn tolerance(rng: &mut Rng) -> u8 {
-    match rng.int(0, 4) {
-        0 => 0,
-        1 => 255,
-        2 => 127,
-        _ => rng.int(0, 255) as u8,
-    }
-}
-
 #[test]
 fn rendered_words_give_the_plain_answer() {
     let mut rng = Rng::new(0x9a3e_b175);
@@ -127,14 +120,9 @@ fn rendered_words_give_the_plain_answer() {
         let b = other(&mut rng, &mut stage, root, at);
         let (a, b) = if rng.coin() { (a, b) } else { (b, a) };
         let opts = CollisionOptions::default()
-            .tolerance(tolerance(&mut rng))
+            .tolerance(random_tolerance(&mut rng))
             .anti_alias(rng.coin());
-        let plain = stage
-            .clone()
-            .collision(a, b, root, &opts.fast_paths(false))
-            .unwrap();
-        let fast = stage.clone().collision(a, b, root, &opts).unwrap();
-        assert_eq!(fast, plain, "case {case}, {opts:?}");
+        let plain = assert_as_plain(&stage, (a, b), root, &opts, case, false);
         hits += usize::from(plain.overlap_pixels.unwrap_or(0) > 0);
         cases += 1;
     }
