@@ -147,12 +147,7 @@ impl Steps for Rotate {
     const REACH: i64 = 0;
 
     fn row_steps(&self, y: i32, x0: i32) -> ((i64, i64), (i64, i64)) {
-        let (dx, dy) = self.walk.start(y, x0);
-        let w = &self.walk;
-        (
-            (i64::from(dx), i64::from(dy)),
-            (i64::from(w.icos), i64::from(w.isin)),
-        )
+        self.walk.row_steps(y, x0)
     }
 
     fn written(&self) -> [i64; 4] {

@@ -131,12 +131,7 @@ impl Steps for Rotozoom {
     const REACH: i64 = 1;
 
     fn row_steps(&self, y: i32, x0: i32) -> ((i64, i64), (i64, i64)) {
-        let (sdx, sdy) = self.walk.start(y, x0);
-        let w = &self.walk;
-        (
-            (i64::from(sdx), i64::from(sdy)),
-            (i64::from(w.icos), i64::from(w.isin)),
-        )
+        self.walk.row_steps(y, x0)
     }
 
     fn written(&self) -> [i64; 4] {

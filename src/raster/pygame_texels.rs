@@ -173,4 +173,14 @@ impl Walk {
             dy.wrapping_add(self.isin.wrapping_mul(x0)),
         )
     }
+
+    /// [`Steps::row_steps`] of a walk: the step at pixel `x0` of row `y`, and the step
+    /// from one pixel to the next.
+    pub(crate) fn row_steps(&self, y: i32, x0: i32) -> ((i64, i64), (i64, i64)) {
+        let (dx, dy) = self.start(y, x0);
+        (
+            (i64::from(dx), i64::from(dy)),
+            (i64::from(self.icos), i64::from(self.isin)),
+        )
+    }
 }
