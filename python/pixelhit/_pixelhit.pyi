@@ -11,7 +11,7 @@ Units are pixels, y points down, rotations are degrees clockwise on screen. Rect
 """
 
 from os import PathLike
-from typing import Any, Iterable, Iterator, Literal, Optional, Sequence, Tuple, Union, final
+from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Sequence, Tuple, Union, final
 
 from typing_extensions import deprecated
 
@@ -48,6 +48,25 @@ MIN_MAX_STEP: float
 DEFAULT_MAX_TESTS: int
 #: The default `max_work` of a many-object or motion query: 2^26 pixel tests per call.
 DEFAULT_MAX_WORK: int
+
+class _SpriteRead:
+    """One sprite as a `pixelhit.pygame.World` call reads it (internal)."""
+
+    sprite: Any
+    entry: Any
+    x: int
+    y: int
+    w: int
+    h: int
+    angle: float
+    scale: float
+    def __init__(self, sprite: Any, entry: Any, x: int, y: int, w: int, h: int, angle: float, scale: float) -> None: ...
+    def touches_box(self, other: _SpriteRead) -> bool: ...
+
+def read_posed_sprites(
+    sprites: List[Any], entries: Dict[Any, Any], image: str, angle: Optional[str], scale: Optional[str], transform: str
+) -> Optional[Dict[Any, _SpriteRead]]:
+    """`pixelhit.pygame.World`'s read of its sprites in the common case, or None (internal)."""
 
 __all__ = [
     "ArgumentError",

@@ -49,6 +49,8 @@ from typing import Any, Dict, Iterable, List, Literal, Optional, Sequence, Set, 
 import pygame as _pygame
 
 from . import ArgumentError, Bitmap, Node, Stage
+from ._pixelhit import _SpriteRead as _Read
+from ._pixelhit import read_posed_sprites as _read_posed_sprites
 
 __all__ = ["DEFAULT_THRESHOLD", "Transform", "World", "tolerance_for"]
 
@@ -120,28 +122,17 @@ def _reads_as_its_sheet(surface: Any, sheet: Any) -> bool:
 
 
 class _Entry:
-    """What the world keeps for one sprite: its bitmap node, the Surface it shows, the pose
-    last given to the node, its own threshold, and whether it was ever in a group."""
+    """What the world keeps for one sprite: its bitmap node, the Surface it shows and whether
+    pixelhit samples that Surface's turned picture (`_Art.sampled`), the pose last given to
+    the node, its own threshold, and whether it was ever in a group. The sprite read (`_Read`)
+    is `_pixelhit._SpriteRead`: the art, the drawn rect's corner and size, angle and scale."""
 
-    __slots__ = ("node", "surface", "pose", "threshold", "was_alive")
+    __slots__ = ("node", "surface", "sampled", "pose", "threshold", "was_alive")
 
-    def __init__(self, node: Node, surface: Any, threshold: Optional[int]) -> None:
-        self.node, self.surface, self.threshold = node, surface, threshold
+    def __init__(self, node: Node, art: _Art, threshold: Optional[int]) -> None:
+        self.node, self.surface, self.sampled, self.threshold = node, art.surface, art.sampled, threshold
         self.pose: Optional[Tuple[Any, ...]] = None
         self.was_alive = False
-
-
-class _Read:
-    """One sprite as this call sees it: the art, the drawn rect's corner, angle and scale."""
-
-    __slots__ = ("sprite", "entry", "x", "y", "w", "h", "angle", "scale")
-
-    def __init__(self, sprite: Sprite, entry: _Entry, x: int, y: int, w: int, h: int, angle: float, scale: float) -> None:
-        self.sprite, self.entry = sprite, entry
-        self.x, self.y, self.w, self.h, self.angle, self.scale = x, y, w, h, angle, scale
-
-    def touches_box(self, other: "_Read") -> bool:
-        return self.x < other.x + other.w and other.x < self.x + self.w and self.y < other.y + other.h and other.y < self.y + self.h
 
 
 class World:
@@ -232,7 +223,7 @@ class World:
             art = self._acquire(sprite, surface)
             node = self.stage.add_bitmap(self.space, art.bitmap)
             node.data = sprite
-            entry = _Entry(node, surface, threshold)
+            entry = _Entry(node, art, threshold)
             self._entries[sprite] = entry
         entry.threshold = threshold
         tol = None if threshold is None else tolerance_for(threshold)
@@ -551,9 +542,13 @@ class World:
 
     def _number(self, sprite: Sprite, name: str) -> float:
         value = self._attribute(sprite, name)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or (isinstance(value, float) and not math.isfinite(value)):
+        try:
+            number = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
+        except OverflowError:  # an int past the floats
+            number = math.inf
+        if not math.isfinite(number):
             raise ArgumentError(f"sprite {sprite!r}: its {name} is {value!r}, not a finite number")
-        return float(value)
+        return number
 
     def _acquire(self, sprite: Sprite, surface: Any) -> _Art:
         art = self._arts.get(id(surface))
@@ -599,6 +594,16 @@ class World:
         """Reads each sprite given once (image, rect, angle, scale), checks the rect against
         the declared transform, and poses the nodes that moved. Everything is read and
         checked before any node changes, so a refused call changes nothing."""
+        fast = _read_posed_sprites(sprites, self._entries, self._image, self._angle, self._scale, self.transform)
+        if fast is not None:
+            self._sweep_killed(len(fast) + 1, fast)
+            return fast
+        return self._read_each(sprites)
+
+    def _read_each(self, sprites: List[Sprite]) -> Dict[Sprite, _Read]:
+        """`_read` for any call: the common case (sprites on the stage showing the same
+        art, in whole-pixel rects of the right size, at finite angles and scales) is read by
+        `_pixelhit.read_posed_sprites`, the same reads and poses as this."""
         unique = list(dict.fromkeys(sprites))
         read: Dict[Sprite, Tuple[Any, int, int, int, int, float, float]] = {}
         for s in unique:
@@ -630,7 +635,7 @@ class World:
             if surface is not entry.surface:
                 art = self._acquire(s, surface)
                 self._release(entry.surface)
-                entry.surface = surface
+                entry.surface, entry.sampled = surface, art.sampled
                 entry.node.set_bitmap(art.bitmap)
                 entry.pose = None
             pose = (x, y, angle, scale)

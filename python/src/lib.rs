@@ -28,6 +28,7 @@
 //! | `tracker` | `ContactTracker`, `ContactEvent` |
 //! | `bitmap_edit` | `Stage.erase` and `Stage.paint`: brushes and colours in |
 //! | `node`, `stage` | the Python methods of `Node` and `Stage` |
+//! | `sprite_read` | `pixelhit.pygame.World`'s read of its sprites, the common case |
 
 use pyo3::prelude::*;
 
@@ -47,6 +48,7 @@ mod overlap_mask;
 mod path;
 mod region;
 mod renderer;
+mod sprite_read;
 mod stage;
 mod tracker;
 
@@ -76,6 +78,8 @@ fn pixelhit_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tracker::PyContactEvent>()?;
     m.add_function(wrap_pyfunction!(renderer::pygame_output_size, m)?)?;
     m.add_function(wrap_pyfunction!(renderer::pygame_alpha_plane, m)?)?;
+    m.add_class::<sprite_read::PySpriteRead>()?;
+    m.add_function(wrap_pyfunction!(sprite_read::read_posed_sprites, m)?)?;
     errors::add_classes(m)?;
     m.add("DEFAULT_MAX_PIXELS", pixelhit::DEFAULT_MAX_PIXELS)?;
     m.add("MAX_CLOSE_PAIRS", pixelhit::MAX_CLOSE_PAIRS)?;

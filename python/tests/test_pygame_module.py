@@ -237,7 +237,7 @@ def test_errors_name_the_sprite_in_pygames_words():
     w, h = pygame.transform.rotozoom(t.original, 30, 1.5).get_size()
     with pytest.raises(pixelhit.ArgumentError, match=rf"rotozoom\(original, angle=30, zoom=1\.5\) of its 10x10 original is {w}x{h}"):
         zoomer.collide_mask(t, t)
-    for bad in (float("nan"), float("inf"), "30", True):
+    for bad in (float("nan"), float("inf"), "30", True, 2**2000):
         t.angle = bad
         with pytest.raises(pixelhit.ArgumentError, match=r"its angle is .*, not a finite number"):
             turner.collide_mask(t, t)

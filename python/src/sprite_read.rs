@@ -1,0 +1,295 @@
+//! `pixelhit.pygame.World`'s read of its sprites, the common case in Rust.
+//!
+//! Every World call reads each sprite it is asked about (its art, rect, angle and scale),
+//! checks the rect against the declared transform, and poses the sprite's node when it
+//! moved. Written in Python that was about 5 µs a sprite, most of a frame's glue. The case
+//! a game meets every frame (a sprite already on the stage, the same art, whole-pixel
+//! integers in its rect, finite numbers, a rect of the size the transform gives, art that
+//! pixelhit samples) is read here; anything else (a new sprite or art, a value to convert or
+//! refuse) makes [`read_posed_sprites`] answer `None` before it changes anything, and the
+//! Python code reads the call as before, with its own errors. So the two paths give the same
+//! reads and the same poses (python/tests/test_pygame_world.py compares them over random
+//! games), and an error's text is written in one place only.
+
+use pixelhit as ph;
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
+
+use crate::errors::OrRaise;
+use crate::handles::PyNode;
+use crate::renderer::transform_from;
+
+/// One sprite as a World call sees it: the sprite, its World entry, the drawn rect's corner
+/// and size, and the angle and scale it was drawn with.
+#[pyclass(module = "pixelhit", name = "_SpriteRead", frozen)]
+pub(crate) struct PySpriteRead {
+    #[pyo3(get)]
+    sprite: Py<PyAny>,
+    #[pyo3(get)]
+    entry: Py<PyAny>,
+    #[pyo3(get)]
+    x: i64,
+    #[pyo3(get)]
+    y: i64,
+    #[pyo3(get)]
+    w: i64,
+    #[pyo3(get)]
+    h: i64,
+    #[pyo3(get)]
+    angle: f64,
+    #[pyo3(get)]
+    scale: f64,
+}
+
+#[pymethods]
+impl PySpriteRead {
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        sprite: Py<PyAny>,
+        entry: Py<PyAny>,
+        x: i64,
+        y: i64,
+        w: i64,
+        h: i64,
+        angle: f64,
+        scale: f64,
+    ) -> Self {
+        PySpriteRead {
+            sprite,
+            entry,
+            x,
+            y,
+            w,
+            h,
+            angle,
+            scale,
+        }
+    }
+
+    /// Whether the two drawn rects overlap (share a pixel).
+    fn touches_box(&self, other: &PySpriteRead) -> bool {
+        self.x < other.x + other.w
+            && other.x < self.x + self.w
+            && self.y < other.y + other.h
+            && other.y < self.y + self.h
+    }
+}
+
+/// How the game draws a sprite, as `World(transform=...)` names it.
+#[derive(Clone, Copy, PartialEq)]
+enum Drawn {
+    AsItIs,
+    Rotate,
+    Rotozoom,
+}
+
+impl Drawn {
+    fn name(self) -> &'static str {
+        match self {
+            Drawn::AsItIs => "none",
+            Drawn::Rotate => "rotate",
+            Drawn::Rotozoom => "rotozoom",
+        }
+    }
+}
+
+/// The attribute names a World reads and how its sprites are drawn.
+struct Reading<'a, 'py> {
+    image: &'a Bound<'py, PyString>,
+    angle: Option<&'a Bound<'py, PyString>>,
+    scale: Option<&'a Bound<'py, PyString>>,
+    drawn: Drawn,
+}
+
+/// A sprite read and checked, its node not yet posed.
+struct Checked<'py> {
+    sprite: Bound<'py, PyAny>,
+    entry: Bound<'py, PyAny>,
+    x: i64,
+    y: i64,
+    angle: f64,
+    scale: f64,
+}
+
+/// Reads `sprites` (each once) for a World whose entries are `entries` (sprite to
+/// `_Entry`), poses the nodes that moved and returns each sprite's `_SpriteRead`; or
+/// `None`, having changed nothing, when a sprite is not the common case (see the module).
+/// `image`, `angle` and `scale` name the attributes read; `transform` is the World's.
+///
+/// # Errors
+/// What posing a node raises (a node removed by hand), or an unknown transform.
+#[pyfunction]
+#[pyo3(signature = (sprites, entries, image, angle, scale, transform))]
+pub(crate) fn read_posed_sprites<'py>(
+    py: Python<'py>,
+    sprites: &Bound<'py, PyList>,
+    entries: &Bound<'py, PyDict>,
+    image: &Bound<'py, PyString>,
+    angle: Option<&Bound<'py, PyString>>,
+    scale: Option<&Bound<'py, PyString>>,
+    transform: &str,
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    let drawn = match transform {
+        "none" => Drawn::AsItIs,
+        "rotate" => Drawn::Rotate,
+        "rotozoom" => Drawn::Rotozoom,
+        other => {
+            return Err(crate::errors::bad_argument(format!(
+                "unknown transform {other:?}"
+            )));
+        }
+    };
+    let reading = Reading {
+        image,
+        angle,
+        scale,
+        drawn,
+    };
+    let out = PyDict::new(py);
+    let mut checked = Vec::with_capacity(sprites.len());
+    for sprite in sprites.iter() {
+        if out.contains(&sprite)? {
+            continue;
+        }
+        let Some(entry) = entries.get_item(&sprite)? else {
+            return Ok(None);
+        };
+        let Some((read, sprite_checked)) = check(py, &reading, sprite, entry) else {
+            return Ok(None);
+        };
+        out.set_item(&sprite_checked.sprite, read)?;
+        checked.push(sprite_checked);
+    }
+    for c in &checked {
+        pose(py, &reading, c)?;
+    }
+    Ok(Some(out))
+}
+
+/// The sprite's read, if it is the common case.
+fn check<'py>(
+    py: Python<'py>,
+    reading: &Reading<'_, 'py>,
+    sprite: Bound<'py, PyAny>,
+    entry: Bound<'py, PyAny>,
+) -> Option<(PySpriteRead, Checked<'py>)> {
+    let surface = sprite.getattr(reading.image).ok()?;
+    if !surface.is(&entry.getattr(intern!(py, "surface")).ok()?) {
+        return None;
+    }
+    if reading.drawn != Drawn::AsItIs && !entry.getattr(intern!(py, "sampled")).ok()?.is_truthy().ok()? {
+        return None;
+    }
+    let rect = sprite.getattr(intern!(py, "rect")).ok()?;
+    let whole = |name: &Bound<'py, PyString>| -> Option<i64> {
+        let v = rect.getattr(name).ok()?;
+        v.is_exact_instance_of::<PyInt>()
+            .then(|| v.extract::<i64>().ok())?
+    };
+    let x = whole(intern!(py, "x"))?;
+    let y = whole(intern!(py, "y"))?;
+    let w = whole(intern!(py, "width"))?;
+    let h = whole(intern!(py, "height"))?;
+    let angle = match reading.angle {
+        Some(name) => finite(&sprite.getattr(name).ok()?)?,
+        None => 0.0,
+    };
+    let scale = match reading.scale {
+        Some(name) => finite(&sprite.getattr(name).ok()?)?,
+        None => 1.0,
+    };
+    let (aw, ah): (u32, u32) = surface
+        .call_method0(intern!(py, "get_size"))
+        .ok()?
+        .extract()
+        .ok()?;
+    let want = match reading.drawn {
+        Drawn::AsItIs => (aw, ah),
+        drawn => {
+            let t = transform_from(py, drawn.name(), angle, scale, (false, false), Some("pygame")).ok()?;
+            t.check(aw, ah).ok()?;
+            t.output_size(aw, ah)
+        }
+    };
+    if (w, h) != (i64::from(want.0), i64::from(want.1)) {
+        return None;
+    }
+    let read = PySpriteRead {
+        sprite: sprite.clone().unbind(),
+        entry: entry.clone().unbind(),
+        x,
+        y,
+        w,
+        h,
+        angle,
+        scale,
+    };
+    Some((
+        read,
+        Checked {
+            sprite,
+            entry,
+            x,
+            y,
+            angle,
+            scale,
+        },
+    ))
+}
+
+/// A finite int or float that is not a bool, as a float (what the Python read accepts
+/// without converting or refusing).
+fn finite(v: &Bound<'_, PyAny>) -> Option<f64> {
+    if v.is_instance_of::<PyBool>() {
+        return None;
+    }
+    let number = if let Ok(f) = v.cast::<PyFloat>() {
+        f.value()
+    } else if v.is_exact_instance_of::<PyInt>() {
+        v.extract::<f64>().ok()?
+    } else {
+        return None;
+    };
+    number.is_finite().then_some(number)
+}
+
+/// Marks a sprite seen alive and poses its node when the pose changed, as the Python read
+/// does.
+fn pose<'py>(py: Python<'py>, reading: &Reading<'_, 'py>, c: &Checked<'py>) -> PyResult<()> {
+    let entry = &c.entry;
+    if !entry.getattr(intern!(py, "was_alive"))?.is_truthy()?
+        && c.sprite.hasattr(intern!(py, "alive"))?
+        && c.sprite.call_method0(intern!(py, "alive"))?.is_truthy()?
+    {
+        entry.setattr(intern!(py, "was_alive"), true)?;
+    }
+    let old: Option<(i64, i64, f64, f64)> = entry.getattr(intern!(py, "pose"))?.extract().ok();
+    if old == Some((c.x, c.y, c.angle, c.scale)) {
+        return Ok(());
+    }
+    let node = entry.getattr(intern!(py, "node"))?;
+    let node = node.cast::<PyNode>()?.get();
+    let renderer = match reading.drawn {
+        Drawn::AsItIs => None,
+        drawn => Some(transform_from(
+            py,
+            drawn.name(),
+            c.angle,
+            c.scale,
+            (false, false),
+            None,
+        )?),
+    };
+    {
+        let mut stage = node.stage.bind(py).get().write()?;
+        stage.set_position(node.id, c.x as f64, c.y as f64).or_raise()?;
+        if let Some(t) = renderer {
+            stage
+                .set_bitmap_renderer(node.id, Some(ph::BitmapRenderer::Pygame(t)))
+                .or_raise()?;
+        }
+    }
+    entry.setattr(intern!(py, "pose"), (c.x, c.y, c.angle, c.scale))
+}
