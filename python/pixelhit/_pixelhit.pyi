@@ -49,11 +49,22 @@ DEFAULT_MAX_TESTS: int
 #: The default `max_work` of a many-object or motion query: 2^26 pixel tests per call.
 DEFAULT_MAX_WORK: int
 
+class _SpriteEntry:
+    """What a `pixelhit.pygame.World` keeps for one sprite (internal)."""
+
+    node: Node
+    surface: Any
+    sampled: bool
+    pose: Optional[Tuple[int, int, float, float]]
+    threshold: Optional[int]
+    was_alive: bool
+    def __init__(self, node: Node, surface: Any, sampled: bool, threshold: Optional[int]) -> None: ...
+
 class _SpriteRead:
     """One sprite as a `pixelhit.pygame.World` call reads it (internal)."""
 
     sprite: Any
-    entry: Any
+    entry: _SpriteEntry
     x: int
     y: int
     w: int
@@ -64,7 +75,7 @@ class _SpriteRead:
     def touches_box(self, other: _SpriteRead) -> bool: ...
 
 def read_posed_sprites(
-    sprites: List[Any], entries: Dict[Any, Any], image: str, angle: Optional[str], scale: Optional[str], transform: str
+    sprites: List[Any], entries: Dict[Any, _SpriteEntry], image: str, angle: Optional[str], scale: Optional[str], transform: str
 ) -> Optional[Dict[Any, _SpriteRead]]:
     """`pixelhit.pygame.World`'s read of its sprites in the common case, or None (internal)."""
 

@@ -49,6 +49,7 @@ from typing import Any, Dict, Iterable, List, Literal, Optional, Sequence, Set, 
 import pygame as _pygame
 
 from . import ArgumentError, Bitmap, Node, Stage
+from ._pixelhit import _SpriteEntry as _Entry
 from ._pixelhit import _SpriteRead as _Read
 from ._pixelhit import read_posed_sprites as _read_posed_sprites
 
@@ -119,20 +120,6 @@ def _reads_as_its_sheet(surface: Any, sheet: Any) -> bool:
         and surface.get_bitsize() == sheet.get_bitsize()
         and surface.get_colorkey() == sheet.get_colorkey()
     )
-
-
-class _Entry:
-    """What the world keeps for one sprite: its bitmap node, the Surface it shows and whether
-    pixelhit samples that Surface's turned picture (`_Art.sampled`), the pose last given to
-    the node, its own threshold, and whether it was ever in a group. The sprite read (`_Read`)
-    is `_pixelhit._SpriteRead`: the art, the drawn rect's corner and size, angle and scale."""
-
-    __slots__ = ("node", "surface", "sampled", "pose", "threshold", "was_alive")
-
-    def __init__(self, node: Node, art: _Art, threshold: Optional[int]) -> None:
-        self.node, self.surface, self.sampled, self.threshold = node, art.surface, art.sampled, threshold
-        self.pose: Optional[Tuple[Any, ...]] = None
-        self.was_alive = False
 
 
 class World:
@@ -223,7 +210,7 @@ class World:
             art = self._acquire(sprite, surface)
             node = self.stage.add_bitmap(self.space, art.bitmap)
             node.data = sprite
-            entry = _Entry(node, art, threshold)
+            entry = _Entry(node, art.surface, art.sampled, threshold)
             self._entries[sprite] = entry
         entry.threshold = threshold
         tol = None if threshold is None else tolerance_for(threshold)

@@ -78,6 +78,7 @@ fn pixelhit_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tracker::PyContactEvent>()?;
     m.add_function(wrap_pyfunction!(renderer::pygame_output_size, m)?)?;
     m.add_function(wrap_pyfunction!(renderer::pygame_alpha_plane, m)?)?;
+    m.add_class::<sprite_read::PySpriteEntry>()?;
     m.add_class::<sprite_read::PySpriteRead>()?;
     m.add_function(wrap_pyfunction!(sprite_read::read_posed_sprites, m)?)?;
     errors::add_classes(m)?;

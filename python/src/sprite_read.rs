@@ -12,6 +12,8 @@
 //! games), and an error's text is written in one place only.
 
 use pixelhit as ph;
+use pyo3::PyTraverseError;
+use pyo3::gc::PyVisit;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
@@ -20,6 +22,48 @@ use crate::errors::OrRaise;
 use crate::handles::PyNode;
 use crate::renderer::transform_from;
 
+/// What a World keeps for one sprite: its bitmap node, the Surface it shows and whether
+/// pixelhit samples that Surface's turned picture, the pose last given to the node, its own
+/// threshold, and whether it was ever in a group. A Rust class so that the read below finds
+/// these without a Python attribute lookup each.
+#[pyclass(module = "pixelhit", name = "_SpriteEntry")]
+pub(crate) struct PySpriteEntry {
+    #[pyo3(get, set)]
+    node: Py<PyNode>,
+    #[pyo3(get, set)]
+    surface: Py<PyAny>,
+    #[pyo3(get, set)]
+    sampled: bool,
+    #[pyo3(get, set)]
+    pose: Option<(i64, i64, f64, f64)>,
+    #[pyo3(get, set)]
+    threshold: Option<u8>,
+    #[pyo3(get, set)]
+    was_alive: bool,
+}
+
+#[pymethods]
+impl PySpriteEntry {
+    #[new]
+    fn new(node: Py<PyNode>, surface: Py<PyAny>, sampled: bool, threshold: Option<u8>) -> Self {
+        PySpriteEntry {
+            node,
+            surface,
+            sampled,
+            pose: None,
+            threshold,
+            was_alive: false,
+        }
+    }
+
+    /// The node holds the stage, which holds the sprite as its data: a cycle the garbage
+    /// collector must see through this entry.
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        visit.call(&self.node)?;
+        visit.call(&self.surface)
+    }
+}
+
 /// One sprite as a World call sees it: the sprite, its World entry, the drawn rect's corner
 /// and size, and the angle and scale it was drawn with.
 #[pyclass(module = "pixelhit", name = "_SpriteRead", frozen)]
@@ -27,7 +71,7 @@ pub(crate) struct PySpriteRead {
     #[pyo3(get)]
     sprite: Py<PyAny>,
     #[pyo3(get)]
-    entry: Py<PyAny>,
+    entry: Py<PySpriteEntry>,
     #[pyo3(get)]
     x: i64,
     #[pyo3(get)]
@@ -48,7 +92,7 @@ impl PySpriteRead {
     #[allow(clippy::too_many_arguments)]
     fn new(
         sprite: Py<PyAny>,
-        entry: Py<PyAny>,
+        entry: Py<PySpriteEntry>,
         x: i64,
         y: i64,
         w: i64,
@@ -66,6 +110,11 @@ impl PySpriteRead {
             angle,
             scale,
         }
+    }
+
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        visit.call(&self.sprite)?;
+        visit.call(&self.entry)
     }
 
     /// Whether the two drawn rects overlap (share a pixel).
@@ -106,7 +155,7 @@ struct Reading<'a, 'py> {
 /// A sprite read and checked, its node not yet posed.
 struct Checked<'py> {
     sprite: Bound<'py, PyAny>,
-    entry: Bound<'py, PyAny>,
+    entry: Bound<'py, PySpriteEntry>,
     x: i64,
     y: i64,
     angle: f64,
@@ -156,6 +205,9 @@ pub(crate) fn read_posed_sprites<'py>(
         let Some(entry) = entries.get_item(&sprite)? else {
             return Ok(None);
         };
+        let Ok(entry) = entry.cast_into::<PySpriteEntry>() else {
+            return Ok(None);
+        };
         let Some((read, sprite_checked)) = check(py, &reading, sprite, entry) else {
             return Ok(None);
         };
@@ -173,14 +225,14 @@ fn check<'py>(
     py: Python<'py>,
     reading: &Reading<'_, 'py>,
     sprite: Bound<'py, PyAny>,
-    entry: Bound<'py, PyAny>,
+    entry: Bound<'py, PySpriteEntry>,
 ) -> Option<(PySpriteRead, Checked<'py>)> {
     let surface = sprite.getattr(reading.image).ok()?;
-    if !surface.is(&entry.getattr(intern!(py, "surface")).ok()?) {
-        return None;
-    }
-    if reading.drawn != Drawn::AsItIs && !entry.getattr(intern!(py, "sampled")).ok()?.is_truthy().ok()? {
-        return None;
+    {
+        let kept = entry.try_borrow().ok()?;
+        if !surface.is(&kept.surface) || (reading.drawn != Drawn::AsItIs && !kept.sampled) {
+            return None;
+        }
     }
     let rect = sprite.getattr(intern!(py, "rect")).ok()?;
     let whole = |name: &Bound<'py, PyString>| -> Option<i64> {
@@ -258,19 +310,22 @@ fn finite(v: &Bound<'_, PyAny>) -> Option<f64> {
 /// Marks a sprite seen alive and poses its node when the pose changed, as the Python read
 /// does.
 fn pose<'py>(py: Python<'py>, reading: &Reading<'_, 'py>, c: &Checked<'py>) -> PyResult<()> {
-    let entry = &c.entry;
-    if !entry.getattr(intern!(py, "was_alive"))?.is_truthy()?
+    // No borrow of the entry is held while Python code (the sprite's `alive`) runs.
+    if !c.entry.try_borrow()?.was_alive
         && c.sprite.hasattr(intern!(py, "alive"))?
         && c.sprite.call_method0(intern!(py, "alive"))?.is_truthy()?
     {
-        entry.setattr(intern!(py, "was_alive"), true)?;
+        c.entry.try_borrow_mut()?.was_alive = true;
     }
-    let old: Option<(i64, i64, f64, f64)> = entry.getattr(intern!(py, "pose"))?.extract().ok();
-    if old == Some((c.x, c.y, c.angle, c.scale)) {
-        return Ok(());
-    }
-    let node = entry.getattr(intern!(py, "node"))?;
-    let node = node.cast::<PyNode>()?.get();
+    let pose = (c.x, c.y, c.angle, c.scale);
+    let node = {
+        let entry = c.entry.try_borrow()?;
+        if entry.pose == Some(pose) {
+            return Ok(());
+        }
+        entry.node.clone_ref(py)
+    };
+    let node = node.get();
     let renderer = match reading.drawn {
         Drawn::AsItIs => None,
         drawn => Some(transform_from(
@@ -291,5 +346,6 @@ fn pose<'py>(py: Python<'py>, reading: &Reading<'_, 'py>, c: &Checked<'py>) -> P
                 .or_raise()?;
         }
     }
-    entry.setattr(intern!(py, "pose"), (c.x, c.y, c.angle, c.scale))
+    c.entry.try_borrow_mut()?.pose = Some(pose);
+    Ok(())
 }
