@@ -49,6 +49,7 @@ DEFAULT_MAX_TESTS: int
 #: The default `max_work` of a many-object or motion query: 2^26 pixel tests per call.
 DEFAULT_MAX_WORK: int
 
+@final
 class _SpriteEntry:
     """What a `pixelhit.pygame.World` keeps for one sprite (internal)."""
 
@@ -58,8 +59,9 @@ class _SpriteEntry:
     pose: Optional[Tuple[int, int, float, float]]
     threshold: Optional[int]
     was_alive: bool
-    def __init__(self, node: Node, surface: Any, sampled: bool, threshold: Optional[int]) -> None: ...
+    def __new__(cls, node: Node, surface: Any, sampled: bool, threshold: Optional[int]) -> _SpriteEntry: ...
 
+@final
 class _SpriteRead:
     """One sprite as a `pixelhit.pygame.World` call reads it (internal)."""
 
@@ -71,15 +73,18 @@ class _SpriteRead:
     h: int
     angle: float
     scale: float
-    def __init__(self, sprite: Any, entry: Any, x: int, y: int, w: int, h: int, angle: float, scale: float) -> None: ...
+    def __new__(cls, sprite: Any, entry: _SpriteEntry, x: int, y: int, w: int, h: int, angle: float, scale: float) -> _SpriteRead: ...
     def touches_box(self, other: _SpriteRead) -> bool: ...
 
-def read_posed_sprites(
+def _read_posed_sprites(
     sprites: List[Any], entries: Dict[Any, _SpriteEntry], image: str, angle: Optional[str], scale: Optional[str], transform: str
 ) -> Optional[Dict[Any, _SpriteRead]]:
     """`pixelhit.pygame.World`'s read of its sprites in the common case, or None (internal)."""
 
 __all__ = [
+    "_SpriteEntry",
+    "_SpriteRead",
+    "_read_posed_sprites",
     "ArgumentError",
     "Atlas",
     "Bitmap",

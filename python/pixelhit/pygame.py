@@ -51,7 +51,7 @@ import pygame as _pygame
 from . import ArgumentError, Bitmap, Node, Stage
 from ._pixelhit import _SpriteEntry as _Entry
 from ._pixelhit import _SpriteRead as _Read
-from ._pixelhit import read_posed_sprites as _read_posed_sprites
+from ._pixelhit import _read_posed_sprites
 
 __all__ = ["DEFAULT_THRESHOLD", "Transform", "World", "tolerance_for"]
 
@@ -590,7 +590,7 @@ class World:
     def _read_each(self, sprites: List[Sprite]) -> Dict[Sprite, _Read]:
         """`_read` for any call: the common case (sprites on the stage showing the same
         art, in whole-pixel rects of the right size, at finite angles and scales) is read by
-        `_pixelhit.read_posed_sprites`, the same reads and poses as this."""
+        `_pixelhit._read_posed_sprites`, the same reads and poses as this."""
         unique = list(dict.fromkeys(sprites))
         read: Dict[Sprite, Tuple[Any, int, int, int, int, float, float]] = {}
         for s in unique:

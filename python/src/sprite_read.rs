@@ -169,7 +169,7 @@ struct Checked<'py> {
 ///
 /// # Errors
 /// What posing a node raises (a node removed by hand), or an unknown transform.
-#[pyfunction]
+#[pyfunction(name = "_read_posed_sprites")]
 #[pyo3(signature = (sprites, entries, image, angle, scale, transform))]
 pub(crate) fn read_posed_sprites<'py>(
     py: Python<'py>,

@@ -1,5 +1,5 @@
 """`pixelhit.pygame.World`'s read of its sprites: the common case is read in Rust
-(`_pixelhit.read_posed_sprites`), anything else by the Python read. Over random games (moves,
+(`_pixelhit._read_posed_sprites`), anything else by the Python read. Over random games (moves,
 turns, new art, shared and unsampled art, killed and new sprites, repeated sprites in one
 call, and bad values of every kind) a World reading the fast way and one always reading the
 Python way must give the same reads, the same errors, the same poses on their nodes and the
@@ -66,7 +66,7 @@ def world_for(transform):
 
 
 class Counting:
-    """`read_posed_sprites` counting the calls it answered, or refusing every call."""
+    """`_read_posed_sprites` counting the calls it answered, or refusing every call."""
 
     def __init__(self, real, refuse):
         self.real, self.refuse, self.answered = real, refuse, 0
