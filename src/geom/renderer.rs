@@ -143,6 +143,10 @@ pub(crate) struct Rendered {
     pub renderer: BitmapRenderer,
     /// The surface's width and height in pixels.
     pub size: (u32, u32),
+    /// The map from the bitmap's texels to the surface's pixels and its reach in texels,
+    /// for the near-miss test (`PygamePlan::texels_to_pixels`), worked out with the size:
+    /// every pair of a turned sprite read it, each working out pygame's plan again.
+    pub hull_map: Option<(glam::DAffine2, f64)>,
 }
 
 impl Rendered {

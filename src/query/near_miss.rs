@@ -22,7 +22,6 @@ use glam::{DAffine2, DVec2};
 use crate::geom::hull::{self, HullView, KeptHull as Kept};
 use crate::geom::shape::Leaf;
 use crate::geom::transform::max_scale;
-use crate::raster::rendered_hull_map;
 use crate::tree::walk::{Visit, Walk};
 use crate::{ColorTransform, NodeId, Stage};
 
@@ -232,7 +231,7 @@ impl Stage {
                 // below the margin); rotozoom's smoothing reaches a texel further, each
                 // axis: sqrt(2) texels at the map's largest stretch. No map: no rejection
                 // (the box still rejects in the broad phase).
-                Leaf::Bitmap(bitmap, _, Some(rendered)) => match rendered_hull_map(bitmap, rendered) {
+                Leaf::Bitmap(bitmap, _, Some(rendered)) => match rendered.hull_map {
                     Some((g, reach)) => {
                         let placed = *m * g;
                         let margin = RENDERED_MARGIN + reach * std::f64::consts::SQRT_2 * max_scale(&placed);

@@ -117,15 +117,6 @@ impl RenderedShape {
     }
 }
 
-/// For the near-miss test: the map from `bitmap`'s texel space to the rendered surface's
-/// pixels, and the reach in texels, under which its texel hull widened by the reach holds a
-/// point of every non-zero pixel's square, or `None` when the renderer has none
-/// (`PygamePlan::texels_to_pixels`).
-pub(crate) fn rendered_hull_map(bitmap: &Bitmap, rendered: &Rendered) -> Option<(glam::DAffine2, f64)> {
-    let BitmapRenderer::Pygame(t) = rendered.renderer;
-    t.plan(bitmap).texels_to_pixels()
-}
-
 /// `alpha -> alpha after ct` for every alpha, or `None` when that changes none (the usual
 /// case, found without building the table: a pose is made every frame for a turning
 /// sprite).

@@ -207,6 +207,12 @@ impl PygameTransform {
     ///
     /// [`Error::OutOfRange`] naming the value that is out of range.
     pub fn check(&self, width: u32, height: u32) -> Result<()> {
+        self.checked_plan(width, height).map(|_| ())
+    }
+
+    /// The plan for a `width` x `height` source, after the checks of
+    /// [`PygameTransform::check`] (one plan for the check, the size and the rest).
+    pub(crate) fn checked_plan(&self, width: u32, height: u32) -> Result<PygamePlan> {
         let bad = |what: &str, value: f64, range: &'static str| {
             Err(Error::OutOfRange {
                 what: format!("pygame transform's {what}"),
@@ -223,11 +229,12 @@ impl PygameTransform {
         if width > PYGAME_MAX_SIDE || height > PYGAME_MAX_SIDE {
             return bad("source side", f64::from(width.max(height)), "0..=16384");
         }
-        let (w, h) = pygame_plan(self, width, height).size();
+        let plan = pygame_plan(self, width, height);
+        let (w, h) = plan.size();
         if w > PYGAME_MAX_SIDE || h > PYGAME_MAX_SIDE {
             return bad("output side", f64::from(w.max(h)), "0..=16384");
         }
-        Ok(())
+        Ok(plan)
     }
 
     /// The size of the surface pygame returns for a `width` x `height` source, exactly as

@@ -5,14 +5,15 @@ use crate::geom::renderer::{BitmapRenderer, Rendered};
 use crate::tree::node::Content;
 use crate::{Bitmap, Error, NodeId, Result, Stage};
 
-/// The renderer with its surface's size for `bitmap`, or the error naming the value pygame
-/// cannot take.
+/// The renderer with its surface's size and texel map for `bitmap`, or the error naming the
+/// value pygame cannot take.
 fn rendered(renderer: BitmapRenderer, bitmap: &Bitmap) -> Result<Rendered> {
     let BitmapRenderer::Pygame(t) = renderer;
-    t.check(bitmap.width(), bitmap.height())?;
+    let plan = t.checked_plan(bitmap.width(), bitmap.height())?;
     Ok(Rendered {
         renderer,
-        size: t.output_size(bitmap.width(), bitmap.height()),
+        size: plan.size(),
+        hull_map: plan.texels_to_pixels(),
     })
 }
 
