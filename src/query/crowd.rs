@@ -397,9 +397,11 @@ impl Stage {
         let revision = self.revision();
         // Each object's bounds and preparation, made by its first pair (`target_memo.rs`),
         // and the whole mask of those many pairs read (`target_plan.rs`).
+        // Each box is the broad phase's, which is the one a pair would work out.
         let memos: Vec<TargetMemo> = plan_whole(boxes, pairs, |i| self.lone_unsmoothed_bitmap(objects[i]))
             .into_iter()
-            .map(TargetMemo::planned)
+            .zip(boxes)
+            .map(|(whole, &bounds)| TargetMemo::planned(bounds, whole))
             .collect();
         let one = |&(i, j): &(usize, usize)| -> Result<Option<Contact>> {
             let (a, b) = (objects[i], objects[j]);
