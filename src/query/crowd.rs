@@ -350,8 +350,6 @@ impl Stage {
         objects: &[NodeId],
         opts: &CollisionOptions,
     ) -> Result<Vec<NodeId>> {
-        let mut seen = std::collections::HashSet::with_capacity(objects.len());
-        let mut out = Vec::with_capacity(objects.len());
         for &o in objects {
             if !self.is_ancestor(parent, o)? {
                 return Err(Error::NotDescendant {
@@ -359,8 +357,23 @@ impl Stage {
                     ancestor: self.describe(parent),
                 });
             }
-            if seen.insert(o) && (!opts.skip_hidden || self.is_shown(o)?) {
-                out.push(o);
+        }
+        // Live nodes only from here, so their indices are within the tree's slots: a bit
+        // each costs less than hashing every id.
+        let words = objects
+            .iter()
+            .map(|o| o.index() as usize / 64 + 1)
+            .max()
+            .unwrap_or(0);
+        let mut seen = vec![0u64; words];
+        let mut out = Vec::with_capacity(objects.len());
+        for &o in objects {
+            let (word, bit) = (o.index() as usize / 64, 1u64 << (o.index() % 64));
+            if seen[word] & bit == 0 {
+                seen[word] |= bit;
+                if !opts.skip_hidden || self.is_shown(o)? {
+                    out.push(o);
+                }
             }
         }
         Ok(out)
@@ -397,9 +410,11 @@ impl Stage {
         let revision = self.revision();
         // Each object's bounds and preparation, made by its first pair (`target_memo.rs`),
         // and the whole mask of those many pairs read (`target_plan.rs`).
+        // Each box is the broad phase's, which is the one a pair would work out.
         let memos: Vec<TargetMemo> = plan_whole(boxes, pairs, |i| self.lone_unsmoothed_bitmap(objects[i]))
             .into_iter()
-            .map(TargetMemo::planned)
+            .zip(boxes)
+            .map(|(whole, &bounds)| TargetMemo::planned(bounds, whole))
             .collect();
         let one = |&(i, j): &(usize, usize)| -> Result<Option<Contact>> {
             let (a, b) = (objects[i], objects[j]);
@@ -540,5 +555,7 @@ impl Stage {
     }
 }
 
+#[cfg(test)]
+mod distinct_tests;
 #[cfg(test)]
 mod frame_tests;

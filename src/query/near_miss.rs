@@ -16,6 +16,7 @@
 //! fixed point, and f64 rounding of coordinates far from the origin.
 
 use std::cell::RefCell;
+use std::sync::OnceLock;
 
 use glam::{DAffine2, DVec2};
 
@@ -126,6 +127,34 @@ impl<'s> Outline<'s> {
         }
     }
 
+    /// What the test reads of the finished outline.
+    fn summary(&self) -> Summary<'_> {
+        Summary {
+            first: self.first.map(|(local, m)| (&*local.points, m)),
+            points: &self.points,
+            margin: self.margin,
+            far: self.far,
+            centre: self.centre,
+            reach: self.reach,
+        }
+    }
+}
+
+/// What the near-miss test reads of a finished outline, gathered for one pair or kept for
+/// a query.
+#[derive(Clone, Copy)]
+struct Summary<'p> {
+    /// A one-item outline's local points and matrix.
+    first: Option<(&'p [DVec2], DAffine2)>,
+    /// The mapped points, when there are several items.
+    points: &'p [DVec2],
+    margin: f64,
+    far: f64,
+    centre: DVec2,
+    reach: f64,
+}
+
+impl Summary<'_> {
     /// The largest projection of the outline's points on `n` (a unit vector in the
     /// parent), read in the item's own space while it is one unmapped item:
     /// `(m p) . n = p . (A^T n) + t . n`.
@@ -134,7 +163,6 @@ impl<'s> Outline<'s> {
             Some((local, m)) => {
                 let back = m.matrix2.transpose() * n;
                 let top = local
-                    .points
                     .iter()
                     .map(|p| p.dot(back))
                     .fold(f64::NEG_INFINITY, f64::max);
@@ -149,8 +177,103 @@ impl<'s> Outline<'s> {
     }
 }
 
+/// What gathering a target's outline gave.
+enum Gathered {
+    /// Gathering failed or met geometry the raster would refuse: no rejection.
+    Failed,
+    /// Nothing drawn: no pixel of it can be solid.
+    Nothing,
+    Outline(Owned),
+}
+
+/// A finished outline's [`Summary`], owned.
+struct Owned {
+    /// A one-item outline's local points (a copy of its kept hull's) and matrix.
+    first: Option<(Box<[DVec2]>, DAffine2)>,
+    points: Vec<DVec2>,
+    margin: f64,
+    far: f64,
+    centre: DVec2,
+    reach: f64,
+}
+
+impl Owned {
+    fn summary(&self) -> Summary<'_> {
+        Summary {
+            first: self.first.as_ref().map(|(local, m)| (&**local, *m)),
+            points: &self.points,
+            margin: self.margin,
+            far: self.far,
+            centre: self.centre,
+            reach: self.reach,
+        }
+    }
+}
+
+/// One target's outline, gathered once per many-object query and kept in its memo
+/// (`target_memo.rs`), so that a target in several close pairs is not walked again for
+/// each of them.
+pub(crate) struct KeptOutline {
+    gathered: Gathered,
+    /// A one-item outline's points mapped into the parent, when a pair needed them.
+    mapped: OnceLock<Vec<DVec2>>,
+}
+
+impl KeptOutline {
+    /// The outline's mapped points, as [`Outline::map_first`] maps them.
+    fn view<'p>(&'p self, o: &'p Owned) -> HullView<'p> {
+        let points = match &o.first {
+            Some((local, m)) => self.mapped.get_or_init(|| {
+                let mut points = Vec::new();
+                hull::map_hull(local, m, &mut points);
+                points
+            }),
+            None => &o.points,
+        };
+        HullView {
+            points,
+            centre: o.centre,
+            reach: o.reach,
+        }
+    }
+}
+
+/// What the axis between two outlines' centres says.
+enum Verdict {
+    /// Decided: apart, or deep into each other.
+    Apart(bool),
+    /// Not decided: `hull::apart` searches on the mapped points, with this gap.
+    Search(f64),
+}
+
+/// The first step of the test on two finished outlines. The axis between the centres
+/// decides most pairs (apart, or deep into each other) without mapping a single-item
+/// target's points; `hull::apart` tries the same axis first and then searches, on mapped
+/// points.
+fn by_centres(oa: Summary<'_>, ob: Summary<'_>) -> Verdict {
+    let gap = DIAGONAL + MARGIN + oa.margin + ob.margin + RELATIVE_MARGIN * oa.far.max(ob.far);
+    let between = (ob.centre - oa.centre).normalize_or_zero();
+    if between == DVec2::ZERO {
+        return Verdict::Apart(false);
+    }
+    let along = -ob.max_along(-between) - oa.max_along(between);
+    if along > gap {
+        return Verdict::Apart(true);
+    }
+    if along < hull::deep_overlap(gap, oa.reach, ob.reach) {
+        return Verdict::Apart(false);
+    }
+    Verdict::Search(gap)
+}
+
 thread_local! {
     static OUTLINE_POINTS: RefCell<[Vec<DVec2>; 2]> = RefCell::default();
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Outlines gathered to be kept for a query, on this thread.
+    pub(crate) static KEPT_OUTLINES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Pairs too far apart to touch, answered before anything is drawn (crate-internal).
@@ -191,24 +314,62 @@ impl Stage {
             }
             outline.finish();
         }
-        let gap = DIAGONAL + MARGIN + oa.margin + ob.margin + RELATIVE_MARGIN * oa.far.max(ob.far);
-        // The axis between the centres decides most pairs (apart, or deep into each other)
-        // without mapping a single-item target's points; `hull::apart` tries the same axis
-        // first and then searches, on mapped points.
-        let between = (ob.centre - oa.centre).normalize_or_zero();
-        if between == DVec2::ZERO {
-            return false;
+        match by_centres(oa.summary(), ob.summary()) {
+            Verdict::Apart(apart) => apart,
+            Verdict::Search(gap) => {
+                oa.map_first();
+                ob.map_first();
+                hull::apart(&oa.view(), &ob.view(), gap)
+            }
         }
-        let along = -ob.max_along(-between) - oa.max_along(between);
-        if along > gap {
-            return true;
+    }
+
+    /// `target`'s outline in `parent`, gathered once for the many pairs of a many-object
+    /// query that test it ([`Stage::kept_outlines_apart`]).
+    pub(crate) fn kept_outline(&self, target: NodeId, parent: NodeId) -> KeptOutline {
+        #[cfg(test)]
+        KEPT_OUTLINES.with(|n| n.set(n.get() + 1));
+        let mut outline = Outline::new(Vec::new());
+        let gathered = match self.gather_outline(target, parent, &mut outline) {
+            Err(_) => Gathered::Failed,
+            Ok(()) if outline.refused => Gathered::Failed,
+            Ok(()) if outline.items == 0 => Gathered::Nothing,
+            Ok(()) => {
+                outline.finish();
+                Gathered::Outline(Owned {
+                    first: outline.first.map(|(local, m)| (local.points.clone(), m)),
+                    points: outline.points,
+                    margin: outline.margin,
+                    far: outline.far,
+                    centre: outline.centre,
+                    reach: outline.reach,
+                })
+            }
+        };
+        KeptOutline {
+            gathered,
+            mapped: OnceLock::new(),
         }
-        if along < hull::deep_overlap(gap, oa.reach, ob.reach) {
-            return false;
+    }
+
+    /// [`Stage::outlines_apart`] from two kept outlines: the same steps on the same
+    /// numbers, so the same verdict (a one-item outline's points are mapped once, by the
+    /// first pair that needs them).
+    pub(crate) fn kept_outlines_apart(a: &KeptOutline, b: &KeptOutline) -> bool {
+        let oa = match &a.gathered {
+            Gathered::Failed => return false,
+            Gathered::Nothing => return true,
+            Gathered::Outline(o) => o,
+        };
+        let ob = match &b.gathered {
+            Gathered::Failed => return false,
+            Gathered::Nothing => return true,
+            Gathered::Outline(o) => o,
+        };
+        match by_centres(oa.summary(), ob.summary()) {
+            Verdict::Apart(apart) => apart,
+            Verdict::Search(gap) => hull::apart(&a.view(oa), &b.view(ob), gap),
         }
-        oa.map_first();
-        ob.map_first();
-        hull::apart(&oa.view(), &ob.view(), gap)
     }
 
     /// Every drawn item's hull mapped into `parent`, as the raster would place it.
@@ -262,6 +423,7 @@ mod tests {
 
     use glam::{DAffine2, DVec2};
 
+    use super::KeptOutline;
     use crate::{
         Bitmap, Collision, CollisionOptions, ColorTransform, FillRule, Graphic, NodeId, Path, Stage,
     };
@@ -484,6 +646,54 @@ mod tests {
         );
     }
 
+    /// An outline kept for a query decides every pair as the outline gathered for that
+    /// pair alone: random targets of one to four items (strokes, fills, bitmaps, nested,
+    /// colour transforms) near each other, in skewed parents, some far from the origin;
+    /// each kept outline is used against several others and in both orders, so that its
+    /// lazily mapped points are read again.
+    #[test]
+    fn kept_outlines_decide_as_gathered_ones() {
+        let mut rng = Rng(0x5eed_4401);
+        let (mut apart, mut near) = (0u32, 0u32);
+        for _ in 0..150 {
+            let mut stage = Stage::new();
+            let root = stage.root();
+            let outer = stage.add_container(root).unwrap();
+            let at = match rng.chance(0.2) {
+                true => DVec2::new(rng.range(-1e6, 1e6), rng.range(-1e6, 1e6)),
+                false => DVec2::ZERO,
+            };
+            stage.set_matrix(outer, matrix(&mut rng, at, true)).unwrap();
+            let parent = if rng.chance(0.5) { outer } else { root };
+            let targets: Vec<NodeId> = (0..6)
+                .map(|_| {
+                    let t = target(&mut rng, &mut stage, outer);
+                    let at = DVec2::new(rng.range(-30.0, 30.0), rng.range(-30.0, 30.0));
+                    stage.set_matrix(t, matrix(&mut rng, at, true)).unwrap();
+                    t
+                })
+                .collect();
+            let kept: Vec<KeptOutline> = targets.iter().map(|&t| stage.kept_outline(t, parent)).collect();
+            for _ in 0..2 {
+                for (i, &a) in targets.iter().enumerate() {
+                    for (j, &b) in targets.iter().enumerate() {
+                        if i == j {
+                            continue;
+                        }
+                        let want = stage.outlines_apart(a, b, parent);
+                        assert_eq!(Stage::kept_outlines_apart(&kept[i], &kept[j]), want);
+                        if want {
+                            apart += 1;
+                        } else {
+                            near += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(apart > 1_000 && near > 1_000, "{apart} apart, {near} not");
+    }
+
     #[test]
     fn rejected_pairs_and_all_others_answer_as_the_plain_path() {
         let mut rng = Rng(0x5eed_2101);
@@ -550,7 +760,7 @@ mod tests {
                 assert_eq!(got, want, "case {case} at {s}: rejected {apart}");
                 // Asked again in a new frame, the poses are drawn whole into the cache; a third
                 // time, the targets come from the cache alone, without the outline test.
-                let served_before = crate::query::pipeline::served_from_cache();
+                let served_before = crate::raster::served_from_cache();
                 for again in 0..2 {
                     // A change to the tree that moves nothing: the kept answer is gone, the
                     // rasters stay.
@@ -559,7 +769,7 @@ mod tests {
                     let got = stage.collision(a, b, parent, &opts).unwrap();
                     assert_eq!(got, want, "case {case} at {s}, asked again ({again})");
                 }
-                from_cache += crate::query::pipeline::served_from_cache() - served_before;
+                from_cache += crate::raster::served_from_cache() - served_before;
                 assert!(
                     !apart || want.rect.is_none(),
                     "case {case}: rejected a touching pair"

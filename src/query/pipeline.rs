@@ -59,17 +59,6 @@ pub(crate) fn dense_budget(pixels: u128, bytes_per_pixel: u64, opts: &CollisionO
     Ok(())
 }
 
-#[cfg(test)]
-thread_local! {
-    static SERVED_FROM_CACHE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-/// How many pair setups on this thread took both targets from the cache alone.
-#[cfg(test)]
-pub(crate) fn served_from_cache() -> u64 {
-    SERVED_FROM_CACHE.with(|n| n.get())
-}
-
 /// Where a pair's answer is kept for the frame (`RasterCache::pair`): the pair in its order,
 /// the parent, and every option that can change the answer.
 pub(crate) fn kept_answer_key(a: NodeId, b: NodeId, parent: NodeId, opts: &CollisionOptions) -> PairKey {
@@ -97,7 +86,9 @@ pub(crate) struct PairRequest<'o> {
     /// ([`Stage::run_pair`] asks again so when a compare runs out of work).
     pub draw_whole: bool,
     /// The many-object queries' memo of each target's bounds and preparation
-    /// (`target_memo.rs`), for a and b.
+    /// (`target_memo.rs`), for a and b. Given only by a query that has checked both
+    /// targets are inside `parent` and, with `skip_hidden`, shown: the pair does not
+    /// check again.
     pub memo: Option<(&'o TargetMemo, &'o TargetMemo)>,
 }
 
@@ -221,16 +212,20 @@ impl Stage {
         let PairRequest {
             a, b, parent, opts, ..
         } = *req;
-        for t in [a.node, b.node] {
-            if !self.is_ancestor(parent, t)? {
-                return Err(Error::NotDescendant {
-                    node: self.describe(t),
-                    ancestor: self.describe(parent),
-                });
+        // A many-object query (the one giving memos) checked every object once, and left
+        // out the hidden ones when asked to, on this same tree.
+        if req.memo.is_none() {
+            for t in [a.node, b.node] {
+                if !self.is_ancestor(parent, t)? {
+                    return Err(Error::NotDescendant {
+                        node: self.describe(t),
+                        ancestor: self.describe(parent),
+                    });
+                }
             }
-        }
-        if self.skipped_as_hidden(a.node, b.node, opts)? {
-            return Ok(Setup::Empty);
+            if self.skipped_as_hidden(a.node, b.node, opts)? {
+                return Ok(Setup::Empty);
+            }
         }
         let (ba, bb) = match req.memo {
             Some((ma, mb)) if (a.pose, b.pose) == (Pose::InParent, Pose::InParent) => {
@@ -408,7 +403,7 @@ impl Stage {
                 && let Some(pb) = cached(&b, &mut budget)
             {
                 #[cfg(test)]
-                SERVED_FROM_CACHE.with(|n| n.set(n.get() + 1));
+                crate::raster::SERVED_FROM_CACHE.with(|n| n.set(n.get() + 1));
                 return Ok(Some((pa, pb)));
             }
             if self.outlines_apart(a.node, b.node, parent) {

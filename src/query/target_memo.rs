@@ -24,6 +24,7 @@
 
 use std::sync::{Arc, OnceLock};
 
+use crate::query::near_miss::KeptOutline;
 use crate::query::options::threshold;
 use crate::query::target::{Pose, Target};
 use crate::raster::bitmask::BitMask;
@@ -35,6 +36,8 @@ use crate::{CollisionOptions, NodeId, Rect, Result, Stage};
 pub(crate) struct TargetMemo {
     /// Its box in the query's parent; `None` inside when working it out failed.
     bounds: OnceLock<Option<Option<Rect>>>,
+    /// Its outline for the near-miss test, gathered by its first pair that runs the test.
+    outline: OnceLock<KeptOutline>,
     /// Its items prepared against a budget of their own; `None` inside when that failed.
     prepared: OnceLock<Option<Memoized>>,
     /// Whether the query planned its whole mask ([`crate::query::target_plan`]).
@@ -63,9 +66,12 @@ struct Memoized {
 }
 
 impl TargetMemo {
-    /// A memo for a target whose whole mask is made once (`whole`), or not.
-    pub fn planned(whole: bool) -> TargetMemo {
+    /// A memo for a target whose box in the query's parent the broad phase worked out
+    /// (`bounds`, as [`Stage::bounds`] gives it) and whose whole mask is made once
+    /// (`whole`), or not.
+    pub fn planned(bounds: Option<Rect>, whole: bool) -> TargetMemo {
         TargetMemo {
+            bounds: OnceLock::from(Some(bounds)),
             whole,
             ..TargetMemo::default()
         }
@@ -112,8 +118,13 @@ impl Stage {
                     .and_then(Option::as_ref)
                     .is_some_and(|m| m.prepared.only_rasters())
             };
-            if !(cached(ma) && cached(mb)) && self.outlines_apart(a.node, b.node, parent) {
-                return Some(None);
+            if !(cached(ma) && cached(mb)) {
+                let outline = |m: &'m TargetMemo, t: &Target| {
+                    m.outline.get_or_init(|| self.kept_outline(t.node, parent))
+                };
+                if Stage::kept_outlines_apart(outline(ma, a), outline(mb, b)) {
+                    return Some(None);
+                }
             }
         }
         let prepare = |memo: &'m TargetMemo, target: &Target| -> Option<&'m Memoized> {
@@ -232,6 +243,42 @@ mod tests {
         stage.set_y(s, rng.range(0.0, 90.0)).unwrap();
         stage.set_rotation(s, rng.range(0.0, 360.0)).unwrap();
         s
+    }
+
+    /// A target's outline is gathered once per query, not once per close pair: a grid of
+    /// 25 discs whose boxes meet their eight neighbours', touching the four beside them.
+    #[test]
+    fn outlines_are_gathered_once_a_target() {
+        use crate::query::near_miss::KEPT_OUTLINES;
+        let mut stage = Stage::new();
+        let root = stage.root();
+        let mut discs = Vec::new();
+        for k in 0..25 {
+            let n = stage.add_container(root).unwrap();
+            let g = Graphic::fill(Path::circle(0.0, 0.0, 10.0), FillRule::NonZero, 1.0).unwrap();
+            stage.add_graphic(n, g).unwrap();
+            stage
+                .set_position(n, f64::from(k % 5) * 17.0, f64::from(k / 5) * 17.0)
+                .unwrap();
+            discs.push(n);
+        }
+        let opts = CollisionOptions::default().parallel(false);
+        let before = KEPT_OUTLINES.with(Cell::get);
+        let contacts = stage.contacts_among(&discs, root, &opts).unwrap();
+        let gathered = KEPT_OUTLINES.with(Cell::get) - before;
+        // 72 close pairs (40 beside, 32 diagonal and apart by 4 px), 25 outlines.
+        assert_eq!(contacts.len(), 40);
+        assert_eq!(gathered, 25);
+        for c in &contacts {
+            let alone = stage
+                .clone()
+                .collision(c.a, c.b, root, &opts.fast_paths(false))
+                .unwrap();
+            assert_eq!(
+                (Some(c.rect), c.overlap_pixels),
+                (alone.rect, alone.overlap_pixels)
+            );
+        }
     }
 
     #[test]

@@ -31,10 +31,14 @@ pub(crate) fn plan_whole(
     pairs: &[(usize, usize)],
     read_by_reach: impl Fn(usize) -> bool,
 ) -> Vec<bool> {
-    let pixels = |i: usize| boxes[i].as_ref().map(PixelRect::covering);
+    // Once an object, not twice a pair: `covering` rounds four floats.
+    let pixels: Vec<Option<PixelRect>> = boxes
+        .iter()
+        .map(|b| b.as_ref().map(PixelRect::covering))
+        .collect();
     let mut windows = vec![0u128; boxes.len()];
     for &(i, j) in pairs {
-        let (Some(a), Some(b)) = (pixels(i), pixels(j)) else {
+        let (Some(a), Some(b)) = (pixels[i], pixels[j]) else {
             continue;
         };
         let w = a.intersect(&b).area();
@@ -43,7 +47,7 @@ pub(crate) fn plan_whole(
     }
     (0..boxes.len())
         .map(|i| {
-            pixels(i).is_some_and(|b| {
+            pixels[i].is_some_and(|b| {
                 let area = b.area();
                 let covers = if read_by_reach(i) { 2 } else { 1 };
                 area > 0 && area <= MAX_WHOLE_PIXELS && windows[i] >= covers * area

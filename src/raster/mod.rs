@@ -86,6 +86,8 @@ pub(crate) use cache::CacheCounts;
 pub(crate) use cache::{MaskRef, PairKey, RasterCache, pair_key};
 pub(crate) use plane::{Rasterizer, ScanBuffers, dense_band_rows, with_scan_buffers};
 pub(crate) use prepare::{ClipShapes, Item, Prepared, RegionPiece};
+#[cfg(test)]
+pub(crate) use prepare::{SERVED_FROM_CACHE, served_from_cache};
 pub(crate) use pygame_item::rendered_surface;
 pub(crate) use solid_bits::SolidBits;
 pub(crate) use span_scan::{SpanTarget, pays as spans_pay};

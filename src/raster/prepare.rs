@@ -180,6 +180,19 @@ pub(crate) struct Prepared {
     whole_mask: Option<(u8, Arc<BitMask>)>,
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Pair setups on this thread that took both targets from the cache alone
+    /// ([`Prepared::cached_only`], missing nothing).
+    pub(crate) static SERVED_FROM_CACHE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many pair setups on this thread took both targets from the cache alone.
+#[cfg(test)]
+pub(crate) fn served_from_cache() -> u64 {
+    SERVED_FROM_CACHE.with(|n| n.get())
+}
+
 /// Splits a matrix into its anchor (the whole-pixel part of the translation) and the matrix
 /// relative to it.
 fn anchored(m: &DAffine2) -> ((i64, i64), DAffine2) {
@@ -682,9 +695,10 @@ fn quad_edges([l, t, r, b]: [f64; 4], rel: &DAffine2, target: &dyn Fn() -> Strin
         DVec2::new(r, b),
         DVec2::new(l, b),
     ];
-    let mut snapped = Vec::with_capacity(4);
-    for c in corners {
-        snapped.push(snap(rel.transform_point2(c)).ok_or_else(|| too_far(target))?);
+    // On the stack: a pose is made for every new pose of a turning sprite.
+    let mut snapped = [(0, 0); 4];
+    for (s, c) in snapped.iter_mut().zip(corners) {
+        *s = snap(rel.transform_point2(c)).ok_or_else(|| too_far(target))?;
     }
     let mut quad = Edges::default();
     quad.push_closed(&snapped);
