@@ -458,7 +458,7 @@ impl Stage {
         // Only the hits are kept, in the pairs' order: a frame of many close pairs that do
         // not touch holds no memory for them.
         #[cfg(feature = "parallel")]
-        if opts.parallel {
+        if opts.parallel && crate::query::split::pays(boxes, pairs) {
             return crate::query::in_order::hits_in_order(pairs, one);
         }
         pairs.iter().filter_map(|p| one(p).transpose()).collect()
