@@ -374,12 +374,17 @@ mod tests {
 
     use super::super::item::Scratch;
     use super::super::spans::tests::{Rng, random_edges as spans_edges};
+    use super::super::strip_row::tests::random_edges as vertex_edges;
     use super::*;
 
     /// A random fill on the grid: every other case a star (turned, skewed, scaled from
     /// 0.01 to 100, far from the anchor), else the span tests' contours (self-crossing
-    /// scribbles, slivers, rectangles on pixel lines or not, far from the origin).
+    /// scribbles, slivers, rectangles on pixel lines or not, far from the origin), or
+    /// the strip tests' (several vertices in a row, horizontal edges, sub-pixel spikes).
     fn random_edges(rng: &mut Rng, case: usize) -> Edges {
+        if case % 4 == 3 {
+            return vertex_edges(rng, case / 4);
+        }
         if case % 2 == 1 {
             return spans_edges(rng, case / 2);
         }

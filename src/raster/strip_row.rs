@@ -254,7 +254,7 @@ impl StripRow {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::coverage::CoverageRow;
     use super::super::edges::{ActiveEdges, Edges};
     use super::super::spans::tests::{Rng, random_edges as spans_edges};
@@ -264,7 +264,7 @@ mod tests {
     /// row, staircases of horizontal edges at any height, spikes thinner than a pixel,
     /// stars and self-crossing scribbles squeezed into a few rows; from 0.01 px to hundreds
     /// of pixels, up to 2^39 px from the anchor. Every other case is the span tests'.
-    fn random_edges(rng: &mut Rng, case: usize) -> Edges {
+    pub(in super::super) fn random_edges(rng: &mut Rng, case: usize) -> Edges {
         if case % 2 == 1 {
             return spans_edges(rng, case / 2);
         }
