@@ -17,6 +17,9 @@
 //! The choice only decides which threads do the work: answers and errors are the same
 //! either way (`in_order`).
 
+// Without the `parallel` feature nothing is split: only the tests ask for the estimate.
+#![cfg_attr(not(feature = "parallel"), allow(dead_code))]
+
 use crate::Rect;
 
 /// Estimated instructions a close pair costs before its pixels.
@@ -63,6 +66,34 @@ pub(crate) fn pays(boxes: &[Option<Rect>], pairs: &[(usize, usize)]) -> bool {
         });
     });
     split
+}
+
+/// Least number of objects whose boxes are worked out on the pool from outside it: a box
+/// is about 1,600 instructions (`prof_rocks`), so 512 of them are about 0.8 M, well over
+/// waking the pool.
+pub(crate) const MIN_SPLIT_OBJECTS: usize = 512;
+
+/// `one` of every object, in the objects' order, or the error of the first object (in that
+/// order) whose `one` fails: on the pool when `parallel` and there are at least
+/// [`MIN_SPLIT_OBJECTS`] objects or this thread is the pool's, else one after another.
+/// The objects' boxes are the serial part of a many-object query that splits most easily.
+///
+/// # Errors
+///
+/// The first failing object's error, whichever thread met it.
+pub(crate) fn map_in_order<T: Sync, R: Send>(
+    items: &[T],
+    parallel: bool,
+    one: impl Fn(&T) -> crate::Result<R> + Sync,
+) -> crate::Result<Vec<R>> {
+    #[cfg(feature = "parallel")]
+    if parallel && (items.len() >= MIN_SPLIT_OBJECTS || on_pool()) {
+        use rayon::prelude::*;
+        let all: Vec<crate::Result<R>> = items.par_iter().map(&one).collect();
+        return all.into_iter().collect();
+    }
+    let _ = parallel;
+    items.iter().map(one).collect()
 }
 
 /// Whether this thread is one of a rayon pool's.
@@ -114,6 +145,25 @@ mod tests {
         // Boxes as large as the plane do not overflow the estimate.
         let huge = [square(-1e300, -1e300, 2e300), square(-1e300, -1e300, 2e300)];
         assert!(estimated_work(&huge, &[(0, 1)]).is_finite());
+    }
+
+    /// Mapped on the pool or not, the results come in order, and the error is the first
+    /// failing item's.
+    #[test]
+    fn maps_in_order_with_the_first_error() {
+        let items: Vec<u32> = (0..2000).collect();
+        for parallel in [false, true] {
+            let got = map_in_order(&items, parallel, |&k| Ok(k * 3)).unwrap();
+            assert_eq!(got, items.iter().map(|k| k * 3).collect::<Vec<_>>());
+            let failing = |&k: &u32| match k {
+                700 | 1500 => Err(crate::Error::StaleNode {
+                    node: format!("item {k}"),
+                }),
+                _ => Ok(k),
+            };
+            let err = map_in_order(&items, parallel, failing).unwrap_err();
+            assert!(err.to_string().contains("item 700"), "{err}");
+        }
     }
 
     /// A small crowd asked on several threads stays on this one, and answers as it does
