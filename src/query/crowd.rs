@@ -188,7 +188,7 @@ impl Stage {
         opts: &CollisionOptions,
     ) -> Result<Vec<Contact>> {
         let objects = self.distinct_inside(parent, objects, opts)?;
-        let boxes = self.boxes(&objects, parent)?;
+        let boxes = self.boxes(&objects, parent, opts.parallel)?;
         let pairs = overlapping_pairs(&boxes, MAX_CLOSE_PAIRS)
             .map_err(|count| self.too_many_pairs(count, objects.len(), parent))?;
         check_pairs(&boxes, &pairs, opts, || {
@@ -240,7 +240,7 @@ impl Stage {
             return Ok(Vec::new());
         };
         all.extend(others.into_iter().filter(|&o| o != object));
-        let boxes = self.boxes(&all, parent)?;
+        let boxes = self.boxes(&all, parent, opts.parallel)?;
         let Some(mine) = boxes[0] else {
             return Ok(Vec::new());
         };
@@ -319,7 +319,7 @@ impl Stage {
             groups[i] |= SECOND;
             place_in_b[i] = k;
         }
-        let boxes = self.boxes(&all, parent)?;
+        let boxes = self.boxes(&all, parent, opts.parallel)?;
         let mut pairs = overlapping_pairs_between(&boxes, &groups, MAX_CLOSE_PAIRS)
             .map_err(|count| self.too_many_pairs(count, all.len(), parent))?;
         // `i < j`; `i` is `a` when it can be (then it is the earlier in group a).
@@ -379,9 +379,10 @@ impl Stage {
         Ok(out)
     }
 
-    /// The objects' Flash bounds in `parent`'s space: what the broad phase sorts.
-    fn boxes(&self, objects: &[NodeId], parent: NodeId) -> Result<Vec<Option<Rect>>> {
-        objects.iter().map(|&o| self.bounds(o, parent)).collect()
+    /// The objects' Flash bounds in `parent`'s space: what the broad phase sorts (on the
+    /// pool when `parallel` and they are many: `split::map_in_order`).
+    fn boxes(&self, objects: &[NodeId], parent: NodeId, parallel: bool) -> Result<Vec<Option<Rect>>> {
+        crate::query::split::map_in_order(objects, parallel, |&o| self.bounds(o, parent))
     }
 
     fn too_many_pairs(&self, count: usize, objects: usize, parent: NodeId) -> Error {
@@ -473,7 +474,7 @@ impl Stage {
         // Only the hits are kept, in the pairs' order: a frame of many close pairs that do
         // not touch holds no memory for them.
         #[cfg(feature = "parallel")]
-        if opts.parallel {
+        if opts.parallel && crate::query::split::pays(boxes, pairs) {
             return crate::query::in_order::hits_in_order(pairs, one);
         }
         pairs.iter().filter_map(|p| one(p).transpose()).collect()

@@ -14,7 +14,7 @@
 //! - [`outline`]: the boundary of a target's solid pixels as polygons.
 //! - [`crowd`]: many objects at once, with [`broad_phase`] finding the close pairs
 //!   ([`forward_scan`] its first try) and `in_order` testing them on several threads with
-//!   the answer and error of one thread.
+//!   the answer and error of one thread, when [`split`] finds their work worth the pool.
 //! - [`tracker`]: contacts turned into began / continued / ended events.
 //! - [`pick`]: which object gets the mouse, and the mouse properties it reads.
 //! - [`work_budget`]: the work a whole many-object or motion call may take, counted before
@@ -77,6 +77,7 @@ pub(crate) mod point;
 mod pygame_frame_tests;
 #[cfg(test)]
 mod span_tests;
+pub(crate) mod split;
 pub(crate) mod target;
 pub(crate) mod target_memo;
 pub(crate) mod target_plan;

@@ -31,7 +31,7 @@ type Terms = Vec<(i64, i64)>;
 
 /// Where a piece lies against the window's columns, over its whole height in the row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Side {
+pub(super) enum Side {
     /// Left of every column and of every `Window` piece: only its winding counts.
     Left,
     Window,
@@ -55,9 +55,20 @@ struct Piece {
 impl Piece {
     /// x (pixels) at height `s` of the row whose top is `band` (grid units).
     fn x(&self, band: i64, s: f64) -> f64 {
-        let y = band as f64 + s * GRID as f64;
-        (self.edge.x_top as f64 + (y - self.edge.top as f64) * self.k) / GRID as f64
+        edge_x(&self.edge, self.k, band, s)
     }
+}
+
+/// dx/dy of `e`, as the sweep works it out.
+fn slope(e: &Edge) -> f64 {
+    (e.x_bottom - e.x_top) as f64 / (e.bottom - e.top) as f64
+}
+
+/// x (pixels) of `e`, whose slope is `k`, at height `s` of the row whose top is `band`
+/// (grid units): the one formula every user of an edge's x shares, so they share its bits.
+fn edge_x(e: &Edge, k: f64, band: i64, s: f64) -> f64 {
+    let y = band as f64 + s * GRID as f64;
+    (e.x_top as f64 + (y - e.top as f64) * k) / GRID as f64
 }
 
 /// Most work (edge pieces handled, summed over rows and strips) one query may do: about a
@@ -309,7 +320,7 @@ impl CoverageRow {
             self.heights.push(b - band);
             let mut piece = Piece {
                 edge: *e,
-                k: (e.x_bottom - e.x_top) as f64 / (e.bottom - e.top) as f64,
+                k: slope(e),
                 top: (t - band) as f64 / GRID as f64,
                 bottom: (b - band) as f64 / GRID as f64,
                 lo: 0.0,
@@ -384,32 +395,13 @@ impl CoverageRow {
     /// that reaches left of where any of those goes, so that `Left` pieces lie left of all
     /// `Window` pieces and can cross none of them.
     fn classify(&mut self, wx0: f64) {
-        let mut bound = wx0;
-        for p in &mut self.pieces {
-            if p.side == Side::Left && p.hi > wx0 {
-                p.side = Side::Window;
-                bound = bound.min(p.lo);
-            }
-        }
-        self.candidates.clear();
-        for (i, p) in self.pieces.iter().enumerate() {
-            if p.side == Side::Left && p.hi > bound {
-                self.candidates.push(i);
-            }
-        }
-        if self.candidates.is_empty() {
-            return;
-        }
-        let pieces = &mut self.pieces;
-        self.candidates
-            .sort_by(|&a, &b| pieces[b].hi.total_cmp(&pieces[a].hi));
-        for &i in &self.candidates {
-            if pieces[i].hi <= bound {
-                break;
-            }
-            pieces[i].side = Side::Window;
-            bound = bound.min(pieces[i].lo);
-        }
+        classify(
+            &mut self.pieces,
+            wx0,
+            &mut self.candidates,
+            |p| (p.lo, p.hi),
+            |p| &mut p.side,
+        );
     }
 
     /// The part `[g0, g1]` of the row between two consecutive heights, split where its
@@ -471,7 +463,45 @@ impl CoverageRow {
     }
 }
 
-fn inside(winding: i64, rule: FillRule) -> bool {
+/// Marks as `Window` the `Left` pieces that reach past `wx0`, and then, of the other `Left`
+/// ones reaching past the least x of those, from the farthest reaching, each that reaches
+/// past the least x of all marked so far. `span` is a piece's least and greatest x in the
+/// row; `candidates` a buffer.
+pub(super) fn classify<P>(
+    pieces: &mut [P],
+    wx0: f64,
+    candidates: &mut Vec<usize>,
+    span: impl Fn(&P) -> (f64, f64),
+    side: impl Fn(&mut P) -> &mut Side,
+) {
+    let mut bound = wx0;
+    for p in pieces.iter_mut() {
+        let (lo, hi) = span(p);
+        let s = side(p);
+        if *s == Side::Left && hi > wx0 {
+            *s = Side::Window;
+            bound = bound.min(lo);
+        }
+    }
+    candidates.clear();
+    for (i, p) in pieces.iter_mut().enumerate() {
+        if span(p).1 > bound && *side(p) == Side::Left {
+            candidates.push(i);
+        }
+    }
+    candidates.sort_by(|&a, &b| span(&pieces[b]).1.total_cmp(&span(&pieces[a]).1));
+    for &i in candidates.iter() {
+        let (lo, hi) = span(&pieces[i]);
+        if hi <= bound {
+            break;
+        }
+        *side(&mut pieces[i]) = Side::Window;
+        bound = bound.min(lo);
+    }
+}
+
+/// Whether a winding number is inside by `rule`.
+pub(super) fn inside(winding: i64, rule: FillRule) -> bool {
     match rule {
         FillRule::NonZero => winding != 0,
         FillRule::EvenOdd => winding & 1 != 0,
@@ -580,7 +610,7 @@ impl WholeRowPiece {
         let band = row * GRID;
         let piece = Piece {
             edge: *e,
-            k: (e.x_bottom - e.x_top) as f64 / (e.bottom - e.top) as f64,
+            k: slope(e),
             top: 0.0,
             bottom: 1.0,
             lo: 0.0,
@@ -615,6 +645,70 @@ impl WholeRowPiece {
     pub(super) fn cell(&self, c: i64) -> i64 {
         fixed(self.column.area(c as f64, 1.0))
     }
+}
+
+/// An edge's piece in one strip of a row (between two consecutive heights where pieces
+/// start or end, `g0..g1`, not cut at a crossing): the numbers [`CoverageRow`] works out
+/// for it there (`Piece::x` at the strip's top, middle and bottom, and the cell
+/// `add_piece` makes in a column), in the same operations, so that a caller that knows the
+/// strip has no crossing gets the sweep's bits without its bookkeeping
+/// (`super::strip_row`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct StripPiece {
+    column: ColumnArea,
+    /// x at the strip's top, middle and bottom: the keys the sweep orders pieces by.
+    pub top: f64,
+    pub mid: f64,
+    pub bottom: f64,
+}
+
+impl StripPiece {
+    /// `e` over the heights `g0..g1` (parts of a pixel) of row `row`, which it must span.
+    pub(super) fn new(e: &Edge, row: i64, (g0, g1): (f64, f64)) -> StripPiece {
+        let (band, k) = (row * GRID, slope(e));
+        let top = edge_x(e, k, band, g0);
+        StripPiece {
+            column: ColumnArea {
+                x_g0: top,
+                slope: k,
+                g0,
+            },
+            top,
+            mid: edge_x(e, k, band, 0.5 * (g0 + g1)),
+            bottom: edge_x(e, k, band, g1),
+        }
+    }
+
+    /// The columns it crosses in the strip, first and last (as `add_piece` finds them).
+    pub(super) fn columns(&self) -> (i64, i64) {
+        (floor(self.top.min(self.bottom)), floor(self.top.max(self.bottom)))
+    }
+
+    /// The area of column `c` right of it over the strip down to `g1`, in fixed point:
+    /// the cell `add_piece` makes there for a weight of 1.
+    pub(super) fn cell(&self, c: i64, g1: f64) -> i64 {
+        fixed(self.column.area(c as f64, g1))
+    }
+}
+
+/// An edge's x (pixels) at heights `s` (parts of a pixel) of row `row`, as the sweep works
+/// it out: for where a piece lies in its row.
+pub(super) fn edge_x_in_row(e: &Edge, row: i64, s: f64) -> f64 {
+    edge_x(e, slope(e), row * GRID, s)
+}
+
+/// Whether the sweep cuts the strip `s0..s1` (parts of a pixel) of row `row` where `a` and
+/// `b` cross: their crossing, worked out as the sweep does, lies strictly inside it.
+pub(super) fn cross_inside(a: &Edge, b: &Edge, row: i64, (s0, s1): (f64, f64)) -> bool {
+    let y = crossing_height(a, b, row * GRID);
+    y > s0 && y < s1
+}
+
+/// The height `g1 - g0` of a strip in fixed point: the step a piece of weight 1 adds to the
+/// columns right of it there, and what the sweep adds left of every piece where the winding
+/// is inside.
+pub(super) fn strip_height(g0: f64, g1: f64) -> i64 {
+    fixed(g1 - g0) - fixed(0.0)
 }
 
 /// A straight piece from height `g0` down, for the areas it leaves to its right in one

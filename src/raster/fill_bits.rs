@@ -42,6 +42,7 @@ use super::edges::{ActiveEdges, Edge, Edges, GRID};
 use super::item::Shape;
 use super::prepare::Item;
 use super::sample::times_coverage;
+use super::strip_row::StripRow;
 use crate::FillRule;
 use crate::geom::rect::PixelRect;
 
@@ -61,6 +62,9 @@ pub(crate) struct FillBits<'a> {
 pub(crate) struct FillCounts {
     /// Rows written directly (every edge crossing the whole row, their columns apart).
     pub direct_rows: u64,
+    /// Rows with a vertex (or edges sharing a column) but no crossing, written strip by
+    /// strip ([`StripRow`]).
+    pub strip_rows: u64,
     /// Rows that went through the general coverage sweep.
     pub swept_rows: u64,
     /// Pixel areas worked out in direct rows: one per column an edge crosses where it
@@ -82,6 +86,7 @@ struct RowEdge {
 #[derive(Debug, Default)]
 pub(crate) struct FillBuffers {
     coverage: CoverageRow,
+    strips: StripRow,
     active: Vec<Edge>,
     row: Vec<RowEdge>,
     runs: Vec<(i64, i64)>,
@@ -102,6 +107,7 @@ impl FillBuffers {
     /// Starts counting work again, for a new query.
     pub fn reset_work(&mut self) {
         self.coverage.reset_work();
+        self.strips.areas = 0;
         self.counts = FillCounts::default();
     }
 }
@@ -226,7 +232,9 @@ impl<'a> FillBits<'a> {
             };
             if !anti_alias {
                 self.centre_row(&walk.active, j, &mut row, &mut bufs.wind);
-            } else if !self.direct_row(&walk.active, j, &mut row, bufs) {
+            } else if !self.direct_row(&walk.active, j, &mut row, bufs)
+                && !self.strip_row(&walk.active, j, &mut row, bufs)
+            {
                 self.swept_row(&walk.active, j, &mut row, bufs);
             }
             row.flush();
@@ -328,6 +336,23 @@ impl<'a> FillBits<'a> {
         true
     }
 
+    /// An anti-aliased row with vertices but no crossing, strip by strip; `false` (nothing
+    /// written) for a row whose pieces cross.
+    fn strip_row(&self, active: &[Edge], j: i64, row: &mut Row, bufs: &mut FillBuffers) -> bool {
+        let (alpha, threshold) = (self.alpha, self.threshold);
+        let done = bufs.strips.coverage(active, j, self.rule, row.cols, |x0, x1, c| {
+            if times_coverage(alpha, c) >= threshold {
+                row.set(x0, x1);
+            }
+        });
+        let Some(work) = done else {
+            return false;
+        };
+        bufs.coverage.add_work(work);
+        bufs.counts.strip_rows += 1;
+        true
+    }
+
     /// Any other anti-aliased row: the general sweep over its edges' columns.
     fn swept_row(&self, active: &[Edge], j: i64, row: &mut Row, bufs: &mut FillBuffers) {
         bufs.counts.swept_rows += 1;
@@ -349,12 +374,17 @@ mod tests {
 
     use super::super::item::Scratch;
     use super::super::spans::tests::{Rng, random_edges as spans_edges};
+    use super::super::strip_row::tests::random_edges as vertex_edges;
     use super::*;
 
     /// A random fill on the grid: every other case a star (turned, skewed, scaled from
     /// 0.01 to 100, far from the anchor), else the span tests' contours (self-crossing
-    /// scribbles, slivers, rectangles on pixel lines or not, far from the origin).
+    /// scribbles, slivers, rectangles on pixel lines or not, far from the origin), or
+    /// the strip tests' (several vertices in a row, horizontal edges, sub-pixel spikes).
     fn random_edges(rng: &mut Rng, case: usize) -> Edges {
+        if case % 4 == 3 {
+            return vertex_edges(rng, case / 4);
+        }
         if case % 2 == 1 {
             return spans_edges(rng, case / 2);
         }
@@ -406,7 +436,7 @@ mod tests {
     fn masks_are_the_plain_paths() {
         let mut rng = Rng(0x0f11_b175_5eed_0001);
         let mut bufs = FillBuffers::default();
-        let (mut direct, mut swept) = (0, 0);
+        let (mut direct, mut strip, mut swept) = (0, 0, 0);
         for case in 0..3000 {
             let edges = random_edges(&mut rng, case);
             if edges.rect.is_empty() {
@@ -449,6 +479,7 @@ mod tests {
                 "case {case}: {region:?} aa {anti_alias} t {threshold} a {alpha}"
             );
             direct += bufs.counts.direct_rows;
+            strip += bufs.counts.strip_rows;
             swept += bufs.counts.swept_rows;
             // Within another mask: the plain mask cut to each row's extent of it.
             let mut other = BitMask::empty();
@@ -470,10 +501,10 @@ mod tests {
             let cut = BitMask::from_plane(&plane, region, threshold);
             assert_eq!(got, cut, "case {case} within another mask");
         }
-        // Both kinds of rows were met, the direct ones most.
+        // Every kind of row was met, the direct ones most.
         assert!(
-            direct > 2 * swept && swept > 1000,
-            "{direct} direct, {swept} swept rows"
+            direct > 2 * strip && strip > 1000 && swept > 100,
+            "{direct} direct, {strip} strip, {swept} swept rows"
         );
     }
 }
@@ -548,7 +579,7 @@ mod count_tests {
             let solid = mask.overlap(&mask, rect).count;
             // The sweep's areas in the rows it took (one per column a piece crosses in a
             // strip of the row).
-            let swept_areas = bufs.coverage.counts().areas;
+            let swept_areas = bufs.coverage.counts().areas + bufs.strips.areas;
             eprintln!(
                 "{c:?}, {swept_areas} swept areas: bound {bound}, {} vertex rows, {solid} solid",
                 vertex_rows.len()
@@ -562,8 +593,10 @@ mod count_tests {
             );
             // Every row is written; the sweep runs only in a row with a vertex or next to
             // one (where a star's two edges near its tip share a column).
-            assert_eq!(c.direct_rows + c.swept_rows, rect.height());
-            assert!(c.swept_rows <= 2 * vertex_rows.len() as u64, "{c:?}");
+            assert_eq!(c.direct_rows + c.strip_rows + c.swept_rows, rect.height());
+            assert!(c.strip_rows <= 2 * vertex_rows.len() as u64, "{c:?}");
+            // No edge crosses another: the sweep itself never runs.
+            assert_eq!(c.swept_rows, 0, "{c:?}");
         }
     }
 }

@@ -27,7 +27,9 @@
 //!   written straight into a bit mask, a texel read per pixel, area math only on edges;
 //!   [`row_steps`]: which centres of a row fall in a box of texels, a division a bound.
 //! - [`fill_bits`]: the same for a fill or a stroke outline: interior runs written as
-//!   words, area math only on the columns an edge crosses, most rows without the sweep.
+//!   words, area math only on the columns an edge crosses, most rows without the sweep;
+//!   [`strip_row`]: a row with vertices but no crossing, strip by strip in the sweep's
+//!   arithmetic.
 //! - [`bitmask`]: which pixels of a plane are solid, one bit per pixel, and the word-by-word
 //!   overlap of two masks.
 //! - [`pygame_item`]: a bitmap item with a renderer, its rows from the plan below;
@@ -73,6 +75,7 @@ mod sample;
 mod solid_bits;
 mod span_scan;
 mod spans;
+mod strip_row;
 mod texel_cover;
 mod whole_mask;
 

@@ -618,19 +618,24 @@ pub fn crowd_options(case: usize) -> CollisionOptions {
 
 /// `contacts_among(sprites)` with `opts`, and what every pair asked alone on the plain path
 /// (`fast_paths(false)`) gives, in the same order: the many-object query's fast paths
-/// (targets planned whole, kernels) against the plain per-pair answer.
+/// (targets planned whole, kernels) against the plain per-pair answer. Asked `parallel`,
+/// the query runs on a pool of two threads, where its pairs are always split (a small
+/// crowd asked from outside a pool stays on its thread: `query::split`).
 pub fn contacts_and_pairs_alone(
     stage: &Stage,
     sprites: &[NodeId],
     root: NodeId,
     opts: &CollisionOptions,
 ) -> (Vec<ContactKey>, Vec<ContactKey>) {
-    let got = stage
-        .contacts_among(sprites, root, opts)
-        .unwrap()
-        .iter()
-        .map(|c| (c.a, c.b, c.rect, c.overlap_pixels))
-        .collect();
+    let ask = || stage.contacts_among(sprites, root, opts).unwrap();
+    let got = match opts.parallel {
+        true => {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+            pool.install(ask)
+        }
+        false => ask(),
+    };
+    let got = got.iter().map(|c| (c.a, c.b, c.rect, c.overlap_pixels)).collect();
     let mut want = Vec::new();
     for (i, &a) in sprites.iter().enumerate() {
         for &b in &sprites[i + 1..] {
