@@ -161,6 +161,12 @@ impl RowReach {
     }
 }
 
+/// Whether the centre `(u, v)` (fixed point) lies in the box `b`.
+#[inline(always)]
+fn within_box(b: TexelBox, (u, v): (i64, i64)) -> bool {
+    b[0] <= u && u < b[2] && b[1] <= v && v < b[3]
+}
+
 /// How a pose's solid pixels are decided, with its boxes as texel boxes (`B = TexelBox`) or
 /// as the steps of a row inside them ([`BoxSteps`]).
 #[derive(Clone, Copy)]
@@ -406,6 +412,12 @@ impl<'a> BitmapBits<'a> {
         } = bufs;
         let mut walk = ActiveEdges::new(&self.quad.edges, std::mem::take(active));
         let steps = rule.steps(self.map.col0);
+        // The boxes a centre is tested against, to skip a row's bounds (see below).
+        let (solid_box, inner_box, outer_box) = match rule {
+            Rule::Centres(b) => (b, [0; 4], [0; 4]),
+            Rule::Covered { inner, outer } => ([0; 4], inner, outer),
+            Rule::Nothing => ([0; 4], [0; 4], [0; 4]),
+        };
         // The centre of the row's first column, stepped down by `col1` (exact integers).
         let start = self.map.at(rows.x0, rows.y0);
         let (mut u, mut v) = (start.0 as i64, start.1 as i64);
@@ -436,17 +448,35 @@ impl<'a> BitmapBits<'a> {
                 row_start.0 + (c0 - rows.x0) * du,
                 row_start.1 + (c0 - rows.x0) * dv,
             );
+            let last_of = |first: (i64, i64), n: i64| (first.0 + (n - 1) * du, first.1 + (n - 1) * dv);
             let mut row = Row { mask, y };
             let cols = (c0, c1, local.x0);
             match steps {
                 Rule::Nothing => {}
                 Rule::Centres(solid) => {
-                    let (a, b) = solid.steps(first, c1 - c0);
+                    // When the row's first and last centres are in the box, all between
+                    // are (it is convex): two point tests instead of its four bounds.
+                    let n = c1 - c0;
+                    let (a, b) =
+                        match within_box(solid_box, first) && within_box(solid_box, last_of(first, n)) {
+                            true => (0, n),
+                            false => solid.steps(first, n),
+                        };
                     if a < b {
                         let at = (first.0 + a * du, first.1 + a * dv);
                         self.inside_run(at, (c0 + a - local.x0) as usize, (b - a) as usize, &mut row);
                         counts.texels_read += (b - a) as u64;
                     }
+                }
+                // A row whose first and last centres are in both boxes has every pixel
+                // decided by its texel, as `covered_row` would find from the bounds.
+                Rule::Covered { .. }
+                    if [first, last_of(first, c1 - c0)]
+                        .iter()
+                        .all(|&c| within_box(inner_box, c) && within_box(outer_box, c)) =>
+                {
+                    self.inside_run(first, (c0 - local.x0) as usize, (c1 - c0) as usize, &mut row);
+                    counts.texels_read += (c1 - c0) as u64;
                 }
                 Rule::Covered { inner, outer } => {
                     let parts = (&mut *coverage, &mut *uncertain, &mut *values);
