@@ -563,10 +563,13 @@ impl<'a> BitmapBits<'a> {
             let k = x / 64;
             let stop = (end - k * 64).min(64);
             let mut word = 0u64;
-            for _ in x % 64..stop {
+            // Counted down to zero: one decrement and one branch a pixel.
+            let mut left = stop - x % 64;
+            while left != 0 {
                 let texel = alpha[(v >> TEXEL_BITS) as usize * w + (u >> TEXEL_BITS) as usize];
                 word = word >> 1 | u64::from(texel >= threshold) << 63;
                 (u, v) = (u + du, v + dv);
+                left -= 1;
             }
             // The last pixel's bit is at 63: down to `stop - 1`.
             row.mask.or_word(row.y, k, word >> (64 - stop));
