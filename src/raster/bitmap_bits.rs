@@ -161,6 +161,21 @@ impl RowReach {
     }
 }
 
+/// `x.floor()` for a finite `|x| < 2^62`, without the library call that `f64::floor` is on
+/// x86-64's baseline: truncated, and one less when that went up.
+#[inline(always)]
+fn floor_small(x: f64) -> i64 {
+    let t = x as i64;
+    t - i64::from(t as f64 > x)
+}
+
+/// `x.ceil()` for a finite `|x| < 2^62`, as [`floor_small`].
+#[inline(always)]
+fn ceil_small(x: f64) -> i64 {
+    let t = x as i64;
+    t + i64::from((t as f64) < x)
+}
+
 /// Whether the centre `(u, v)` (fixed point) lies in the box `b`.
 #[inline(always)]
 fn within_box(b: TexelBox, (u, v): (i64, i64)) -> bool {
@@ -260,7 +275,7 @@ impl<'a> BitmapBits<'a> {
         let reach = |a: i64, b: i64| {
             let units = (a.unsigned_abs() as f64 + b.unsigned_abs() as f64) * (0.5 + 1.0 / 64.0);
             let rounding = (far as f64 + 8.0) + f64::from(1u32 << (TEXEL_BITS - 10));
-            (units + rounding).ceil().min(FITS_I64 as f64) as i64
+            ceil_small((units + rounding).min(FITS_I64 as f64))
         };
         (reach(c0.0, c1.0), reach(c0.1, c1.1))
     }
@@ -366,10 +381,10 @@ impl<'a> BitmapBits<'a> {
         }
         Some(
             PixelRect {
-                x0: lo.0.floor() as i64 - 2,
-                y0: lo.1.floor() as i64 - 2,
-                x1: hi.0.ceil() as i64 + 3,
-                y1: hi.1.ceil() as i64 + 3,
+                x0: floor_small(lo.0) - 2,
+                y0: floor_small(lo.1) - 2,
+                x1: ceil_small(hi.0) + 3,
+                y1: ceil_small(hi.1) + 3,
             }
             .moved(self.anchor),
         )
@@ -583,5 +598,44 @@ impl<'a> BitmapBits<'a> {
         let tu = (u >> TEXEL_BITS).clamp(0, i64::from(t.width) - 1) as usize;
         let tv = (v >> TEXEL_BITS).clamp(0, i64::from(t.height) - 1) as usize;
         t.alpha[tv * t.width as usize + tu]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ceil_small, floor_small};
+
+    #[test]
+    fn floor_and_ceil_without_the_library_match_it() {
+        let mut state = 0x3c6e_f372_fe94_f82b_u64;
+        let mut values = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            -1.0,
+            2.5,
+            -2.5,
+            1e15 + 0.5,
+            -1e15 - 0.5,
+        ];
+        values.extend([
+            (1u64 << 52) as f64 - 0.5,
+            (1u64 << 61) as f64,
+            -((1u64 << 61) as f64),
+        ]);
+        for _ in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let mag = f64::from((state % 62) as u32).exp2();
+            let frac = (state >> 11) as f64 / (1u64 << 53) as f64;
+            values.push((frac - 0.5) * 2.0 * mag);
+        }
+        for x in values {
+            assert_eq!(floor_small(x), x.floor() as i64, "{x}");
+            assert_eq!(ceil_small(x), x.ceil() as i64, "{x}");
+        }
     }
 }
