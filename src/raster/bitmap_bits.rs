@@ -161,6 +161,27 @@ impl RowReach {
     }
 }
 
+/// `x.floor()` for a finite `|x| < 2^62`, without the library call that `f64::floor` is on
+/// x86-64's baseline: truncated, and one less when that went up.
+#[inline(always)]
+fn floor_small(x: f64) -> i64 {
+    let t = x as i64;
+    t - i64::from(t as f64 > x)
+}
+
+/// `x.ceil()` for a finite `|x| < 2^62`, as [`floor_small`].
+#[inline(always)]
+fn ceil_small(x: f64) -> i64 {
+    let t = x as i64;
+    t + i64::from((t as f64) < x)
+}
+
+/// Whether the centre `(u, v)` (fixed point) lies in the box `b`.
+#[inline(always)]
+fn within_box(b: TexelBox, (u, v): (i64, i64)) -> bool {
+    b[0] <= u && u < b[2] && b[1] <= v && v < b[3]
+}
+
 /// How a pose's solid pixels are decided, with its boxes as texel boxes (`B = TexelBox`) or
 /// as the steps of a row inside them ([`BoxSteps`]).
 #[derive(Clone, Copy)]
@@ -254,7 +275,7 @@ impl<'a> BitmapBits<'a> {
         let reach = |a: i64, b: i64| {
             let units = (a.unsigned_abs() as f64 + b.unsigned_abs() as f64) * (0.5 + 1.0 / 64.0);
             let rounding = (far as f64 + 8.0) + f64::from(1u32 << (TEXEL_BITS - 10));
-            (units + rounding).ceil().min(FITS_I64 as f64) as i64
+            ceil_small((units + rounding).min(FITS_I64 as f64))
         };
         (reach(c0.0, c1.0), reach(c0.1, c1.1))
     }
@@ -360,10 +381,10 @@ impl<'a> BitmapBits<'a> {
         }
         Some(
             PixelRect {
-                x0: lo.0.floor() as i64 - 2,
-                y0: lo.1.floor() as i64 - 2,
-                x1: hi.0.ceil() as i64 + 3,
-                y1: hi.1.ceil() as i64 + 3,
+                x0: floor_small(lo.0) - 2,
+                y0: floor_small(lo.1) - 2,
+                x1: ceil_small(hi.0) + 3,
+                y1: ceil_small(hi.1) + 3,
             }
             .moved(self.anchor),
         )
@@ -406,6 +427,12 @@ impl<'a> BitmapBits<'a> {
         } = bufs;
         let mut walk = ActiveEdges::new(&self.quad.edges, std::mem::take(active));
         let steps = rule.steps(self.map.col0);
+        // The boxes a centre is tested against, to skip a row's bounds (see below).
+        let (solid_box, inner_box, outer_box) = match rule {
+            Rule::Centres(b) => (b, [0; 4], [0; 4]),
+            Rule::Covered { inner, outer } => ([0; 4], inner, outer),
+            Rule::Nothing => ([0; 4], [0; 4], [0; 4]),
+        };
         // The centre of the row's first column, stepped down by `col1` (exact integers).
         let start = self.map.at(rows.x0, rows.y0);
         let (mut u, mut v) = (start.0 as i64, start.1 as i64);
@@ -436,17 +463,35 @@ impl<'a> BitmapBits<'a> {
                 row_start.0 + (c0 - rows.x0) * du,
                 row_start.1 + (c0 - rows.x0) * dv,
             );
+            let last_of = |first: (i64, i64), n: i64| (first.0 + (n - 1) * du, first.1 + (n - 1) * dv);
             let mut row = Row { mask, y };
             let cols = (c0, c1, local.x0);
             match steps {
                 Rule::Nothing => {}
                 Rule::Centres(solid) => {
-                    let (a, b) = solid.steps(first, c1 - c0);
+                    // When the row's first and last centres are in the box, all between
+                    // are (it is convex): two point tests instead of its four bounds.
+                    let n = c1 - c0;
+                    let (a, b) =
+                        match within_box(solid_box, first) && within_box(solid_box, last_of(first, n)) {
+                            true => (0, n),
+                            false => solid.steps(first, n),
+                        };
                     if a < b {
                         let at = (first.0 + a * du, first.1 + a * dv);
                         self.inside_run(at, (c0 + a - local.x0) as usize, (b - a) as usize, &mut row);
                         counts.texels_read += (b - a) as u64;
                     }
+                }
+                // A row whose first and last centres are in both boxes has every pixel
+                // decided by its texel, as `covered_row` would find from the bounds.
+                Rule::Covered { .. }
+                    if [first, last_of(first, c1 - c0)]
+                        .iter()
+                        .all(|&c| within_box(inner_box, c) && within_box(outer_box, c)) =>
+                {
+                    self.inside_run(first, (c0 - local.x0) as usize, (c1 - c0) as usize, &mut row);
+                    counts.texels_read += (c1 - c0) as u64;
                 }
                 Rule::Covered { inner, outer } => {
                     let parts = (&mut *coverage, &mut *uncertain, &mut *values);
@@ -533,10 +578,13 @@ impl<'a> BitmapBits<'a> {
             let k = x / 64;
             let stop = (end - k * 64).min(64);
             let mut word = 0u64;
-            for _ in x % 64..stop {
+            // Counted down to zero: one decrement and one branch a pixel.
+            let mut left = stop - x % 64;
+            while left != 0 {
                 let texel = alpha[(v >> TEXEL_BITS) as usize * w + (u >> TEXEL_BITS) as usize];
                 word = word >> 1 | u64::from(texel >= threshold) << 63;
                 (u, v) = (u + du, v + dv);
+                left -= 1;
             }
             // The last pixel's bit is at 63: down to `stop - 1`.
             row.mask.or_word(row.y, k, word >> (64 - stop));
@@ -550,5 +598,44 @@ impl<'a> BitmapBits<'a> {
         let tu = (u >> TEXEL_BITS).clamp(0, i64::from(t.width) - 1) as usize;
         let tv = (v >> TEXEL_BITS).clamp(0, i64::from(t.height) - 1) as usize;
         t.alpha[tv * t.width as usize + tu]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ceil_small, floor_small};
+
+    #[test]
+    fn floor_and_ceil_without_the_library_match_it() {
+        let mut state = 0x3c6e_f372_fe94_f82b_u64;
+        let mut values = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            -1.0,
+            2.5,
+            -2.5,
+            1e15 + 0.5,
+            -1e15 - 0.5,
+        ];
+        values.extend([
+            (1u64 << 52) as f64 - 0.5,
+            (1u64 << 61) as f64,
+            -((1u64 << 61) as f64),
+        ]);
+        for _ in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let mag = f64::from((state % 62) as u32).exp2();
+            let frac = (state >> 11) as f64 / (1u64 << 53) as f64;
+            values.push((frac - 0.5) * 2.0 * mag);
+        }
+        for x in values {
+            assert_eq!(floor_small(x), x.floor() as i64, "{x}");
+            assert_eq!(ceil_small(x), x.ceil() as i64, "{x}");
+        }
     }
 }

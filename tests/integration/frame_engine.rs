@@ -160,3 +160,69 @@ fn planned_crowds_give_every_pair_alone() {
     }
     assert!(contacts > 3000, "{contacts} contacts");
 }
+
+/// Slivers (a bitmap squashed to 0.01 to 0.3 of a pixel a texel one way and stretched 2 to
+/// 40 the other, turned, sometimes skewed), regions of a shared sheet, smoothing on and off,
+/// at tolerance 0, 127 and 255, anti-aliased and not, near the origin and far from it: the
+/// kernel's row bounds and its whole-row tests (a row whose first and last centres lie in a
+/// box) give the plain path's answer.
+#[test]
+fn slivers_regions_and_smoothing_give_the_plain_answer() {
+    let mut rng = Rng::new(0x511c_e7a5);
+    let sheet = bordered_bitmap(&mut rng, 64, 3);
+    let mut hits = 0;
+    for case in 0..3000 {
+        let mut stage = Stage::new();
+        let root = stage.root();
+        let (base, _) = pair_placement(&mut rng, case);
+        let nodes = [0, 1].map(|k| {
+            let image = match rng.int(0, 2) {
+                0 => {
+                    let (w, h) = (sheet.width(), sheet.height());
+                    let (x, y) = (
+                        rng.int(0, i64::from(w) - 1) as u32,
+                        rng.int(0, i64::from(h) - 1) as u32,
+                    );
+                    let (rw, rh) = (
+                        rng.int(1, i64::from(w - x)) as u32,
+                        rng.int(1, i64::from(h - y)) as u32,
+                    );
+                    sheet.region(x, y, rw, rh).unwrap()
+                }
+                _ => bordered_bitmap(&mut rng, 40, 4),
+            };
+            let smoothing = rng.int(0, 4) == 0;
+            let centre = DAffine2::from_translation(
+                -DVec2::new(f64::from(image.width()), f64::from(image.height())) / 2.0,
+            );
+            let node = stage.add_bitmap(root, image, smoothing).unwrap();
+            let at = base + DVec2::new(rng.range(-6.0, 6.0), rng.range(-6.0, 6.0)) * f64::from(k);
+            let m = match (k, rng.int(0, 3)) {
+                (0, _) | (1, 0) => {
+                    let (thin, long) = (rng.range(0.01, 0.3), rng.range(2.0, 40.0));
+                    let (sx, sy) = if rng.coin() { (thin, long) } else { (long, thin) };
+                    let turn = DAffine2::from_angle(rng.range(0.0, std::f64::consts::TAU));
+                    let skew = match rng.coin() {
+                        true => DAffine2::from_cols_array(&[1.0, 0.0, rng.range(-0.8, 0.8), 1.0, 0.0, 0.0]),
+                        false => DAffine2::IDENTITY,
+                    };
+                    DAffine2::from_translation(at) * turn * skew * DAffine2::from_scale(DVec2::new(sx, sy))
+                }
+                _ => {
+                    let skew = rng.coin();
+                    random_matrix(&mut rng, (0.5, 2.5), skew, at)
+                }
+            };
+            stage.set_matrix(node, m * centre).unwrap();
+            node
+        });
+        let opts = CollisionOptions::default()
+            .tolerance([0, 127, 255][case % 3])
+            .anti_alias(case % 2 == 0)
+            .max_pixels(1 << 26);
+        let plain = assert_as_plain(&stage, (nodes[0], nodes[1]), root, &opts, case, case % 4 == 1);
+        hits += usize::from(plain.overlap_pixels.unwrap_or(0) > 0);
+    }
+    // Slivers meet often enough to test something, and miss often enough too.
+    assert!(hits > 300 && hits < 2700, "{hits} hits");
+}
