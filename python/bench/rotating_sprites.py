@@ -11,8 +11,9 @@ others. A pixel counts when its alpha is at least 255 - tolerance (pygame: `thre
 254 - tolerance`, alpha > threshold: the same pixels). Every frame each contender gets the
 same poses, one after the other in the same run:
 
-- pixelhit: `node.set_transform(x, y, angle)` for each sprite (a container turned about its
-  centre, the bitmap moved by half its size inside it), then one `stage.contacts_among(sprites,
+- pixelhit: `stage.set_transforms(sprites, poses)`, every sprite's `(x, y, angle)` in one call (a
+  container turned about its centre, the bitmap moved by half its size inside it; the same as
+  `node.set_transform(x, y, angle)` for each), then one `stage.contacts_among(sprites,
   world)` (tolerance 255: every pixel that shows; each contact has its overlap rectangle and
   pixel count). Also timed with `parallel=False` (one core), in the same frames.
 - pixelhit, snapped: the same, with every pose snapped as pygame's cached angles snap it
@@ -136,8 +137,7 @@ class Scene:
         return list(zip(self.x.tolist(), self.y.tolist(), self.angle.tolist()))
 
     def pixelhit_frame(self, poses, parallel=True):
-        for node, (x, y, a) in zip(self.nodes, poses):
-            node.set_transform(x, y, a)
+        self.stage.set_transforms(self.nodes, poses)
         contacts = self.stage.contacts_among(self.nodes, self.world, tolerance=self.tolerance, parallel=parallel)
         return {pair(self.index[c.a], self.index[c.b]) for c in contacts}
 
@@ -252,7 +252,7 @@ def run(n, frames, seed, tolerance):
     pairs = {k: statistics.mean(v) for k, v in found.items()}
     print(f"N = {n} sprites of {len(IMAGE_SIZES)} shared images, field {scene.side:.0f} px square, "
           f"tolerance {tolerance}, {frames} frames (median of the last {frames - skip})")
-    print(f"  pixelhit (set_transform x N + contacts_among, 2 threads): {ms(ph)} / frame, {pairs['ph']:.1f} pairs")
+    print(f"  pixelhit (set_transforms + contacts_among, 2 threads): {ms(ph)} / frame, {pairs['ph']:.1f} pairs")
     print(f"  pixelhit, parallel=False (1 thread):                  {ms(ph1)} / frame")
     print(f"  pixelhit, snapped to whole degrees and pixels (2 threads): {ms(snap)} / frame, "
           f"{pairs['snap']:.1f} pairs")

@@ -208,33 +208,19 @@ impl PyStage {
     fn set_transforms(&self, nodes: &Bound<'_, PyAny>, poses: &Bound<'_, PyAny>) -> PyResult<()> {
         let list = NodeList::new(nodes)?;
         let (rows, width) = pose_rows(poses, list.ids.len())?;
-        let row = |i: usize| {
-            let r = &rows[i * width..(i + 1) * width];
-            let (sx, sy) = if width == 5 { (r[3], r[4]) } else { (1.0, 1.0) };
-            (r[0], r[1], r[2], sx, sy)
-        };
-        let mut stage = self.write()?;
-        // Every row is checked before any node changes: restoring a node afterwards could
-        // only go through its matrix, which forgets the properties it was set with (a
-        // rotation of 370 would read back as 10, a negative scale as a half turn). The
-        // values are tried on a node of a scratch stage, so the checks are the crate's own
-        // (finite values, a finite matrix), not a copy of them that could drift.
-        let mut scratch = ph::Stage::new();
-        let probe = scratch.add_container(scratch.root()).or_raise()?;
-        for (i, &id) in list.ids.iter().enumerate() {
-            stage.matrix(id).or_raise()?;
-            let (x, y, rotation, sx, sy) = row(i);
-            if scratch.set_transform(probe, x, y, rotation, sx, sy).is_err() {
-                // The same values on the real node: the crate's refusal, naming that node
-                // (a refused `set_transform` changes nothing).
-                stage.set_transform(id, x, y, rotation, sx, sy).or_raise()?;
-            }
-        }
-        for (i, &id) in list.ids.iter().enumerate() {
-            let (x, y, rotation, sx, sy) = row(i);
-            stage.set_transform(id, x, y, rotation, sx, sy).or_raise()?;
-        }
-        Ok(())
+        let batch: Vec<(NodeId, ph::Pose)> = list
+            .ids
+            .iter()
+            .zip(rows.chunks_exact(width))
+            .map(|(&id, r)| {
+                let (sx, sy) = if width == 5 { (r[3], r[4]) } else { (1.0, 1.0) };
+                (id, ph::Pose::new(r[0], r[1], r[2], sx, sy))
+            })
+            .collect();
+        // All or nothing: the crate checks every pose before it changes a node (restoring a
+        // node afterwards could only go through its matrix, which forgets the properties it
+        // was set with: a rotation of 370 would read back as 10).
+        self.write()?.set_poses(&batch).or_raise()
     }
 
     /// Reads an SVG file (a `str` or `os.PathLike`) and adds it under `parent`: a
@@ -964,6 +950,9 @@ fn pose_rows(poses: &Bound<'_, PyAny>, count: usize) -> PyResult<(Vec<f64>, usiz
             ))),
         };
     }
+    if let Some(flat) = list_of_triples(poses, count) {
+        return Ok((flat, 3));
+    }
     let rows: Vec<Vec<f64>> = poses.extract().map_err(|_| {
         bad_argument(format!(
             "poses is {FORM}, not {}",
@@ -981,6 +970,22 @@ fn pose_rows(poses: &Bound<'_, PyAny>, count: usize) -> PyResult<(Vec<f64>, usiz
         )));
     }
     Ok((rows.concat(), width))
+}
+
+/// A list of `count` tuples of three numbers (a frame's `(x, y, rotation)` poses as a game
+/// builds them), flat, without a list per row; `None` for anything else, which
+/// [`pose_rows`] reads the general way (a list is read twice then, never a generator).
+fn list_of_triples(poses: &Bound<'_, PyAny>, count: usize) -> Option<Vec<f64>> {
+    let list = poses.cast::<pyo3::types::PyList>().ok()?;
+    if list.len() != count {
+        return None;
+    }
+    let mut flat = Vec::with_capacity(3 * count);
+    for row in list.iter() {
+        let (x, y, rotation): (f64, f64, f64) = row.cast::<pyo3::types::PyTuple>().ok()?.extract().ok()?;
+        flat.extend([x, y, rotation]);
+    }
+    Some(flat)
 }
 
 /// What `Stage.load_svg` built: `root` (the container holding the SVG), `ids` (a dict from

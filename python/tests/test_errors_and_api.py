@@ -243,8 +243,11 @@ def test_set_transforms_equals_one_call_each_and_is_all_or_nothing():
         for n, p in zip(each, poses):
             n.set_transform(*p)
         assert [n.matrix for n in nodes] == [n.matrix for n in each]
-        # The same from lists and from a non-contiguous view.
+        # The same from lists, from a list of tuples (read without a list a row), and from
+        # a non-contiguous view.
         s.set_transforms(nodes, poses.tolist())
+        assert [n.matrix for n in nodes] == [n.matrix for n in each]
+        s.set_transforms(nodes, [tuple(r) for r in poses.tolist()])
         assert [n.matrix for n in nodes] == [n.matrix for n in each]
         s.set_transforms(nodes[::-1], np.ascontiguousarray(poses)[::-1])
         assert [n.matrix for n in nodes] == [n.matrix for n in each]
@@ -254,6 +257,12 @@ def test_set_transforms_equals_one_call_each_and_is_all_or_nothing():
     with pytest.raises(ArgumentError):
         s.set_transforms(nodes, bad)
     assert [n.matrix for n in nodes] == before
+    # Lists of tuples that are not all three numbers go the general way, with its errors.
+    rows = [tuple(r) for r in bad.tolist()]
+    for spoilt, error in (((1.0, 2.0), ArgumentError), ((1.0, "2", 3.0), ArgumentError), ((1.0, 2.0, float("inf")), ArgumentError)):
+        with pytest.raises(error):
+            s.set_transforms(nodes, rows[:30] + [spoilt] + rows[31:])
+        assert [n.matrix for n in nodes] == before
 
 
 def _properties(n):

@@ -3,7 +3,7 @@
 
 use glam::{DAffine2, DVec2};
 
-use crate::geom::transform::{self, matrix_from_properties};
+use crate::geom::transform::{self, Props, matrix_from_properties};
 use crate::{Error, NodeId, Rect, Result, Stage};
 
 /// Where a node is at one end of a motion: the transform properties that semantics.md
@@ -75,6 +75,18 @@ impl Pose {
         matrix_from_properties(self.x, self.y, self.rotation, self.scale_x, self.scale_y)
     }
 
+    /// The node properties this pose sets (no skew).
+    pub(crate) fn props(&self) -> Props {
+        Props {
+            x: self.x,
+            y: self.y,
+            rotation: self.rotation,
+            skew: 0.0,
+            scale_x: self.scale_x,
+            scale_y: self.scale_y,
+        }
+    }
+
     /// Whether every property is finite.
     pub fn is_finite(&self) -> bool {
         [self.x, self.y, self.rotation, self.scale_x, self.scale_y]
@@ -138,6 +150,44 @@ impl Stage {
         Err(Error::Skew {
             node: self.describe(node),
         })
+    }
+}
+
+/// Many nodes posed at once.
+impl Stage {
+    /// Sets each `(node, pose)` of `poses` as [`Stage::set_transform`] would, in order (a
+    /// node given twice ends at its last pose), or none of them: every pose is checked
+    /// before any node changes. One call for a frame of sprites (Python's
+    /// `Stage.set_transforms`: one call instead of one a sprite).
+    ///
+    /// ```
+    /// use pixelhit::{Pose, Stage};
+    /// let mut stage = Stage::new();
+    /// let rocks = [stage.add_container(stage.root())?, stage.add_container(stage.root())?];
+    /// stage.set_poses(&[(rocks[0], Pose::new(5.0, 6.0, 30.0, 1.0, 1.0)), (rocks[1], Pose::at(9.0, 0.0))])?;
+    /// assert_eq!(stage.pose(rocks[0])?, Pose::new(5.0, 6.0, 30.0, 1.0, 1.0));
+    /// let bad = [(rocks[0], Pose::at(1.0, 1.0)), (rocks[1], Pose::at(f64::NAN, 0.0))];
+    /// assert!(stage.set_poses(&bad).is_err());
+    /// assert_eq!(stage.pose(rocks[0])?.x, 5.0); // nothing changed
+    /// # Ok::<(), pixelhit::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The first error [`Stage::set_transform`] would give on a pose, in order
+    /// ([`Error::NonFinite`], [`Error::StaleNode`]); nothing changes then.
+    pub fn set_poses(&mut self, poses: &[(NodeId, Pose)]) -> Result<()> {
+        for &(node, pose) in poses {
+            self.checked_transform(node, &pose.props())?;
+        }
+        for &(node, pose) in poses {
+            let props = pose.props();
+            let node = self.node_mut(node)?;
+            node.props = props;
+            // Checked above: the same function of the same numbers.
+            node.matrix = props.to_matrix();
+        }
+        Ok(())
     }
 }
 

@@ -271,3 +271,59 @@ fn add_square(stage: &mut Stage, node: NodeId, side: f64) {
     let g = Graphic::fill(Path::rect(0.0, 0.0, side, side), FillRule::NonZero, 1.0).unwrap();
     stage.add_graphic(node, g).unwrap();
 }
+
+/// `set_poses` against `set_transform` one node at a time: the same matrices and poses over
+/// random batches (nodes repeated, removed nodes, values that are not finite or overflow
+/// the matrix), the same first error, and nothing changed when it refuses.
+#[test]
+fn set_poses_is_set_transform_in_order_or_nothing() {
+    let mut rng = Rng(29);
+    let (mut refused, mut set) = (0, 0);
+    for _ in 0..2_000 {
+        let mut s = Stage::new();
+        let mut nodes: Vec<NodeId> = (0..6).map(|_| s.add_container(s.root()).unwrap()).collect();
+        let gone = nodes.pop().unwrap();
+        s.remove(gone).unwrap();
+        let mut batch = Vec::new();
+        for _ in 0..(1 + (rng.unit() * 8.0) as usize) {
+            let node = match rng.unit() {
+                u if u < 0.03 => gone,
+                u => nodes[(u * nodes.len() as f64) as usize % nodes.len()],
+            };
+            let mut v = [
+                rng.range(-1e3, 1e3),
+                rng.range(-1e3, 1e3),
+                rng.range(-720.0, 720.0),
+                rng.range(-4.0, 4.0),
+                rng.range(-4.0, 4.0),
+            ];
+            if rng.unit() < 0.03 {
+                v[(rng.unit() * 5.0) as usize % 5] =
+                    [f64::NAN, f64::INFINITY, 1e308][(rng.unit() * 3.0) as usize % 3];
+            }
+            batch.push((node, Pose::new(v[0], v[1], v[2], v[3], v[4])));
+        }
+        let mut one_by_one = s.clone();
+        let want = batch
+            .iter()
+            .try_for_each(|&(n, p)| one_by_one.set_transform(n, p.x, p.y, p.rotation, p.scale_x, p.scale_y));
+        let before: Vec<_> = nodes.iter().map(|&n| s.matrix(n).unwrap()).collect();
+        match (s.set_poses(&batch), want) {
+            (Ok(()), Ok(())) => {
+                set += 1;
+                for &n in &nodes {
+                    assert_eq!(s.matrix(n).unwrap(), one_by_one.matrix(n).unwrap());
+                    assert_eq!(s.pose(n).ok(), one_by_one.pose(n).ok());
+                }
+            }
+            (Err(got), Err(first)) => {
+                refused += 1;
+                assert_eq!(got.to_string(), first.to_string());
+                let after: Vec<_> = nodes.iter().map(|&n| s.matrix(n).unwrap()).collect();
+                assert_eq!(after, before, "a refused batch changed a node");
+            }
+            (got, want) => panic!("set_poses gave {got:?}, one at a time {want:?}"),
+        }
+    }
+    assert!(refused > 100 && set > 1_000, "{refused} refused, {set} set");
+}

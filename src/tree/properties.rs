@@ -246,22 +246,44 @@ impl Stage {
         scale_x: f64,
         scale_y: f64,
     ) -> Result<()> {
-        let values = [("x", x), ("y", y), ("rotation", rotation), ("scale_x", scale_x)];
+        let props = Props {
+            x,
+            y,
+            rotation,
+            skew: 0.0,
+            scale_x,
+            scale_y,
+        };
+        let matrix = self.checked_transform(id, &props)?;
+        let node = self.node_mut(id)?;
+        node.props = props;
+        node.matrix = matrix;
+        Ok(())
+    }
+
+    /// The matrix of `props` (no skew) for `id`, or the error [`Stage::set_transform`] gives,
+    /// without changing anything: a non-finite property (in the order x, y, rotation,
+    /// scale_x, scale_y), a stale node, a matrix that overflows.
+    pub(crate) fn checked_transform(&self, id: NodeId, props: &Props) -> Result<DAffine2> {
+        let values = [
+            ("x", props.x),
+            ("y", props.y),
+            ("rotation", props.rotation),
+            ("scale_x", props.scale_x),
+            ("scale_y", props.scale_y),
+        ];
         if let Some((what, _)) = values.iter().find(|(_, v)| !v.is_finite()) {
             return Err(Error::NonFinite {
                 what: format!("{what} of {}", self.describe(id)),
             });
         }
-        self.set_prop(id, "scale_y", scale_y, |p| {
-            *p = Props {
-                x,
-                y,
-                rotation,
-                skew: 0.0,
-                scale_x,
-                scale_y,
-            }
-        })
+        let node = self.node(id)?;
+        let m = props.to_matrix();
+        if !transform::is_finite(&m) {
+            let what = format!("matrix of {}", describe_node(node, id));
+            return Err(Error::NonFinite { what });
+        }
+        Ok(m)
     }
 
     /// Sets the rotation in degrees, keeping scale and any skew.
