@@ -56,7 +56,7 @@ class _SpriteEntry:
     node: Node
     surface: Any
     sampled: bool
-    pose: Optional[Tuple[int, int, float, float]]
+    pose: Optional[Tuple[float, float, float, float]]
     threshold: Optional[int]
     was_alive: bool
     def __new__(cls, node: Node, surface: Any, sampled: bool, threshold: Optional[int]) -> _SpriteEntry: ...

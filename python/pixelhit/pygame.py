@@ -87,6 +87,10 @@ def tolerance_for(threshold: int) -> Optional[int]:
     return None if threshold == 255 else 254 - threshold
 
 
+#: pygame's blit positions are C `int`s: a rect's corner must lie within them.
+_BLIT_LIMIT = 2**31
+
+
 class _Art:
     """One Surface's bitmap, shared by every sprite showing it; `users` counts them so the
     bitmap goes when the last one changes image (the Surface is kept so its id stays
@@ -602,7 +606,11 @@ class World:
                 x, y, w, h = rect.x, rect.y, rect.width, rect.height
             except AttributeError:
                 raise ArgumentError(f"sprite {s!r}: its rect is {rect!r}, not a pygame Rect") from None
-            if x != int(x) or y != int(y):
+            try:  # pygame blits at whole pixels that fit a C int
+                whole = x == int(x) and y == int(y) and max(abs(int(x)), abs(int(y))) < _BLIT_LIMIT
+            except (OverflowError, ValueError, TypeError):  # inf, nan, not a number
+                whole = False
+            if not whole:
                 raise ArgumentError(f"sprite {s!r}: its rect's topleft {(x, y)} is not a whole pixel (pygame blits at whole pixels)")
             angle = self._number(s, self._angle) if self._angle else 0.0
             scale = self._number(s, self._scale) if self._scale else 1.0

@@ -8,7 +8,7 @@
 //! pixelhit samples) is read here; anything else (a new sprite or art, a value to convert or
 //! refuse) makes [`read_posed_sprites`] answer `None` before it changes anything, and the
 //! Python code reads the call as before, with its own errors. So the two paths give the same
-//! reads and the same poses (python/tests/test_pygame_world.py compares them over random
+//! reads and the same poses (python/tests/test_pygame_world_read.py compares them over random
 //! games), and an error's text is written in one place only.
 
 use pixelhit as ph;
@@ -35,7 +35,7 @@ pub(crate) struct PySpriteEntry {
     #[pyo3(get, set)]
     sampled: bool,
     #[pyo3(get, set)]
-    pose: Option<(i64, i64, f64, f64)>,
+    pose: Option<(f64, f64, f64, f64)>,
     #[pyo3(get, set)]
     threshold: Option<u8>,
     #[pyo3(get, set)]
@@ -242,6 +242,10 @@ fn check<'py>(
     };
     let x = whole(intern!(py, "x"))?;
     let y = whole(intern!(py, "y"))?;
+    // Past pygame's C ints the Python read refuses (`_BLIT_LIMIT`).
+    if x.unsigned_abs().max(y.unsigned_abs()) >= 1 << 31 {
+        return None;
+    }
     let w = whole(intern!(py, "width"))?;
     let h = whole(intern!(py, "height"))?;
     let angle = match reading.angle {
@@ -317,7 +321,8 @@ fn pose<'py>(py: Python<'py>, reading: &Reading<'_, 'py>, c: &Checked<'py>) -> P
     {
         c.entry.try_borrow_mut()?.was_alive = true;
     }
-    let pose = (c.x, c.y, c.angle, c.scale);
+    // As the node was given it: x and y as floats.
+    let pose = (c.x as f64, c.y as f64, c.angle, c.scale);
     let node = {
         let entry = c.entry.try_borrow()?;
         if entry.pose == Some(pose) {
@@ -339,7 +344,7 @@ fn pose<'py>(py: Python<'py>, reading: &Reading<'_, 'py>, c: &Checked<'py>) -> P
     };
     {
         let mut stage = node.stage.bind(py).get().write()?;
-        stage.set_position(node.id, c.x as f64, c.y as f64).or_raise()?;
+        stage.set_position(node.id, pose.0, pose.1).or_raise()?;
         if let Some(t) = renderer {
             stage
                 .set_bitmap_renderer(node.id, Some(ph::BitmapRenderer::Pygame(t)))

@@ -237,6 +237,17 @@ def test_errors_name_the_sprite_in_pygames_words():
     w, h = pygame.transform.rotozoom(t.original, 30, 1.5).get_size()
     with pytest.raises(pixelhit.ArgumentError, match=rf"rotozoom\(original, angle=30, zoom=1\.5\) of its 10x10 original is {w}x{h}"):
         zoomer.collide_mask(t, t)
+    # A rect-like whose corner is not a pixel pygame can blit at.
+    import types
+
+    for corner in (float("inf"), float("nan"), 2**31, -(2**40), 10**400, 0.5, "3"):
+        t.rect = types.SimpleNamespace(x=corner, y=0, width=10, height=10)
+        with pytest.raises(pixelhit.ArgumentError, match="is not a whole pixel"):
+            world.collide_mask(t, t)
+    t.rect = pygame.Rect(2**31 - 11, 0, 10, 10)  # the last whole pixels pygame's ints hold
+    far = world.collide_mask(t, t)
+    t.rect = pygame.Rect(0, 0, 10, 10)
+    assert world.collide_mask(t, t) == far  # relative to the rect: the same point
     for bad in (float("nan"), float("inf"), "30", True, 2**2000):
         t.angle = bad
         with pytest.raises(pixelhit.ArgumentError, match=r"its angle is .*, not a finite number"):
