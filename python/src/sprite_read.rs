@@ -160,6 +160,8 @@ struct Checked<'py> {
     y: i64,
     angle: f64,
     scale: f64,
+    /// The pygame transform the node is drawn with, `None` for `transform="none"`.
+    renderer: Option<ph::PygameTransform>,
 }
 
 /// Reads `sprites` (each once) for a World whose entries are `entries` (sprite to
@@ -215,7 +217,7 @@ pub(crate) fn read_posed_sprites<'py>(
         checked.push(sprite_checked);
     }
     for c in &checked {
-        pose(py, &reading, c)?;
+        pose(py, c)?;
     }
     Ok(Some(out))
 }
@@ -261,10 +263,15 @@ fn check<'py>(
         .ok()?
         .extract()
         .ok()?;
-    let want = match reading.drawn {
-        Drawn::AsItIs => (aw, ah),
-        drawn => {
-            let t = transform_from(py, drawn.name(), angle, scale, (false, false), Some("pygame")).ok()?;
+    // The node's renderer (the imported pygame's flavour), made once: its size check is the
+    // Python read's (`pygame_output_size`), since pygame's sizes do not depend on the flavour.
+    let renderer = match reading.drawn {
+        Drawn::AsItIs => None,
+        drawn => Some(transform_from(py, drawn.name(), angle, scale, (false, false), None).ok()?),
+    };
+    let want = match renderer {
+        None => (aw, ah),
+        Some(t) => {
             t.check(aw, ah).ok()?;
             t.output_size(aw, ah)
         }
@@ -291,6 +298,7 @@ fn check<'py>(
             y,
             angle,
             scale,
+            renderer,
         },
     ))
 }
@@ -313,7 +321,7 @@ fn finite(v: &Bound<'_, PyAny>) -> Option<f64> {
 
 /// Marks a sprite seen alive and poses its node when the pose changed, as the Python read
 /// does.
-fn pose<'py>(py: Python<'py>, reading: &Reading<'_, 'py>, c: &Checked<'py>) -> PyResult<()> {
+fn pose<'py>(py: Python<'py>, c: &Checked<'py>) -> PyResult<()> {
     // No borrow of the entry is held while Python code (the sprite's `alive`) runs.
     if !c.entry.try_borrow()?.was_alive
         && c.sprite.hasattr(intern!(py, "alive"))?
@@ -331,21 +339,10 @@ fn pose<'py>(py: Python<'py>, reading: &Reading<'_, 'py>, c: &Checked<'py>) -> P
         entry.node.clone_ref(py)
     };
     let node = node.get();
-    let renderer = match reading.drawn {
-        Drawn::AsItIs => None,
-        drawn => Some(transform_from(
-            py,
-            drawn.name(),
-            c.angle,
-            c.scale,
-            (false, false),
-            None,
-        )?),
-    };
     {
         let mut stage = node.stage.bind(py).get().write()?;
         stage.set_position(node.id, pose.0, pose.1).or_raise()?;
-        if let Some(t) = renderer {
+        if let Some(t) = c.renderer {
             stage
                 .set_bitmap_renderer(node.id, Some(ph::BitmapRenderer::Pygame(t)))
                 .or_raise()?;
