@@ -92,3 +92,88 @@ fn nothing_is_read_when_no_texel_reaches_the_threshold() {
     let (hits, counts, _) = pair(8, faded, &CollisionOptions::default().tolerance(255));
     assert!(hits.unwrap() > 0 && counts.texels_read > 0, "{counts:?}");
 }
+
+/// A `rotozoom` source keeps each 2 x 2 block's least and greatest alpha with its texels
+/// (`Texels::with_block_ranges`), which an edit of the bitmap patches in place. After every
+/// edit the sprites must answer as a fresh stage made with the edited pixels, and the
+/// cache must count what it holds.
+#[test]
+fn an_edited_rotozoom_source_answers_as_a_fresh_stage() {
+    let mut seed = 0x1234_5678_9abc_def1u64;
+    let mut next = |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let (mut touching, mut patched, mut remade) = (0, 0, 0);
+    for trial in 0..6u64 {
+        let (w, h) = (8 + next(24) as u32, 8 + next(24) as u32);
+        let rgba: Vec<u8> = (0..w * h * 4)
+            .map(|_| [0, 255, next(256) as u8][next(3) as usize])
+            .collect();
+        let art = Bitmap::from_rgba8(w, h, rgba).unwrap();
+        let other = Bitmap::from_rgba8(w, h, vec![9; (w * h * 4) as usize]).unwrap();
+        let turn = |k: u64| {
+            PygameTransform::rotozoom(-170.0 + 37.3 * k as f64, 0.6 + 0.3 * k as f64)
+                .flip(k.is_multiple_of(2), k.is_multiple_of(3))
+        };
+        let build = |art: &Bitmap| {
+            let mut stage = Stage::new();
+            let root = stage.root();
+            let mut add = |bitmap: &Bitmap, t: PygameTransform, at: f64| {
+                let n = stage.add_bitmap(root, bitmap.clone(), false).unwrap();
+                stage
+                    .set_bitmap_renderer(n, Some(BitmapRenderer::Pygame(t)))
+                    .unwrap();
+                stage.set_position(n, at, at).unwrap();
+                n
+            };
+            let a = add(art, turn(trial), 0.0);
+            let b = add(&other, turn(trial + 1), 5.0);
+            (stage, root, a, b)
+        };
+        let (mut stage, root, a, b) = build(&art);
+        // The stage holds the only handle: edits change its pixels (and the cache's
+        // tables) in place instead of copying them.
+        drop(art);
+        for step in 0..40 {
+            let opts = CollisionOptions::default().tolerance([0, 127, 255][step % 3]);
+            let got = stage.collision(a, b, root, &opts).unwrap();
+            let crowd = stage.contacts_among(&[a, b], root, &opts).unwrap();
+            let pixels = stage.bitmap(a).unwrap().unwrap().0.rgba().to_vec();
+            let copy = Bitmap::from_rgba8(w, h, pixels).unwrap();
+            let (fresh, froot, fa, fb) = build(&copy);
+            let want = fresh.collision(fa, fb, froot, &opts).unwrap();
+            assert_eq!(got, want, "trial {trial} step {step}");
+            assert_eq!(
+                crowd.len(),
+                usize::from(want.overlap_pixels.unwrap_or(0) > 0),
+                "trial {trial} step {step}"
+            );
+            touching += crowd.len();
+            assert_eq!(
+                stage.cache.bytes(),
+                stage.cache.recount(),
+                "trial {trial} step {step}"
+            );
+            let brush = crate::Brush::Disc {
+                centre: glam::DVec2::new(next(u64::from(w)) as f64, next(u64::from(h)) as f64),
+                radius: 1.0 + next(6) as f64,
+            };
+            match next(2) {
+                0 => stage.paint(a, &brush, [1, 2, 3, [0, 255, 140][next(3) as usize]], 1.0),
+                _ => stage.erase(a, &brush, [1.0, 0.5][next(2) as usize]),
+            }
+            .unwrap();
+            let (work, copied) = crate::tree::bitmap_edit::LAST_EDIT.with(std::cell::Cell::get);
+            assert!(!copied);
+            (patched, remade) = (patched + work.texels, remade + work.whole_tables);
+        }
+    }
+    assert!(touching > 40, "{touching} touching answers");
+    assert!(
+        patched > 1_000,
+        "{patched} texels patched in place, {remade} tables made whole"
+    );
+}

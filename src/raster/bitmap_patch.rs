@@ -15,7 +15,7 @@
 
 use std::sync::Arc;
 
-use super::cache::{PoseEntry, RasterCache, RasterKey, TakenBitmap, TexelKey};
+use super::cache::{BLOCK_RANGES, PoseEntry, RasterCache, RasterKey, TakenBitmap, TexelKey};
 use super::edges::Edges;
 use super::item::Shape;
 use super::sample::{TEXEL_BITS, TexelMap, Texels};
@@ -66,12 +66,27 @@ fn parts(key: &RasterKey, shape: &Shape) -> Option<(Parts, Arc<Texels>)> {
     }
 }
 
-/// The colour transform a table was made for, from its key's bits (only alpha is read).
-fn alpha_transform((multiplier, offset): (u64, u64)) -> ColorTransform {
+/// The colour transform a table was made for, from its key's bits (only alpha is read);
+/// a `rotozoom` source's table ([`BLOCK_RANGES`]) is untransformed.
+fn alpha_transform(key @ (multiplier, offset): (u64, u64)) -> ColorTransform {
+    if key == BLOCK_RANGES {
+        return ColorTransform::IDENTITY;
+    }
     ColorTransform {
         alpha_multiplier: f64::from_bits(multiplier),
         alpha_offset: f64::from_bits(offset),
         ..ColorTransform::IDENTITY
+    }
+}
+
+/// A table made whole again for the key's colour transform (with its blocks' ranges when
+/// the key asks for them).
+fn whole_table(bitmap: &Bitmap, key: (u64, u64)) -> Texels {
+    let t = Texels::new(bitmap, &alpha_transform(key));
+    if key == BLOCK_RANGES {
+        t.with_block_ranges()
+    } else {
+        t
     }
 }
 
@@ -124,7 +139,7 @@ impl RasterCache {
             match Arc::get_mut(table) {
                 Some(t) => work.texels += t.patch_rect(bitmap, &alpha_transform(*ct), rect),
                 None => {
-                    *table = Arc::new(Texels::new(bitmap, &alpha_transform(*ct)));
+                    *table = Arc::new(whole_table(bitmap, *ct));
                     work.whole_tables += 1;
                     work.whole_texels += u64::from(bitmap.width()) * u64::from(bitmap.height());
                 }

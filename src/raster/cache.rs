@@ -233,6 +233,10 @@ pub(crate) type LocalKey = (u64, u8, u64, u64);
 /// offset, as bits.
 pub(super) type TexelKey = (u64, u64, u64);
 
+/// The colour-transform part of the key of [`RasterCache::blended_texels`]' tables: NaN's
+/// bits, which no finite colour transform (all that reach the cache) has.
+pub(super) const BLOCK_RANGES: (u64, u64) = (u64::MAX, u64::MAX);
+
 /// A pair query's key, made by the many-object queries: the two targets and the parent (by
 /// index, which names one node while the tree is unchanged) and the options that can change
 /// the answer, as bits. Answers are kept only for the frame (tree revision) they were made
@@ -918,12 +922,27 @@ impl RasterCache {
             ct.alpha_multiplier.to_bits(),
             ct.alpha_offset.to_bits(),
         );
+        self.texels_under(key, || Texels::new(bitmap, ct))
+    }
+
+    /// The texels kept under `key`, made by `make` on a miss.
+    fn texels_under(&self, key: TexelKey, make: impl FnOnce() -> Texels) -> Arc<Texels> {
         if let Some(t) = self.shard_for(&key).texels.get(&key) {
             return t;
         }
-        let t = Arc::new(Texels::new(bitmap, ct));
+        let t = Arc::new(make());
         self.keep(key, t.clone(), |s| &mut s.texels);
         t
+    }
+
+    /// The bitmap's alpha, untransformed, with its blocks' ranges
+    /// ([`Texels::with_block_ranges`]): the source of a bitmap that `rotozoom` draws. Kept
+    /// apart from [`RasterCache::texels`]' tables (a bitmap sampled otherwise does not pay
+    /// for the ranges), under [`BLOCK_RANGES`].
+    pub fn blended_texels(&self, bitmap: &Bitmap) -> Arc<Texels> {
+        self.texels_under((bitmap.id(), BLOCK_RANGES.0, BLOCK_RANGES.1), || {
+            Texels::new(bitmap, &crate::ColorTransform::IDENTITY).with_block_ranges()
+        })
     }
 
     /// Takes everything kept of the bitmap whose content id is `source` out of the cache

@@ -634,7 +634,12 @@ fn build_shape(
                 return Ok(None);
             }
             let quad = quad_edges([0.0, 0.0, f64::from(w), f64::from(h)], rel, target)?;
-            let source = cache.texels(bitmap, &ColorTransform::IDENTITY);
+            let crate::BitmapRenderer::Pygame(t) = rendered.renderer;
+            let source = if t.is_rotozoom() {
+                cache.blended_texels(bitmap)
+            } else {
+                cache.texels(bitmap, &ColorTransform::IDENTITY)
+            };
             Shape::Rendered(RenderedShape::new(bitmap, source, rendered, ct, quad))
         }
         Leaf::Bitmap(bitmap, smoothing, None) => {

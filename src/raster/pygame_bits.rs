@@ -142,8 +142,10 @@ impl<'a> PygameBits<'a> {
         }
         let plan = self.shape.plan();
         let source = &self.shape.source;
+        let ranges = source.block_ranges();
         let kernel = Kernel {
             texels: plan.texels((&source.alpha[..], 1, source.width as usize)),
+            blocks: (!ranges.is_empty()).then(|| plan.blocks(ranges)),
             solid_box: flipped(plan, solid_box),
             rows,
             left: region.x0 - self.anchor.0,
@@ -169,6 +171,8 @@ fn flipped(plan: &PygamePlan, [u0, v0, u1, v1]: [u32; 4]) -> [u32; 4] {
 /// One fill's rows, run for the plan's code path.
 struct Kernel<'k> {
     texels: Texels<'k>,
+    /// The source's blocks' ranges, when it has them (a `rotozoom` source).
+    blocks: Option<Texels<'k, [u8; 2]>>,
     /// The solid box in the flipped source's texels.
     solid_box: [u32; 4],
     /// The rows and columns to decide, relative to the anchor (inside the surface).
@@ -186,17 +190,27 @@ struct Kernel<'k> {
 impl OnSteps for Kernel<'_> {
     type Output = bool;
 
-    fn on<S: Steps>(self, steps: &S) -> bool {
+    fn on<S: Steps>(mut self, steps: &S) -> bool {
         let t = self.threshold;
-        match self.table {
-            None => self.rows_of(steps, |v| v >= t),
-            Some(table) => self.rows_of(steps, |v| table[usize::from(v)] >= t),
+        match (self.table, self.blocks.take()) {
+            // A blend lies between its texels' least and greatest alpha: a block all at or
+            // above the threshold is solid, one all below it is clear, whatever the weights.
+            (None, Some(blocks)) => self.rows_of(steps, |texels, p| match steps.range(&blocks, p) {
+                Some([least, _]) if least >= t => true,
+                Some([_, greatest]) if greatest < t => false,
+                _ => steps.value(texels, p) >= t,
+            }),
+            (None, None) => self.rows_of(steps, |texels, p| steps.value(texels, p) >= t),
+            (Some(table), _) => {
+                self.rows_of(steps, |texels, p| table[usize::from(steps.value(texels, p))] >= t)
+            }
         }
     }
 }
 
 impl Kernel<'_> {
-    fn rows_of<S: Steps>(self, steps: &S, solid: impl Fn(u8) -> bool) -> bool {
+    /// The rows, `solid` deciding the pixel drawn from a step.
+    fn rows_of<S: Steps>(self, steps: &S, solid: impl Fn(&Texels<'_>, (i64, i64)) -> bool) -> bool {
         let [wu0, wu1, wv0, wv1] = steps.written();
         // A step can read a texel of the box when its whole part is in the box, or (a
         // blend) one texel before it.
@@ -242,7 +256,7 @@ impl Kernel<'_> {
                 let stop = ((k + 1) * 64).min(end);
                 let mut word = 0u64;
                 for bit in x % 64..stop - k * 64 {
-                    word |= u64::from(solid(steps.value(&self.texels, (u, v)))) << bit;
+                    word |= u64::from(solid(&self.texels, (u, v))) << bit;
                     (u, v) = (u + du, v + dv);
                 }
                 self.mask.or_word(my, k, word);

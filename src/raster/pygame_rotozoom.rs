@@ -147,6 +147,20 @@ impl Steps for Rotozoom {
         let [c00, c01, c10, c11] = self.corners(texels, dx, dy);
         blend(c00, c01, c10, c11, (sdx & 0xffff) as i32, (sdy & 0xffff) as i32)
     }
+
+    /// Inside the source's border the four texels are block (dx, dy), and the blend lies
+    /// between their least and greatest alpha (`blend`'s bound).
+    #[inline(always)]
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    fn range(&self, blocks: &Texels<'_, [u8; 2]>, (sdx, sdy): (i64, i64)) -> Option<[u8; 2]> {
+        // One unsigned compare an axis: a negative part wraps past the last column.
+        let (dx, dy) = ((sdx >> 16) as i32 as u32, (sdy >> 16) as i32 as u32);
+        if dx < self.sw as u32 && dy < self.sh as u32 {
+            blocks.element(dx as usize, dy as usize)
+        } else {
+            None
+        }
+    }
 }
 
 /// `rotozoomSurface` with |angle| <= 0.001: `zoomSurfaceRGBA` with `smooth = 1`.
@@ -224,5 +238,45 @@ impl Steps for Zoom {
         let (i1, j1) = ((i + 1).min(self.w - 1), (j + 1).min(self.h - 1));
         let at = |a: i32, b: i32| texels.at(a as usize, b as usize);
         blend(at(i, j), at(i1, j), at(i, j1), at(i1, j1), ex, ey)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::blend;
+
+    /// The kernel decides a block all on one side of the threshold without blending
+    /// (`raster::pygame_bits`): that needs every blend of four texels, at any weights, to
+    /// lie between their least and greatest alpha.
+    #[test]
+    fn blends_lie_between_their_least_and_greatest_texel() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let weights = [0, 1, 2, 255, 256, 32_767, 32_768, 65_534, 65_535];
+        let mut checked = 0u64;
+        for k in 0..400_000u64 {
+            let r = next();
+            let byte = |s: u32| match (r >> (32 + s / 4)) & 3 {
+                0 => 0,
+                1 => 255,
+                _ => (r >> s) as u8,
+            };
+            let four = [byte(0), byte(8), byte(16), byte(24)];
+            let (ex, ey) = if k % 4 == 0 {
+                (weights[(k / 4 % 9) as usize], weights[(k / 36 % 9) as usize])
+            } else {
+                ((next() & 0xffff) as i32, (next() & 0xffff) as i32)
+            };
+            let v = blend(four[0], four[1], four[2], four[3], ex, ey);
+            let (lo, hi) = (*four.iter().min().unwrap(), *four.iter().max().unwrap());
+            assert!((lo..=hi).contains(&v), "{four:?} at ({ex}, {ey}) blends to {v}");
+            checked += 1;
+        }
+        assert_eq!(checked, 400_000);
     }
 }

@@ -2,8 +2,8 @@
 //! steppers' fixed-point walk, and C's `MAX` of four `fabs` in the size computations.
 
 /// The source's alpha as the transform reads it: after `flip`, texel (i, j).
-pub(crate) struct Texels<'a> {
-    bytes: &'a [u8],
+pub(crate) struct Texels<'a, T = u8> {
+    bytes: &'a [T],
     /// The byte of flipped texel (0, 0)'s alpha, and the bytes from a texel to the next one
     /// across and down (negative where flipped): a read is one multiply-add, no branch.
     origin: usize,
@@ -11,15 +11,15 @@ pub(crate) struct Texels<'a> {
     down: isize,
 }
 
-impl Texels<'_> {
+impl<T: Copy> Texels<'_, T> {
     /// The source's bytes from its top-left texel on: `texel` bytes a texel, alpha last
     /// (RGBA, or an alpha plane), rows `row` texels apart (a region of a larger image reads
     /// it in place); `w` x `h` texels, flipped as pygame's `flip` is asked to.
     pub(crate) fn new(
-        (bytes, texel, row): (&[u8], usize, usize),
+        (bytes, texel, row): (&[T], usize, usize),
         (w, h): (usize, usize),
         (flip_x, flip_y): (bool, bool),
-    ) -> Texels<'_> {
+    ) -> Texels<'_, T> {
         let (step_x, step_y) = (texel, row * texel);
         let x0 = if flip_x { w.saturating_sub(1) } else { 0 };
         let y0 = if flip_y { h.saturating_sub(1) } else { 0 };
@@ -36,16 +36,22 @@ impl Texels<'_> {
         }
     }
 
-    /// Alpha of texel (i, j) of the flipped source; the caller keeps (i, j) inside.
+    /// Element (i, j) of the flipped grid (its last one when a texel is several: the
+    /// alpha); `None` outside the elements.
     #[inline(always)]
-    pub(crate) fn at(&self, i: usize, j: usize) -> u8 {
+    pub(crate) fn element(&self, i: usize, j: usize) -> Option<T> {
         let offset = (i as isize)
             .wrapping_mul(self.across)
             .wrapping_add((j as isize).wrapping_mul(self.down));
-        self.bytes
-            .get(self.origin.wrapping_add_signed(offset))
-            .copied()
-            .unwrap_or(0)
+        self.bytes.get(self.origin.wrapping_add_signed(offset)).copied()
+    }
+}
+
+impl Texels<'_> {
+    /// Alpha of texel (i, j) of the flipped source; the caller keeps (i, j) inside.
+    #[inline(always)]
+    pub(crate) fn at(&self, i: usize, j: usize) -> u8 {
+        self.element(i, j).unwrap_or(0)
     }
 
     /// Alphas of texels (i, j), (i + 1, j), (i, j + 1) and (i + 1, j + 1) of the flipped
@@ -91,6 +97,13 @@ pub(crate) trait Steps {
     fn written(&self) -> [i64; 4];
     /// The alpha drawn from step `p` (one of the written ones).
     fn value(&self, texels: &Texels<'_>, p: (i64, i64)) -> u8;
+    /// `[least, greatest]` of the alphas step `p` (a written one) blends, from `blocks`
+    /// (the flipped source's 2 x 2 blocks' ranges), when the step reads one whole block;
+    /// `None` when that is not known this cheaply.
+    #[inline(always)]
+    fn range(&self, _blocks: &Texels<'_, [u8; 2]>, _p: (i64, i64)) -> Option<[u8; 2]> {
+        None
+    }
 }
 
 /// Output pixels `x0 ..` of row `y` (all inside the surface) of the path `s`, stepped as

@@ -41,6 +41,11 @@ pub(crate) struct Texels {
     /// (empty when `u0 >= u1`): no centre outside it can make a solid pixel without
     /// anti-aliasing, and with it only near the bitmap's border ([`Texels::solid_box`]).
     solid_boxes: Box<[[u32; 4]; 256]>,
+    /// For each 2 x 2 block of texels (row-major, `width - 1` blocks a row), its least and
+    /// greatest alpha; empty unless made by [`Texels::with_block_ranges`] (a source that
+    /// `rotozoom` blends four texels of, where a block whose range is all on one side of the
+    /// threshold decides its pixels without the blend).
+    block_ranges: Box<[[u8; 2]]>,
     /// Cache entries holding it (its texel entry, poses and rasters of it): the cache
     /// counts its bytes once, while any of them holds it.
     cache_holders: AtomicUsize,
@@ -105,8 +110,34 @@ impl Texels {
             runs,
             run_starts,
             solid_boxes,
+            block_ranges: Box::default(),
             cache_holders: AtomicUsize::new(0),
         }
+    }
+
+    /// The same texels with their blocks' ranges ([`Texels::block_ranges`]). Its texels are
+    /// never patched in place (`raster::bitmap_patch` drops such tables): the ranges would
+    /// go stale.
+    pub fn with_block_ranges(mut self) -> Texels {
+        let (w, h) = (self.width as usize, self.height as usize);
+        let rows = self.alpha.chunks_exact(w);
+        self.block_ranges = rows
+            .clone()
+            .zip(rows.skip(1))
+            .take(h.saturating_sub(1))
+            .flat_map(|(top, bottom)| {
+                top.windows(2)
+                    .zip(bottom.windows(2))
+                    .map(|(t, b)| block_range(t, b))
+            })
+            .collect();
+        self
+    }
+
+    /// For each 2 x 2 block of texels, `[least, greatest]` alpha, row-major with
+    /// `width - 1` blocks a row; empty unless made by [`Texels::with_block_ranges`].
+    pub fn block_ranges(&self) -> &[[u8; 2]] {
+        &self.block_ranges
     }
 
     /// The box `(u0, v0, u1, v1)` of the texels whose alpha reaches `threshold`, `None` when
@@ -189,6 +220,16 @@ impl Texels {
             (u0 as u32, v0),
             (u1 - u0) as u32,
         );
+        if !self.block_ranges.is_empty() {
+            // The blocks that hold a texel of the rectangle.
+            let (bw, bh) = (w - 1, self.height as usize - 1);
+            for b in (v0 as usize).saturating_sub(1)..(v1 as usize).min(bh) {
+                for a in u0.saturating_sub(1)..u1.min(bw) {
+                    let (top, bottom) = (&self.alpha[b * w + a..][..2], &self.alpha[(b + 1) * w + a..][..2]);
+                    self.block_ranges[b * bw + a] = block_range(top, bottom);
+                }
+            }
+        }
         let read = ((u1 - u0) * (v1 - v0) as usize) as u64;
         #[cfg(test)]
         count_made(read);
@@ -221,10 +262,11 @@ impl Texels {
         }
     }
 
-    /// Bytes it holds: the alphas, the run table and the solid boxes.
+    /// Bytes it holds: the alphas, the run table, the solid boxes and the blocks' ranges.
     pub fn bytes(&self) -> usize {
         std::mem::size_of::<[[u32; 4]; 256]>()
             + self.alpha.capacity()
+            + std::mem::size_of_val(&*self.block_ranges)
             + self.runs.capacity() * std::mem::size_of::<(u32, u32)>()
             + self.run_starts.capacity() * std::mem::size_of::<u32>()
     }
@@ -278,6 +320,15 @@ impl Texels {
         let sum = top * (one - tv) + bottom * tv;
         ((sum + (1 << 63)) >> 64) as u8
     }
+}
+
+/// `[least, greatest]` alpha of the 2 x 2 block whose rows start `top` and `bottom`.
+fn block_range(top: &[u8], bottom: &[u8]) -> [u8; 2] {
+    let four = [top[0], top[1], bottom[0], bottom[1]];
+    [
+        four.into_iter().min().unwrap_or(0),
+        four.into_iter().max().unwrap_or(0),
+    ]
 }
 
 /// For each threshold, the box of the texels (row-major, `width` a row) whose alpha reaches
@@ -628,6 +679,61 @@ impl BitmapPose<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each block's least and greatest alpha, by reading the four texels one by one.
+    fn ranges_by_hand(w: usize, h: usize, alpha: &[u8]) -> Vec<[u8; 2]> {
+        let mut out = Vec::new();
+        for j in 0..h.saturating_sub(1) {
+            for i in 0..w - 1 {
+                let four = [(0, 0), (1, 0), (0, 1), (1, 1)].map(|(a, b)| alpha[(j + b) * w + i + a]);
+                out.push([*four.iter().min().unwrap(), *four.iter().max().unwrap()]);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn block_ranges_follow_the_texels_through_edits() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut blocks = 0;
+        for _ in 0..300 {
+            let (w, h) = (1 + next(9) as u32, 1 + next(9) as u32);
+            let mut rgba: Vec<u8> = (0..w * h * 4)
+                .map(|_| [0, 255, next(256) as u8][next(3) as usize])
+                .collect();
+            let bitmap = Bitmap::from_rgba8(w, h, rgba.clone()).unwrap();
+            let mut t = Texels::new(&bitmap, &ColorTransform::IDENTITY).with_block_ranges();
+            let plain = Texels::new(&bitmap, &ColorTransform::IDENTITY);
+            assert_eq!(t.bytes(), plain.bytes() + 2 * ((w - 1) * (h - 1)) as usize);
+            for _ in 0..20 {
+                let alpha: Vec<u8> = rgba.chunks_exact(4).map(|p| p[3]).collect();
+                assert_eq!(
+                    t.block_ranges(),
+                    &ranges_by_hand(w as usize, h as usize, &alpha)[..]
+                );
+                blocks += t.block_ranges().len();
+                let (u0, v0) = (next(u64::from(w)) as u32, next(u64::from(h)) as u32);
+                let (u1, v1) = (
+                    u0 + 1 + next(u64::from(w - u0)) as u32,
+                    v0 + 1 + next(u64::from(h - v0)) as u32,
+                );
+                for v in v0..v1 {
+                    for u in u0..u1 {
+                        rgba[((v * w + u) * 4 + 3) as usize] = [0, 255, next(256) as u8][next(3) as usize];
+                    }
+                }
+                let edited = Bitmap::from_rgba8(w, h, rgba.clone()).unwrap();
+                t.patch_rect(&edited, &ColorTransform::IDENTITY, [u0, v0, u1, v1]);
+            }
+        }
+        assert!(blocks > 50_000, "{blocks} blocks checked");
+    }
 
     fn texels() -> Texels {
         Texels::from_alpha(2, 2, vec![0, 100, 200, 255])
