@@ -239,6 +239,15 @@ impl Steps for Zoom {
         let at = |a: i32, b: i32| texels.at(a as usize, b as usize);
         blend(at(i, j), at(i1, j), at(i, j1), at(i1, j1), ex, ey)
     }
+
+    /// Before the last column and row the four texels are block (i, j) (as `Rotozoom`'s).
+    #[inline(always)]
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    fn range(&self, blocks: &Texels<'_, [u8; 2]>, (rx, ry): (i64, i64)) -> Option<[u8; 2]> {
+        let (i, j) = ((rx >> 16) as i32, (ry >> 16) as i32);
+        (i >= 0 && j >= 0 && i < self.w - 1 && j < self.h - 1)
+            .then(|| blocks.element(i as usize, j as usize))?
+    }
 }
 
 #[cfg(test)]
