@@ -168,6 +168,7 @@ def run(n, transform, frames, seed, only=None, warm=False):
     images = [rock_image(rng, s) for s in (44, 32, 22)]
     field = int(math.sqrt(n) * 34)  # about two neighbours per rock
     rocks = [Rock(rng, rng.choice(images), transform, field) for _ in range(n)]
+    group = pygame.sprite.Group(rocks)  # noqa: F841 (kept, as a game keeps its sprites in groups)
     ways = [w for w in contenders(transform) if only is None or w.key in only]
     for w in ways:
         if warm and hasattr(w, "warm"):

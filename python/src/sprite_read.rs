@@ -272,8 +272,14 @@ fn check<'py>(
     let want = match renderer {
         None => (aw, ah),
         Some(t) => {
-            t.check(aw, ah).ok()?;
-            t.output_size(aw, ah)
+            // One plan: `output_size` is (0, 0) for what `check` refuses but a side past
+            // pygame's limit, which is looked at here; only an empty surface is checked
+            // again (it may be a refused transform).
+            let size = t.output_size(aw, ah);
+            if size.0.max(size.1) > ph::PYGAME_MAX_SIDE || (size == (0, 0) && t.check(aw, ah).is_err()) {
+                return None;
+            }
+            size
         }
     };
     if (w, h) != (i64::from(want.0), i64::from(want.1)) {
