@@ -35,6 +35,7 @@ use super::row_steps::BoxSteps;
 use super::sample::{TEXEL_BITS, TexelMap, Texels, times_coverage};
 use crate::FillRule;
 use crate::geom::rect::PixelRect;
+use crate::geom::whole::{ceil_small, floor_small};
 
 /// Fixed-point values (texel coordinates, box bounds) kept below this stay in i64 through
 /// every difference a row takes (they are linear in the pixel, so a region's corners bound
@@ -159,21 +160,6 @@ impl RowReach {
         self.at = (self.at.0 + self.down.0, self.at.1 + self.down.1);
         steps
     }
-}
-
-/// `x.floor()` for a finite `|x| < 2^62`, without the library call that `f64::floor` is on
-/// x86-64's baseline: truncated, and one less when that went up.
-#[inline(always)]
-fn floor_small(x: f64) -> i64 {
-    let t = x as i64;
-    t - i64::from(t as f64 > x)
-}
-
-/// `x.ceil()` for a finite `|x| < 2^62`, as [`floor_small`].
-#[inline(always)]
-fn ceil_small(x: f64) -> i64 {
-    let t = x as i64;
-    t + i64::from((t as f64) < x)
 }
 
 /// Whether the centre `(u, v)` (fixed point) lies in the box `b`.
@@ -598,44 +584,5 @@ impl<'a> BitmapBits<'a> {
         let tu = (u >> TEXEL_BITS).clamp(0, i64::from(t.width) - 1) as usize;
         let tv = (v >> TEXEL_BITS).clamp(0, i64::from(t.height) - 1) as usize;
         t.alpha[tv * t.width as usize + tu]
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{ceil_small, floor_small};
-
-    #[test]
-    fn floor_and_ceil_without_the_library_match_it() {
-        let mut state = 0x3c6e_f372_fe94_f82b_u64;
-        let mut values = vec![
-            0.0,
-            -0.0,
-            0.5,
-            -0.5,
-            1.0,
-            -1.0,
-            2.5,
-            -2.5,
-            1e15 + 0.5,
-            -1e15 - 0.5,
-        ];
-        values.extend([
-            (1u64 << 52) as f64 - 0.5,
-            (1u64 << 61) as f64,
-            -((1u64 << 61) as f64),
-        ]);
-        for _ in 0..20_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let mag = f64::from((state % 62) as u32).exp2();
-            let frac = (state >> 11) as f64 / (1u64 << 53) as f64;
-            values.push((frac - 0.5) * 2.0 * mag);
-        }
-        for x in values {
-            assert_eq!(floor_small(x), x.floor() as i64, "{x}");
-            assert_eq!(ceil_small(x), x.ceil() as i64, "{x}");
-        }
     }
 }
