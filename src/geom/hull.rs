@@ -112,7 +112,9 @@ pub(crate) fn outset(hull: &[DVec2], r: f64) -> Vec<DVec2> {
 /// points, these spare [`apart`] a pass over them per query).
 #[derive(Clone, Debug)]
 pub(crate) struct KeptHull {
-    pub points: Box<[DVec2]>,
+    /// Shared: a many-object query keeps a one-item target's hull unmapped for the frame
+    /// (`query::near_miss`), which then costs a count, not a copy.
+    pub points: std::sync::Arc<[DVec2]>,
     pub reach: f64,
     pub centre: DVec2,
     pub reach_from_centre: f64,

@@ -188,8 +188,8 @@ enum Gathered {
 
 /// A finished outline's [`Summary`], owned.
 struct Owned {
-    /// A one-item outline's local points (a copy of its kept hull's) and matrix.
-    first: Option<(Box<[DVec2]>, DAffine2)>,
+    /// A one-item outline's local points (its kept hull's, shared) and matrix.
+    first: Option<(std::sync::Arc<[DVec2]>, DAffine2)>,
     points: Vec<DVec2>,
     margin: f64,
     far: f64,
