@@ -707,10 +707,7 @@ fn quad_edges([l, t, r, b]: [f64; 4], rel: &DAffine2, target: &dyn Fn() -> Strin
     for (s, c) in snapped.iter_mut().zip(corners) {
         *s = snap(rel.transform_point2(c)).ok_or_else(|| too_far(target))?;
     }
-    let mut quad = Edges::default();
-    quad.push_closed(&snapped);
-    quad.finish();
-    Ok(quad)
+    Ok(Edges::quad(snapped))
 }
 
 /// A rectangle of a clip's region as a fill of alpha 255.
