@@ -162,17 +162,10 @@ impl Summary<'_> {
         match self.first {
             Some((local, m)) => {
                 let back = m.matrix2.transpose() * n;
-                let top = local
-                    .iter()
-                    .map(|p| p.dot(back))
-                    .fold(f64::NEG_INFINITY, f64::max);
+                let top = hull::largest(local.iter().map(|p| p.dot(back)));
                 top + m.translation.dot(n)
             }
-            None => self
-                .points
-                .iter()
-                .map(|p| p.dot(n))
-                .fold(f64::NEG_INFINITY, f64::max),
+            None => hull::largest(self.points.iter().map(|p| p.dot(n))),
         }
     }
 }
