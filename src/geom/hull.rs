@@ -112,7 +112,9 @@ pub(crate) fn outset(hull: &[DVec2], r: f64) -> Vec<DVec2> {
 /// points, these spare [`apart`] a pass over them per query).
 #[derive(Clone, Debug)]
 pub(crate) struct KeptHull {
-    pub points: Box<[DVec2]>,
+    /// Shared: a many-object query keeps a one-item target's hull unmapped for the frame
+    /// (`query::near_miss`), which then costs a count, not a copy.
+    pub points: std::sync::Arc<[DVec2]>,
     pub reach: f64,
     pub centre: DVec2,
     pub reach_from_centre: f64,
@@ -181,9 +183,22 @@ pub(crate) fn map_hull(hull: &[DVec2], m: &DAffine2, out: &mut Vec<DVec2>) {
 /// a line across `n` separates them by that much. Every point is projected, so the value is
 /// a true lower bound of the distance between the sets, whatever chose the axis.
 fn gap_along(a: &[DVec2], b: &[DVec2], n: DVec2) -> f64 {
-    let max_a = a.iter().map(|p| p.dot(n)).fold(f64::NEG_INFINITY, f64::max);
-    let min_b = b.iter().map(|p| p.dot(n)).fold(f64::INFINITY, f64::min);
+    let max_a = largest(a.iter().map(|p| p.dot(n)));
+    let min_b = smallest(b.iter().map(|p| p.dot(n)));
     min_b - max_a
+}
+
+/// The largest of `values` (negative infinity for none), NaNs passed over as `f64::max`
+/// passes them, by one compare a value: `f64::max`'s NaN rules cost a few instructions
+/// more, on every point of every hull the near-miss test projects. Of two zeros either
+/// may come back, as with `f64::max`; the callers only compare the result.
+pub(crate) fn largest(values: impl Iterator<Item = f64>) -> f64 {
+    values.fold(f64::NEG_INFINITY, |m, v| if v > m { v } else { m })
+}
+
+/// The smallest of `values` (infinity for none), as [`largest`].
+pub(crate) fn smallest(values: impl Iterator<Item = f64>) -> f64 {
+    values.fold(f64::INFINITY, |m, v| if v < m { v } else { m })
 }
 
 /// Among the outward normals of `a`'s edges, the one along which `b` lies farthest, found
@@ -313,6 +328,43 @@ fn reach_from(points: &[DVec2], c: DVec2) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `largest` and `smallest` are `f64::max` and `f64::min` folded, over 5,000 random
+    /// lists with NaNs, infinities, zeros and repeats (equal up to the sign of a zero, which
+    /// `f64::max` leaves open too), and on no values at all.
+    #[test]
+    fn largest_and_smallest_fold_as_max_and_min() {
+        let mut seed = 0x4d59_5df4_d0f3_3173_u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let special = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 0.0, -0.0, 1.5, -1.5];
+        for _ in 0..5_000 {
+            let n = next(12) as usize;
+            let values: Vec<f64> = (0..n)
+                .map(|_| match next(3) {
+                    0 => special[next(special.len() as u64) as usize],
+                    _ => (next(2001) as f64 - 1000.0) / 8.0,
+                })
+                .collect();
+            let want_max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let want_min = values.iter().copied().fold(f64::INFINITY, f64::min);
+            let (got_max, got_min) = (largest(values.iter().copied()), smallest(values.iter().copied()));
+            assert!(
+                got_max == want_max || got_max.is_nan() && want_max.is_nan(),
+                "{values:?}"
+            );
+            assert!(
+                got_min == want_min || got_min.is_nan() && want_min.is_nan(),
+                "{values:?}"
+            );
+        }
+        assert_eq!(largest(std::iter::empty()), f64::NEG_INFINITY);
+        assert_eq!(smallest(std::iter::empty()), f64::INFINITY);
+    }
 
     fn pts(v: &[(f64, f64)]) -> Vec<DVec2> {
         v.iter().map(|&(x, y)| DVec2::new(x, y)).collect()

@@ -14,6 +14,7 @@
 //! - [`color`]: colour transforms.
 //! - [`hull`]: convex hulls, the conservative outlines that reject near misses.
 //! - [`tolerance`]: the flattening tolerances, each with why.
+//! - [`whole`]: floor, ceil and round to integers without the library call.
 
 pub(crate) mod bitmap;
 pub(crate) mod bitmap_paint;
@@ -28,3 +29,4 @@ pub(crate) mod renderer;
 pub(crate) mod shape;
 pub(crate) mod tolerance;
 pub(crate) mod transform;
+pub(crate) mod whole;

@@ -8,6 +8,7 @@
 use glam::DVec2;
 
 use crate::geom::interop::{IntoAffine, IntoPoint};
+use crate::geom::whole::{ceil_small, floor_small};
 
 /// An axis-aligned rectangle with finite coordinates, `left <= right` and `top <= bottom`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -227,15 +228,17 @@ pub(crate) struct PixelRect {
 impl PixelRect {
     /// The pixels a rectangle touches: `floor(left)..ceil(right)`.
     ///
-    /// Coordinates are clamped to +-2^52 so the arithmetic below stays exact in i64.
+    /// Coordinates are clamped to +-2^52 so the arithmetic below stays exact in i64. The
+    /// bound is a whole number, so clamping before rounding gives what clamping after
+    /// would, and the rounding needs no library call (a pair's window is made here).
     pub fn covering(r: &Rect) -> PixelRect {
         const LIM: f64 = 4_503_599_627_370_496.0;
-        let f = |v: f64| v.clamp(-LIM, LIM) as i64;
+        let c = |v: f64| v.clamp(-LIM, LIM);
         PixelRect {
-            x0: f(r.left.floor()),
-            y0: f(r.top.floor()),
-            x1: f(r.right.ceil()),
-            y1: f(r.bottom.ceil()),
+            x0: floor_small(c(r.left)),
+            y0: floor_small(c(r.top)),
+            x1: ceil_small(c(r.right)),
+            y1: ceil_small(c(r.bottom)),
         }
     }
 
@@ -330,6 +333,41 @@ mod tests {
         let r = Rect::from_ltrb(-0.5, 1.0, 2.25, 3.0).unwrap();
         let p = PixelRect::covering(&r);
         assert_eq!((p.x0, p.y0, p.x1, p.y1), (-1, 1, 3, 3));
+    }
+
+    /// The covering pixels are the library's floor and ceil, clamped to +-2^52, over
+    /// 20,000 random rectangles of every size, the far ones included.
+    #[test]
+    fn covering_pixels_are_the_library_floor_and_ceil() {
+        const LIM: f64 = 4_503_599_627_370_496.0;
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut value = || {
+            let mag = f64::from((next() % 70) as u32).exp2();
+            let whole = next() % 4 == 0;
+            let v = ((next() >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 2.0 * mag;
+            if whole { v.round() } else { v }
+        };
+        let want = |v: f64, round: fn(f64) -> f64| round(v).clamp(-LIM, LIM) as i64;
+        for _ in 0..20_000 {
+            let (l, t) = (value(), value());
+            let Some(r) = Rect::from_ltrb(l, t, l + value().abs(), t + value().abs()) else {
+                continue;
+            };
+            let p = PixelRect::covering(&r);
+            let expected = (
+                want(r.left(), f64::floor),
+                want(r.top(), f64::floor),
+                want(r.right(), f64::ceil),
+                want(r.bottom(), f64::ceil),
+            );
+            assert_eq!((p.x0, p.y0, p.x1, p.y1), expected, "{r:?}");
+        }
     }
 
     #[test]

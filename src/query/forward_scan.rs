@@ -52,8 +52,10 @@ pub(crate) fn forward_scan(boxes: &[ScanBox], max_pairs: usize, work: &mut usize
             if *work > budget {
                 return Scan::GaveUp;
             }
-            // x overlaps: b.left is in [a.left, a.right) and b has width.
-            let meets = a.top.max(b.top) < a.bottom.min(b.bottom);
+            // x overlaps: b.left is in [a.left, a.right) and b has width. Both have height,
+            // so the y ranges meet when each starts before the other ends: two compares,
+            // not f64's max and min with their NaN rules.
+            let meets = b.top < a.bottom && a.top < b.bottom;
             if meets && (a.looks & b.joins != 0 || b.looks & a.joins != 0) {
                 pairs.push((a.index.min(b.index), a.index.max(b.index)));
                 if pairs.len() > max_pairs {

@@ -162,17 +162,10 @@ impl Summary<'_> {
         match self.first {
             Some((local, m)) => {
                 let back = m.matrix2.transpose() * n;
-                let top = local
-                    .iter()
-                    .map(|p| p.dot(back))
-                    .fold(f64::NEG_INFINITY, f64::max);
+                let top = hull::largest(local.iter().map(|p| p.dot(back)));
                 top + m.translation.dot(n)
             }
-            None => self
-                .points
-                .iter()
-                .map(|p| p.dot(n))
-                .fold(f64::NEG_INFINITY, f64::max),
+            None => hull::largest(self.points.iter().map(|p| p.dot(n))),
         }
     }
 }
@@ -188,8 +181,8 @@ enum Gathered {
 
 /// A finished outline's [`Summary`], owned.
 struct Owned {
-    /// A one-item outline's local points (a copy of its kept hull's) and matrix.
-    first: Option<(Box<[DVec2]>, DAffine2)>,
+    /// A one-item outline's local points (its kept hull's, shared) and matrix.
+    first: Option<(std::sync::Arc<[DVec2]>, DAffine2)>,
     points: Vec<DVec2>,
     margin: f64,
     far: f64,

@@ -35,6 +35,7 @@ use super::row_steps::BoxSteps;
 use super::sample::{TEXEL_BITS, TexelMap, Texels, times_coverage};
 use crate::FillRule;
 use crate::geom::rect::PixelRect;
+use crate::geom::whole::{ceil_small, floor_small};
 
 /// Fixed-point values (texel coordinates, box bounds) kept below this stay in i64 through
 /// every difference a row takes (they are linear in the pixel, so a region's corners bound
@@ -161,19 +162,49 @@ impl RowReach {
     }
 }
 
-/// `x.floor()` for a finite `|x| < 2^62`, without the library call that `f64::floor` is on
-/// x86-64's baseline: truncated, and one less when that went up.
-#[inline(always)]
-fn floor_small(x: f64) -> i64 {
-    let t = x as i64;
-    t - i64::from(t as f64 > x)
+/// The corners of `local` (pixels relative to the anchor), where [`BitmapBits::fits`]
+/// checks the texel coordinates.
+fn corners(local: PixelRect) -> [(i64, i64); 4] {
+    [
+        (local.x0, local.y0),
+        (local.x1, local.y0),
+        (local.x0, local.y1),
+        (local.x1, local.y1),
+    ]
 }
 
-/// `x.ceil()` for a finite `|x| < 2^62`, as [`floor_small`].
-#[inline(always)]
-fn ceil_small(x: f64) -> i64 {
-    let t = x as i64;
-    t + i64::from((t as f64) < x)
+/// Whether the texel coordinates of `local`'s corners under `map` lie within
+/// [`FITS_I64`]. A pair's window is a few dozen pixels near the anchor and a pose's columns
+/// far below 2^40 (2^8 texels a pixel), so the products and sums fit in i64 and are
+/// worked out there (about a fifth of the i128 arithmetic, twice a pair); anything larger
+/// goes through [`corners_fit_wide`], with the same answer.
+fn corners_fit(map: &TexelMap, local: PixelRect) -> bool {
+    const NEAR: u64 = 1 << 20;
+    const STEEP: u64 = 1 << 40;
+    const FAR: u64 = 1 << 60;
+    let near = [local.x0, local.y0, local.x1, local.y1]
+        .iter()
+        .all(|c| c.unsigned_abs() <= NEAR);
+    let (c0, c1) = (map.col0, map.col1);
+    let steep = [c0.0, c0.1, c1.0, c1.1].iter().any(|c| c.unsigned_abs() > STEEP);
+    if !near || steep || map.origin.0.unsigned_abs() > FAR || map.origin.1.unsigned_abs() > FAR {
+        return corners_fit_wide(map, local);
+    }
+    // |i c| <= 2^60 and |origin| <= 2^60: every sum is below 2^62 in magnitude.
+    let limit = FITS_I64 as u64;
+    corners(local).iter().all(|&(i, j)| {
+        let u = map.origin.0 + i * c0.0 + j * c1.0;
+        let v = map.origin.1 + i * c0.1 + j * c1.1;
+        u.unsigned_abs() < limit && v.unsigned_abs() < limit
+    })
+}
+
+/// [`corners_fit`] in i128, for any corners and map.
+fn corners_fit_wide(map: &TexelMap, local: PixelRect) -> bool {
+    corners(local).iter().all(|&(i, j)| {
+        let (u, v) = map.at(i, j);
+        u.abs() < FITS_I64 && v.abs() < FITS_I64
+    })
 }
 
 /// Whether the centre `(u, v)` (fixed point) lies in the box `b`.
@@ -284,16 +315,7 @@ impl<'a> BitmapBits<'a> {
     /// through every step a row takes: they are linear in the pixel, so its corners bound
     /// them.
     fn fits(&self, local: PixelRect) -> bool {
-        let corners = [
-            (local.x0, local.y0),
-            (local.x1, local.y0),
-            (local.x0, local.y1),
-            (local.x1, local.y1),
-        ];
-        corners.iter().all(|&(i, j)| {
-            let (u, v) = self.map.at(i, j);
-            u.abs() < FITS_I64 && v.abs() < FITS_I64
-        })
+        corners_fit(self.map, local)
     }
 
     /// How its solid pixels are decided (see [`Rule`]); `None` when a bound leaves i64.
@@ -603,39 +625,52 @@ impl<'a> BitmapBits<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::{ceil_small, floor_small};
+    use super::{PixelRect, TexelMap, corners_fit, corners_fit_wide};
 
+    /// The i64 check gives the i128 one's answer over 20,000 random maps and regions,
+    /// from a few pixels near the anchor to coordinates and columns of every size, the
+    /// edges of the fast path's bounds included.
     #[test]
-    fn floor_and_ceil_without_the_library_match_it() {
-        let mut state = 0x3c6e_f372_fe94_f82b_u64;
-        let mut values = vec![
-            0.0,
-            -0.0,
-            0.5,
-            -0.5,
-            1.0,
-            -1.0,
-            2.5,
-            -2.5,
-            1e15 + 0.5,
-            -1e15 - 0.5,
-        ];
-        values.extend([
-            (1u64 << 52) as f64 - 0.5,
-            (1u64 << 61) as f64,
-            -((1u64 << 61) as f64),
-        ]);
-        for _ in 0..20_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let mag = f64::from((state % 62) as u32).exp2();
-            let frac = (state >> 11) as f64 / (1u64 << 53) as f64;
-            values.push((frac - 0.5) * 2.0 * mag);
+    fn corners_fit_in_i64_as_in_i128() {
+        let mut seed = 0x7f4a_7c15_9e37_79b9_u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut value = |bits: u32| -> i64 {
+            let r = next();
+            let size = match r % 4 {
+                0 => 1i64 << (bits - 1),
+                _ => (next() >> (64 - bits)) as i64,
+            };
+            let v = size - (r >> 2) as i64 % 3;
+            if r & 1 << 40 == 0 { v } else { -v }
+        };
+        let (mut narrow, mut fit) = (0, 0);
+        for k in 0..20_000 {
+            let wide = k % 5 == 0;
+            let (cb, ob, pb) = if wide { (62, 62, 62) } else { (41, 61, 21) };
+            let map = TexelMap {
+                origin: (value(ob), value(ob)),
+                col0: (value(cb), value(cb)),
+                col1: (value(cb), value(cb)),
+            };
+            let (x0, y0) = (value(pb), value(pb));
+            let local = PixelRect {
+                x0,
+                y0,
+                x1: x0.saturating_add(value(pb).abs()),
+                y1: y0.saturating_add(value(pb).abs()),
+            };
+            let got = corners_fit(&map, local);
+            assert_eq!(got, corners_fit_wide(&map, local), "{map:?} over {local:?}");
+            narrow += u32::from(!wide);
+            fit += u32::from(got);
         }
-        for x in values {
-            assert_eq!(floor_small(x), x.floor() as i64, "{x}");
-            assert_eq!(ceil_small(x), x.ceil() as i64, "{x}");
-        }
+        // Both answers come up.
+        assert!(fit > 1_000 && fit < 19_000, "{fit} of 20,000 fit");
+        assert!(narrow > 10_000);
     }
 }

@@ -706,12 +706,14 @@ impl RasterCache {
     }
 
     /// Whether `weight` more bytes may be kept in `shard`: when the limit is reached, the
-    /// shard first drops what the current frame has not used.
-    fn room(&self, shard: &mut Shard, weight: usize, dropped: &mut Dropped) -> bool {
+    /// shard first drops what the current frame has not used, into `dropped` (let go after
+    /// the lock), which is made only then: an empty one still costs its four vectors'
+    /// drops, and nearly every entry is kept with room to spare.
+    fn room(&self, shard: &mut Shard, weight: usize, dropped: &mut Option<Dropped>) -> bool {
         if self.bytes() + weight <= CACHE_BYTES {
             return true;
         }
-        let freed = shard.drop_old(dropped);
+        let freed = shard.drop_old(dropped.get_or_insert_default());
         self.release(freed);
         self.bytes() + weight <= CACHE_BYTES
     }
@@ -753,7 +755,7 @@ impl RasterCache {
         V: Clone + Weighed,
     {
         let weight = value.weight();
-        let mut dropped = Dropped::default();
+        let mut dropped = None;
         let mut shard = self.shard_for(&key);
         if self.room(&mut shard, weight + value.shared_if_unheld(), &mut dropped) {
             let bytes = weight + value.joins();
@@ -872,7 +874,7 @@ impl RasterCache {
         let kept = (frame_tag(revision), answer);
         self.pairs_frame.store(kept.0, Ordering::Release);
         let weight = kept.weight();
-        let mut dropped = Dropped::default();
+        let mut dropped = None;
         let mut shard = self.shard_for(&key);
         if self.room(&mut shard, weight, &mut dropped) && shard.pairs.insert(key, kept).is_none() {
             // Answers are not what ages the generations: one a pair and its options, the

@@ -19,6 +19,7 @@ use crate::geom::rect::PixelRect;
 use crate::geom::renderer::{BitmapRenderer, Rendered};
 use crate::geom::shape::Leaf;
 use crate::geom::transform::max_scale;
+use crate::geom::whole::floor_small;
 use crate::{Error, FillRule, Graphic, Result};
 
 /// Curves and circles are flattened to within this distance, in the parent's pixels.
@@ -196,15 +197,21 @@ pub(crate) fn served_from_cache() -> u64 {
 /// Splits a matrix into its anchor (the whole-pixel part of the translation) and the matrix
 /// relative to it.
 fn anchored(m: &DAffine2) -> ((i64, i64), DAffine2) {
-    let t = m
+    // The limit is whole, so clamping before the floor gives what clamping after would
+    // (glam's clamp takes a NaN to the lower limit either way), without the library's
+    // floor.
+    let c = m
         .translation
-        .floor()
         .clamp(DVec2::splat(-ANCHOR_LIMIT), DVec2::splat(ANCHOR_LIMIT));
+    let whole = (floor_small(c.x), floor_small(c.y));
+    let t = DVec2::new(whole.0 as f64, whole.1 as f64);
+    // `+ 0.0` makes a -0.0 (a translation of -0.0 less 0.0) the 0.0 that the floor of
+    // -0.0 gave: the matrix's bits are part of its pose's key.
     let rel = DAffine2 {
         matrix2: m.matrix2,
-        translation: m.translation - t,
+        translation: m.translation - t + DVec2::ZERO,
     };
-    ((t.x as i64, t.y as i64), rel)
+    (whole, rel)
 }
 
 fn matrix_bits(m: &DAffine2) -> [u64; 6] {
@@ -705,10 +712,7 @@ fn quad_edges([l, t, r, b]: [f64; 4], rel: &DAffine2, target: &dyn Fn() -> Strin
     for (s, c) in snapped.iter_mut().zip(corners) {
         *s = snap(rel.transform_point2(c)).ok_or_else(|| too_far(target))?;
     }
-    let mut quad = Edges::default();
-    quad.push_closed(&snapped);
-    quad.finish();
-    Ok(quad)
+    Ok(Edges::quad(snapped))
 }
 
 /// A rectangle of a clip's region as a fill of alpha 255.
@@ -730,6 +734,54 @@ mod tests {
         let (anchor, rel) = anchored(&m);
         assert_eq!(anchor, (-4, 7));
         assert_eq!(rel.translation, DVec2::new(0.75, 0.5));
+    }
+
+    /// The anchor and the matrix relative to it are the library floor's, clamped, over
+    /// translations of every size, whole ones, and ones that are not finite.
+    #[test]
+    fn anchors_are_the_library_floor_clamped() {
+        let library = |m: &DAffine2| {
+            let t = m
+                .translation
+                .floor()
+                .clamp(DVec2::splat(-ANCHOR_LIMIT), DVec2::splat(ANCHOR_LIMIT));
+            ((t.x as i64, t.y as i64), m.translation - t)
+        };
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let special = [
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            1e300,
+            -1e300,
+            -0.0,
+            0.0,
+        ];
+        for k in 0..20_000 {
+            let mut value = || match next() % 8 {
+                0 => special[(next() % special.len() as u64) as usize],
+                1 => (((next() >> 11) as f64) - (1u64 << 52) as f64).round(),
+                _ => {
+                    let mag = f64::from((next() % 64) as u32).exp2();
+                    ((next() >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 2.0 * mag
+                }
+            };
+            let m = DAffine2::from_cols_array(&[1.0, 0.0, 0.0, 1.0, value(), value()]);
+            let (anchor, rel) = anchored(&m);
+            let (want_anchor, want_t) = library(&m);
+            assert_eq!(anchor, want_anchor, "case {k}: {m:?}");
+            let same = |a: f64, b: f64| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+            assert!(
+                same(rel.translation.x, want_t.x) && same(rel.translation.y, want_t.y),
+                "case {k}: {m:?}"
+            );
+        }
     }
 
     #[test]

@@ -14,6 +14,7 @@ use glam::DAffine2;
 
 use crate::Bitmap;
 use crate::geom::color::{ColorTransform, round_channel};
+use crate::geom::whole::round_small;
 
 /// Bits of a texel coordinate below the texel: the fixed point of semantics.md 4.5.
 pub(crate) const TEXEL_BITS: u32 = 32;
@@ -392,8 +393,10 @@ pub(crate) struct TexelMap {
 /// `v` texels in units of 2^-32, rounded to nearest, ties away from zero; `None` when out
 /// of range (or not a number).
 fn to_fixed(v: f64) -> Option<i64> {
-    let f = (v * TEXEL as f64).round();
-    (f.abs() < MAX_FIXED).then_some(f as i64)
+    // From 2^52 up every float is whole, so `|round(f)| < 2^63` exactly when `|f| < 2^63`:
+    // the check comes first and the rounding needs no library call.
+    let f = v * TEXEL as f64;
+    (f.abs() < MAX_FIXED).then(|| round_small(f))
 }
 
 impl TexelMap {
@@ -733,6 +736,39 @@ mod tests {
             }
         }
         assert!(blocks > 50_000, "{blocks} blocks checked");
+    }
+
+    /// `to_fixed` is the library's round with its range check, over values of every size
+    /// around the limit, halves of a unit, and values that are not finite.
+    #[test]
+    fn to_fixed_is_the_library_round() {
+        let library = |v: f64| {
+            let f = (v * TEXEL as f64).round();
+            (f.abs() < MAX_FIXED).then_some(f as i64)
+        };
+        let unit = 1.0 / TEXEL as f64;
+        let mut seed = 0x8c3f_21d7_45e9_a601_u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut values = vec![
+            f64::NAN,
+            f64::INFINITY,
+            -f64::INFINITY,
+            2f64.powi(31),
+            -2f64.powi(31),
+        ];
+        for _ in 0..20_000 {
+            let mag = f64::from((next() % 96) as u32).exp2() * unit;
+            let v = ((next() >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 2.0 * mag;
+            values.extend([v, ((v / unit).trunc() + 0.5) * unit]);
+        }
+        for v in values {
+            assert_eq!(to_fixed(v), library(v), "{v}");
+        }
     }
 
     fn texels() -> Texels {

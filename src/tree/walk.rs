@@ -126,8 +126,9 @@ impl Stage {
         mut f: impl FnMut(NodeId, Visit<'s>, &DAffine2, &ColorTransform, &Clips) -> Result<()>,
     ) -> Result<()> {
         let base = pre * self.matrix_to(target, space)?;
-        // The stack only allocates once a node has children, so a query on a leaf sprite
-        // allocates nothing here.
+        // A node's first child is walked next without going through the stack (it would be
+        // popped next), so the stack only allocates once a node has two children: a query
+        // on a sprite of one container and its image allocates nothing here.
         let mut stack = Vec::new();
         let mut next = Some((target, base, base_color, clips));
         while let Some((id, m, ct, clips)) = next.take().or_else(|| stack.pop()) {
@@ -173,7 +174,11 @@ impl Stage {
                         child_clips = with(child_clips, Clip::Window { rect, matrix: cm });
                     }
                 }
-                stack.push((c, cm, ct.concat(&child.color), child_clips));
+                // Children are visited in reverse, so the one held in `next` is always the
+                // first child so far; the one it replaces goes on the stack above the rest.
+                if let Some(later) = next.replace((c, cm, ct.concat(&child.color), child_clips)) {
+                    stack.push(later);
+                }
             }
         }
         Ok(())
