@@ -77,7 +77,24 @@ impl Stage {
             });
         }
         let request = PairRequest::new(a, b, parent, opts).rejecting_near_misses();
-        let answer = self.run_pair(&request, |setup| setup.collision(self, opts))?;
+        // A pair asked before, whose targets moved by whole pixels since, compares its kept
+        // rasters at their new anchors (`kept_pair`); else it is set up fresh, and kept.
+        let kept = key.as_ref().and_then(|k| self.kept_answer(k, &request));
+        let answer = match kept {
+            Some(answer) => answer?,
+            None => {
+                let mut fresh = None;
+                let answer = self.run_pair(&request, |setup| {
+                    let answer = setup.collision(self, opts)?;
+                    fresh = Some(setup);
+                    Ok(answer)
+                })?;
+                if let (Some(key), Some(setup)) = (&key, &fresh) {
+                    self.keep_setup(*key, &request, setup);
+                }
+                answer
+            }
+        };
         if let Some(key) = key {
             self.cache
                 .keep_pair(revision, key, (answer.rect, answer.overlap_pixels));

@@ -91,6 +91,11 @@ impl CachedRaster {
         }
     }
 
+    /// Whether the cache holds it (and counts its bytes) now.
+    pub fn is_cached(&self) -> bool {
+        self.cached.load(Ordering::Relaxed)
+    }
+
     /// Calls `add(x0, x1)` for each run of the columns `x0..x1` of row `j` (relative to the
     /// anchor) whose value reaches `threshold` (at least 1): what its pose's rows give there,
     /// read instead of computed.
@@ -257,6 +262,11 @@ fn pair_targets(key: &PairKey) -> [u32; 2] {
 
 /// A pair query's answer: the overlap rectangle and the count of pixels solid in both.
 pub(crate) type PairAnswer = (Option<crate::Rect>, Option<u64>);
+
+/// A pair's setup kept for asking it again after a move (`query::kept_pair`, which alone
+/// knows its type), and its weight. Whatever it holds of the cache (whole rasters) is
+/// counted there while the cache holds it; when rasters go, every kept setup goes.
+type KeptSetup = (Arc<dyn std::any::Any + Send + Sync>, usize);
 
 /// Shards of the cache, each behind its own lock: the pairs of a frame run on several
 /// threads and look entries up at once, and with one lock they took turns (a frame of 1,000
@@ -560,6 +570,9 @@ pub(crate) struct RasterCache {
     /// The frame of the last pair answer kept: in a frame that has kept none (the first
     /// many-object query after the tree changed) a lookup needs no lock.
     pairs_frame: AtomicU64,
+    /// Pair setups kept for asking again after a move, by pair key. Locked after a shard's
+    /// lock (when rasters go, the setups holding them go too), never before one.
+    kept: Mutex<FastMap<PairKey, KeptSetup>>,
     /// Counts queries, for [`RasterCache::query_epoch`].
     epoch: AtomicU64,
     batches: AtomicUsize,
@@ -579,6 +592,7 @@ impl Default for RasterCache {
             age_bytes: AtomicUsize::new(AGE_BYTES),
             frame_lock: Mutex::new(()),
             pairs_frame: AtomicU64::new(0),
+            kept: Mutex::default(),
             epoch: AtomicU64::new(0),
             batches: AtomicUsize::new(0),
             #[cfg(test)]
@@ -654,6 +668,7 @@ impl RasterCache {
             let old = std::mem::take(&mut *self.shard(i));
             old.leave_all();
         }
+        self.drop_setups();
         self.bytes.store(0, Ordering::Relaxed);
     }
 
@@ -709,6 +724,7 @@ impl RasterCache {
         }
         let freed = shard.drop_old(dropped);
         self.release(freed);
+        self.drop_setups();
         self.bytes() + weight <= CACHE_BYTES
     }
 
@@ -724,6 +740,7 @@ impl RasterCache {
             let freed = self.shard(i).drop_old(&mut dropped);
             self.release(freed);
             drop(dropped);
+            self.drop_setups();
         }
     }
 
@@ -793,6 +810,7 @@ impl RasterCache {
                 self.release(freed);
                 drop(dropped);
             }
+            self.drop_setups();
         }
         self.revision.store(tag, Ordering::Release);
         frame
@@ -895,6 +913,67 @@ impl RasterCache {
             }
         }
         self.pairs_frame.store(to, Ordering::Release);
+    }
+
+    fn setups(&self) -> std::sync::MutexGuard<'_, FastMap<PairKey, KeptSetup>> {
+        // As the shards: every update is a single insert or remove.
+        self.kept.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The setup kept for the pair `key`, if any ([`RasterCache::keep_setup`]).
+    pub fn kept_setup(&self, key: &PairKey) -> Option<Arc<dyn std::any::Any + Send + Sync>> {
+        self.setups().get(key).map(|(setup, _)| setup.clone())
+    }
+
+    /// Keeps a pair's setup, weighing `bytes` besides the entry's overhead, in place of the
+    /// one kept for the pair before; when there is no room, nothing is kept for the pair
+    /// (setups never make room: they are the first to go).
+    pub fn keep_setup(&self, key: PairKey, setup: Arc<dyn std::any::Any + Send + Sync>, bytes: usize) {
+        let weight = bytes + ENTRY_BYTES;
+        let mut setups = self.setups();
+        let replaced = match self.bytes() + weight <= CACHE_BYTES {
+            true => {
+                self.bytes.fetch_add(weight, Ordering::Relaxed);
+                setups.insert(key, (setup, weight))
+            }
+            false => setups.remove(&key),
+        };
+        drop(setups);
+        self.release(replaced.map_or(0, |(_, w)| w));
+    }
+
+    /// Forgets the setup kept for the pair `key`.
+    pub fn forget_setup(&self, key: &PairKey) {
+        let removed = self.setups().remove(key);
+        self.release(removed.map_or(0, |(_, w)| w));
+    }
+
+    /// Forgets the setups kept for pairs with a target `changed` accepts (by node index):
+    /// before an edit of a bitmap's pixels patches its rasters in place, which needs them
+    /// held by the cache alone.
+    pub fn forget_setups(&self, changed: impl Fn(u32) -> bool) {
+        let mut setups = self.setups();
+        let mut freed = 0;
+        setups.retain(|key, (_, w)| {
+            let keep = !pair_targets(key).into_iter().any(&changed);
+            freed += if keep { 0 } else { *w };
+            keep
+        });
+        drop(setups);
+        self.release(freed);
+    }
+
+    /// Forgets every kept setup: rasters left the cache, and a setup must not hold one
+    /// that the cache no longer counts.
+    fn drop_setups(&self) {
+        let taken = std::mem::take(&mut *self.setups());
+        self.release(taken.values().map(|(_, w)| w).sum());
+    }
+
+    /// How many pair setups are kept.
+    #[cfg(test)]
+    pub fn kept_setups(&self) -> usize {
+        self.setups().len()
     }
 
     /// The local geometry under `key`, made by `make` on a miss (`None`: nothing to keep).
@@ -1003,6 +1082,7 @@ impl RasterCache {
             total += sum(&mut g.young.values().chain(g.old.values()).map(Weighed::weight));
             total += sum(&mut s.pairs.values().map(Weighed::weight));
         }
+        total += self.setups().values().map(|(_, w)| w).sum::<usize>();
         total
     }
 
