@@ -25,14 +25,13 @@
 //! Then the boxes are the kept local boxes mapped by the new matrices (what
 //! [`Stage::bounds`] computes), and the window and the answer follow as in a fresh setup;
 //! anything else (a failed check, a window over the budget) goes the fresh way, which
-//! gives the answer or the error. A kept pair is forgotten when its rasters leave the
-//! cache, and before an edit of a bitmap its targets hold.
-
-use std::sync::Arc;
+//! gives the answer or the error, and keeps the pair it sets up in place of the stale one
+//! (written over it, so that a frame of turning sprites allocates nothing for it). A kept
+//! pair is forgotten when its rasters leave the cache, and before an edit of a bitmap its
+//! targets hold.
 
 use glam::DAffine2;
 
-use crate::geom::transform;
 use crate::query::pipeline::{PairRequest, Pose, PreparedPair, Setup, Thresholds, collision_of};
 use crate::raster::{PairKey, Prepared, anchor_and_bits};
 use crate::tree::node::Node;
@@ -48,17 +47,39 @@ struct KeptTarget {
     bits: [u64; 6],
     /// Its box in its own space ([`Stage::own_box`]), which [`Stage::bounds`] maps.
     local_box: Rect,
+    /// Its matrix to the parent, as bits, and its box there, when it was kept: a target
+    /// that has not moved since needs neither worked out again.
+    matrix: [u64; 6],
+    placed: Rect,
+    /// The local box mapped by the matrix's linear part ([`Rect::linear_extent`]): a
+    /// target that only moved needs the translation added.
+    extent: Option<[f64; 4]>,
 }
 
 /// Where a childless target's leaves are anchored in the parent's grid and the bits of
 /// their matrix relative to the anchor, for `m` its matrix to the parent: as the walk
 /// works them out.
-fn own_leaves(node: &Node, m: DAffine2) -> Option<((i64, i64), [u64; 6])> {
+/// `m` is finite (`Stage::matrix_to` checked it), and so is the identity times it, which
+/// the walk checks.
+fn own_leaves(node: &Node, m: DAffine2) -> ((i64, i64), [u64; 6]) {
     let base = leaf_base(&DAffine2::IDENTITY, m);
-    if !transform::is_finite(&base) {
-        return None;
-    }
-    Some(anchor_and_bits(&own_leaf_matrix(node, &base)))
+    anchor_and_bits(&own_leaf_matrix(node, &base))
+}
+
+/// Whether two runs of bits are the same, compared inline (an array's `==` calls
+/// `memcmp`, which costs more than the six words).
+fn same(a: &[u64], b: &[u64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+/// What [`Stage::kept_answer`] found.
+pub(crate) enum Kept {
+    /// No pair kept.
+    None,
+    /// A pair kept that does not hold now.
+    Stale,
+    /// The answer from the pair kept.
+    Answer(Result<Collision>),
 }
 
 /// A pair's setup kept for asking again after a move.
@@ -85,21 +106,19 @@ pub(crate) fn answered_kept() -> u64 {
 /// Kept pairs: made after a fresh setup, checked and used before one (crate-internal).
 impl Stage {
     /// The answer to `req` from the pair kept under `key`, when it holds (see the module's
-    /// docs); `None` sends the query the fresh way. A kept pair that no longer holds is
-    /// forgotten.
-    pub(crate) fn kept_answer(&self, key: &PairKey, req: &PairRequest<'_>) -> Option<Result<Collision>> {
-        let kept = self.cache.kept_setup(key)?;
+    /// docs); else whether a pair was kept there at all.
+    pub(crate) fn kept_answer(&self, key: &PairKey, req: &PairRequest<'_>) -> Kept {
+        let Some(kept) = self.cache.kept_setup(key) else {
+            return Kept::None;
+        };
         let answer = kept
             .downcast_ref::<KeptPair>()
             .and_then(|kept| self.kept_answer_now(kept, req));
-        if answer.is_none() {
-            self.cache.forget_setup(key);
-        }
         #[cfg(test)]
         if answer.is_some() {
             ANSWERED_KEPT.with(|n| n.set(n.get() + 1));
         }
-        answer
+        answer.map_or(Kept::Stale, Kept::Answer)
     }
 
     fn kept_answer_now(&self, kept: &KeptPair, req: &PairRequest<'_>) -> Option<Result<Collision>> {
@@ -114,16 +133,16 @@ impl Stage {
             return None;
         }
         // As `setup_pair` goes on from the two boxes.
-        let empty = Some(Ok(Setup::Empty.collision(self, opts).ok()?));
+        let empty = || Some(Setup::Empty.collision(self, opts));
         let Some(r) = box_a.intersect(&box_b) else {
-            return empty;
+            return empty();
         };
         let window = self.pixel_window(&r, String::new).ok()?;
         let window = window
             .intersect(&ka.prepared.extent()?.moved(da))
             .intersect(&kb.prepared.extent()?.moved(db));
         if window.is_empty() {
-            return empty;
+            return empty();
         }
         if window.area() > u128::from(opts.max_pixels) {
             return None;
@@ -160,22 +179,38 @@ impl Stage {
         // parent: unchanged but for their matrices, which are multiplied as they are now.
         let unchanged = |n: &Node| n.stamp <= kept.revision;
         let m = self.matrix_to_checked(t.node, kept.parent, unchanged).ok()??;
-        let (anchor, bits) = own_leaves(node, m)?;
-        if bits != t.bits {
+        let now = m.to_cols_array().map(f64::to_bits);
+        if same(&now, &t.matrix) {
+            return Some((t.placed, (0, 0)));
+        }
+        let (anchor, bits) = own_leaves(node, m);
+        if !same(&bits, &t.bits) {
             return None;
         }
+        // As `Rect::transform` maps the box: by the kept extent when the linear part is the
+        // kept one.
+        let placed = match t.extent {
+            Some(e) if same(&now[..4], &t.matrix[..4]) && m.translation.is_finite() => {
+                Rect::placed(e, m.translation)
+            }
+            _ => t.local_box.transform(m),
+        };
         let moved = (anchor.0 - t.anchor.0, anchor.1 - t.anchor.1);
-        Some((t.local_box.transform(m)?, moved))
+        Some((placed?, moved))
     }
 
-    /// Keeps `setup`, just worked out fresh for `req`, under `key` when it can be asked
-    /// again after a move (see the module's docs). [`Stage::kept_setup`] has forgotten
-    /// whatever was kept there and did not hold.
-    pub(crate) fn keep_setup(&self, key: PairKey, req: &PairRequest<'_>, setup: &Setup) {
-        if let Some(kept) = self.keepable(req, setup) {
-            let bytes = std::mem::size_of::<KeptPair>()
-                + kept.targets.iter().map(|t| t.prepared.own_bytes()).sum::<usize>();
-            self.cache.keep_setup(key, Arc::new(kept), bytes);
+    /// Keeps `setup`, just worked out fresh for `req` (`None`: it ended in an error), under
+    /// `key` when it can be asked again after a move (see the module's docs); else forgets
+    /// the pair kept there, when `stale` says there is one.
+    pub(crate) fn keep_setup(&self, key: PairKey, req: &PairRequest<'_>, setup: Option<&Setup>, stale: bool) {
+        match setup.and_then(|setup| self.keepable(req, setup)) {
+            Some(kept) => {
+                let bytes = std::mem::size_of::<KeptPair>()
+                    + kept.targets.iter().map(|t| t.prepared.own_bytes()).sum::<usize>();
+                self.cache.keep_setup(key, kept, bytes);
+            }
+            None if stale => self.cache.forget_setup(&key),
+            None => {}
         }
     }
 
@@ -191,16 +226,21 @@ impl Stage {
             if !n.children.is_empty() {
                 return None;
             }
-            let (anchor, bits) = own_leaves(n, self.matrix_to(node, req.parent).ok()?)?;
+            let m = self.matrix_to(node, req.parent).ok()?;
+            let (anchor, bits) = own_leaves(n, m);
             if !prepared.cached_rasters_at(anchor) {
                 return None;
             }
+            let local_box = self.own_box(node).ok()??;
             Some(KeptTarget {
                 node,
                 prepared: prepared.clone(),
                 anchor,
                 bits,
-                local_box: self.own_box(node).ok()??,
+                local_box,
+                matrix: m.to_cols_array().map(f64::to_bits),
+                placed: local_box.transform(m)?,
+                extent: local_box.linear_extent(&m.matrix2),
             })
         };
         Some(KeptPair {

@@ -855,6 +855,7 @@ impl PreparedPair {
 }
 
 /// The answer of [`Stage::collision`] for the pixels solid in both targets.
+#[inline]
 pub(crate) fn collision_of(overlap: Overlap) -> Collision {
     Collision {
         rect: overlap.rect.and_then(PixelRect::to_rect),

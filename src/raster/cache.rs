@@ -886,13 +886,19 @@ impl RasterCache {
         let kept = (frame_tag(revision), answer);
         self.pairs_frame.store(kept.0, Ordering::Release);
         let weight = kept.weight();
-        let mut dropped = Dropped::default();
         let mut shard = self.shard_for(&key);
-        if self.room(&mut shard, weight, &mut dropped) && shard.pairs.insert(key, kept).is_none() {
+        // Room is nearly always there: what making it drops is made only when it is not.
+        let mut dropped = None;
+        let room = self.bytes() + weight <= CACHE_BYTES
+            || self.room(&mut shard, weight, dropped.insert(Dropped::default()));
+        if room && shard.pairs.insert(key, kept).is_none() {
             // Answers are not what ages the generations: one a pair and its options, the
             // next frame's replacing the last's.
             self.bytes.fetch_add(weight, Ordering::Relaxed);
         }
+        // What was dropped is freed outside the lock.
+        drop(shard);
+        drop(dropped);
     }
 
     /// Carries the pair answers kept in the frame of a tree at `from` into the frame of the
@@ -926,20 +932,34 @@ impl RasterCache {
     }
 
     /// Keeps a pair's setup, weighing `bytes` besides the entry's overhead, in place of the
-    /// one kept for the pair before; when there is no room, nothing is kept for the pair
-    /// (setups never make room: they are the first to go).
-    pub fn keep_setup(&self, key: PairKey, setup: Arc<dyn std::any::Any + Send + Sync>, bytes: usize) {
+    /// one kept for the pair before (written over it, without allocating, when nothing else
+    /// holds that one); when there is no room, nothing is kept for the pair (setups never
+    /// make room: they are the first to go).
+    pub fn keep_setup<T: std::any::Any + Send + Sync>(&self, key: PairKey, setup: T, bytes: usize) {
         let weight = bytes + ENTRY_BYTES;
         let mut setups = self.setups();
-        let replaced = match self.bytes() + weight <= CACHE_BYTES {
-            true => {
-                self.bytes.fetch_add(weight, Ordering::Relaxed);
-                setups.insert(key, (setup, weight))
+        let before = setups.get(&key).map_or(0, |(_, w)| *w);
+        if self.bytes().saturating_sub(before) + weight > CACHE_BYTES {
+            setups.remove(&key);
+            drop(setups);
+            self.release(before);
+            return;
+        }
+        match setups.get_mut(&key) {
+            Some((kept, w)) => {
+                match Arc::get_mut(kept).and_then(|k| k.downcast_mut::<T>()) {
+                    Some(slot) => *slot = setup,
+                    None => *kept = Arc::new(setup),
+                }
+                *w = weight;
             }
-            false => setups.remove(&key),
-        };
+            None => {
+                setups.insert(key, (Arc::new(setup), weight));
+            }
+        }
+        self.bytes.fetch_add(weight, Ordering::Relaxed);
         drop(setups);
-        self.release(replaced.map_or(0, |(_, w)| w));
+        self.release(before);
     }
 
     /// Forgets the setup kept for the pair `key`.

@@ -183,6 +183,7 @@ impl Node {
 
     /// The matrix mapping the node's content into its parent: its matrix, after the scroll
     /// window's offset.
+    #[inline]
     pub fn content_matrix(&self) -> DAffine2 {
         match self.scroll {
             Some(r) => self.matrix * DAffine2::from_translation(-DVec2::new(r.left(), r.top())),
