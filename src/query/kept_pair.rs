@@ -22,8 +22,10 @@
 //! - with `skip_hidden`, it is still shown (visibility above the parent is not stamped
 //!   into the pair, so it is asked).
 //!
-//! Then the boxes are the kept local boxes mapped by the new matrices (what
-//! [`Stage::bounds`] computes), and the window and the answer follow as in a fresh setup;
+//! Then the boxes are the kept local boxes mapped by the new matrices, as
+//! [`Stage::bounds`] maps them (the kept box when the matrix is the kept one, the kept
+//! linear extent plus the translation when only the translation moved), and the window
+//! and the answer follow as in a fresh setup;
 //! anything else (a failed check, a window over the budget) goes the fresh way, which
 //! gives the answer or the error, and keeps the pair it sets up in place of the stale one
 //! (written over it, so that a frame of turning sprites allocates nothing for it). A kept
@@ -58,9 +60,8 @@ struct KeptTarget {
 
 /// Where a childless target's leaves are anchored in the parent's grid and the bits of
 /// their matrix relative to the anchor, for `m` its matrix to the parent: as the walk
-/// works them out.
-/// `m` is finite (`Stage::matrix_to` checked it), and so is the identity times it, which
-/// the walk checks.
+/// works them out. `m` is finite (`Stage::matrix_to` checked it), and so is the identity
+/// times it, which the walk checks.
 fn own_leaves(node: &Node, m: DAffine2) -> ((i64, i64), [u64; 6]) {
     let base = leaf_base(&DAffine2::IDENTITY, m);
     anchor_and_bits(&own_leaf_matrix(node, &base))
@@ -219,6 +220,11 @@ impl Stage {
         let opts: &CollisionOptions = req.opts;
         let posed = (req.a.pose, req.b.pose) != (Pose::InParent, Pose::InParent);
         if !(opts.precise && opts.fast_paths) || posed || req.memo.is_some() {
+            return None;
+        }
+        // Most fresh setups that cannot be kept hold an item computed in the window: they
+        // go before anything is worked out.
+        if !(pair.a.only_rasters() && pair.b.only_rasters()) {
             return None;
         }
         let target = |node: NodeId, prepared: &Prepared| -> Option<KeptTarget> {

@@ -570,9 +570,10 @@ pub(crate) struct RasterCache {
     /// The frame of the last pair answer kept: in a frame that has kept none (the first
     /// many-object query after the tree changed) a lookup needs no lock.
     pairs_frame: AtomicU64,
-    /// Pair setups kept for asking again after a move, by pair key. Locked after a shard's
-    /// lock (when rasters go, the setups holding them go too), never before one.
-    kept: Mutex<FastMap<PairKey, KeptSetup>>,
+    /// Pair setups kept for asking again after a move, by pair key, in shards as the
+    /// answers are (threads asking pairs at once do not take turns). Locked after a
+    /// shard's lock (when rasters go, the setups holding them go too), never before one.
+    kept: Vec<Mutex<FastMap<PairKey, KeptSetup>>>,
     /// Counts queries, for [`RasterCache::query_epoch`].
     epoch: AtomicU64,
     batches: AtomicUsize,
@@ -592,7 +593,7 @@ impl Default for RasterCache {
             age_bytes: AtomicUsize::new(AGE_BYTES),
             frame_lock: Mutex::new(()),
             pairs_frame: AtomicU64::new(0),
-            kept: Mutex::default(),
+            kept: (0..SHARDS).map(|_| Mutex::default()).collect(),
             epoch: AtomicU64::new(0),
             batches: AtomicUsize::new(0),
             #[cfg(test)]
@@ -921,14 +922,20 @@ impl RasterCache {
         self.pairs_frame.store(to, Ordering::Release);
     }
 
-    fn setups(&self) -> std::sync::MutexGuard<'_, FastMap<PairKey, KeptSetup>> {
+    /// The kept setups' shard `i`.
+    fn setups_in(&self, i: usize) -> std::sync::MutexGuard<'_, FastMap<PairKey, KeptSetup>> {
         // As the shards: every update is a single insert or remove.
-        self.kept.lock().unwrap_or_else(|e| e.into_inner())
+        self.kept[i].lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The kept setups' shard of `key`.
+    fn setups(&self, key: &PairKey) -> std::sync::MutexGuard<'_, FastMap<PairKey, KeptSetup>> {
+        self.setups_in(shard_of(key))
     }
 
     /// The setup kept for the pair `key`, if any ([`RasterCache::keep_setup`]).
     pub fn kept_setup(&self, key: &PairKey) -> Option<Arc<dyn std::any::Any + Send + Sync>> {
-        self.setups().get(key).map(|(setup, _)| setup.clone())
+        self.setups(key).get(key).map(|(setup, _)| setup.clone())
     }
 
     /// Keeps a pair's setup, weighing `bytes` besides the entry's overhead, in place of the
@@ -937,7 +944,7 @@ impl RasterCache {
     /// make room: they are the first to go).
     pub fn keep_setup<T: std::any::Any + Send + Sync>(&self, key: PairKey, setup: T, bytes: usize) {
         let weight = bytes + ENTRY_BYTES;
-        let mut setups = self.setups();
+        let mut setups = self.setups(&key);
         let before = setups.get(&key).map_or(0, |(_, w)| *w);
         if self.bytes().saturating_sub(before) + weight > CACHE_BYTES {
             setups.remove(&key);
@@ -964,7 +971,7 @@ impl RasterCache {
 
     /// Forgets the setup kept for the pair `key`.
     pub fn forget_setup(&self, key: &PairKey) {
-        let removed = self.setups().remove(key);
+        let removed = self.setups(key).remove(key);
         self.release(removed.map_or(0, |(_, w)| w));
     }
 
@@ -972,28 +979,30 @@ impl RasterCache {
     /// before an edit of a bitmap's pixels patches its rasters in place, which needs them
     /// held by the cache alone.
     pub fn forget_setups(&self, changed: impl Fn(u32) -> bool) {
-        let mut setups = self.setups();
-        let mut freed = 0;
-        setups.retain(|key, (_, w)| {
-            let keep = !pair_targets(key).into_iter().any(&changed);
-            freed += if keep { 0 } else { *w };
-            keep
-        });
-        drop(setups);
-        self.release(freed);
+        for i in 0..SHARDS {
+            let mut freed = 0;
+            self.setups_in(i).retain(|key, (_, w)| {
+                let keep = !pair_targets(key).into_iter().any(&changed);
+                freed += if keep { 0 } else { *w };
+                keep
+            });
+            self.release(freed);
+        }
     }
 
     /// Forgets every kept setup: rasters left the cache, and a setup must not hold one
     /// that the cache no longer counts.
     fn drop_setups(&self) {
-        let taken = std::mem::take(&mut *self.setups());
-        self.release(taken.values().map(|(_, w)| w).sum());
+        for i in 0..SHARDS {
+            let taken = std::mem::take(&mut *self.setups_in(i));
+            self.release(taken.values().map(|(_, w)| w).sum());
+        }
     }
 
     /// How many pair setups are kept.
     #[cfg(test)]
     pub fn kept_setups(&self) -> usize {
-        self.setups().len()
+        (0..SHARDS).map(|i| self.setups_in(i).len()).sum()
     }
 
     /// The local geometry under `key`, made by `make` on a miss (`None`: nothing to keep).
@@ -1102,7 +1111,9 @@ impl RasterCache {
             total += sum(&mut g.young.values().chain(g.old.values()).map(Weighed::weight));
             total += sum(&mut s.pairs.values().map(Weighed::weight));
         }
-        total += self.setups().values().map(|(_, w)| w).sum::<usize>();
+        total += (0..SHARDS)
+            .map(|i| self.setups_in(i).values().map(|(_, w)| w).sum::<usize>())
+            .sum::<usize>();
         total
     }
 
