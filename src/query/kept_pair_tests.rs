@@ -641,3 +641,35 @@ fn kept_pairs_are_counted_in_the_cache_and_go_with_its_rasters() {
     assert!(s.cache.kept_setups() >= 30, "{}", s.cache.kept_setups());
     assert_eq!(s.cache.bytes(), s.cache.recount());
 }
+
+#[test]
+fn kept_pairs_go_when_the_cache_ages_and_stay_counted() {
+    let opts = CollisionOptions::default();
+    let (mut s, n) = scene(true);
+    let pair = (n.a, n.b, n.parent);
+    let _ = warm(&mut s, n, &opts);
+    assert_eq!(s.cache.kept_setups(), 1);
+    // A new frame ages the cache once anything came in since the last age: the
+    // generations turn over, and every kept setup goes (its rasters may leave).
+    s.cache.set_age_bytes(1);
+    let c = s.add_bitmap(n.parent, blob(9, 9, 5), false).unwrap();
+    s.set_position(c, 24.25, 27.5).unwrap();
+    ask(&s, (c, n.b, n.parent), &opts).unwrap();
+    s.set_x(n.a, s.x(n.a).unwrap() - 1.0).unwrap();
+    let before = answered_kept();
+    assert_eq!(ask(&s, pair, &opts), cold(&s, pair, &opts));
+    assert_eq!(answered_kept(), before, "the kept pair outlived an age");
+    assert_eq!(s.cache.bytes(), s.cache.recount());
+    // Frame after frame of ages: every answer cold's, every byte counted.
+    for k in 0..12 {
+        s.set_x(c, s.x(c).unwrap() + 0.5).unwrap();
+        ask(&s, (c, n.b, n.parent), &opts).unwrap();
+        s.set_x(n.a, s.x(n.a).unwrap() + if k % 2 == 0 { 1.0 } else { -1.0 })
+            .unwrap();
+        assert_eq!(ask(&s, pair, &opts), cold(&s, pair, &opts), "ask {k}");
+        assert_eq!(s.cache.bytes(), s.cache.recount(), "ask {k}");
+    }
+    s.cache.set_age_bytes(usize::MAX);
+    let _ = warm(&mut s, n, &opts);
+    assert_eq!(s.cache.bytes(), s.cache.recount());
+}
