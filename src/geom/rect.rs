@@ -169,12 +169,24 @@ impl Rect {
     /// spaces), or `None` when the mapping overflows.
     pub fn transform(&self, m: impl IntoAffine) -> Option<Rect> {
         let m = &m.into_affine();
+        match self.linear_extent(&m.matrix2) {
+            Some(extent) if m.translation.is_finite() => Rect::placed(extent, m.translation),
+            // Infinite products could make a corner NaN (inf - inf), which the corner path
+            // reports, so they take that path.
+            _ => Rect::from_points(self.corners().map(|p| m.transform_point2(p))),
+        }
+    }
+
+    /// The part of [`Rect::transform`] that its matrix's translation does not change: the
+    /// box's sides mapped by the linear part `m2` before the translation is added, `[left,
+    /// top, right, bottom]`, or `None` when a product is not finite. A box moved by many
+    /// translations (a kept pair's target, `query::kept_pair`) makes it once.
+    pub(crate) fn linear_extent(&self, m2: &glam::DMat2) -> Option<[f64; 4]> {
         // Each corner is (a x + c y) + t rounded step by step, and rounding is monotonic, so
         // the extreme corner comes from the extreme products: the same answer as mapping
-        // the four corners, for a quarter of the work. Infinite products could make a corner
-        // NaN (inf - inf), which the corner path reports, so they take that path.
-        let (a, b) = (m.matrix2.x_axis.x, m.matrix2.x_axis.y);
-        let (c, d) = (m.matrix2.y_axis.x, m.matrix2.y_axis.y);
+        // the four corners, for a quarter of the work.
+        let (a, b) = (m2.x_axis.x, m2.x_axis.y);
+        let (c, d) = (m2.y_axis.x, m2.y_axis.y);
         let products = [
             a * self.left,
             a * self.right,
@@ -185,16 +197,23 @@ impl Rect {
             d * self.top,
             d * self.bottom,
         ];
-        if !products.iter().all(|p| p.is_finite()) || !m.translation.is_finite() {
-            return Rect::from_points(self.corners().map(|p| m.transform_point2(p)));
+        if !products.iter().all(|p| p.is_finite()) {
+            return None;
         }
         let [al, ar, ct, cb, bl, br, dt, db] = products;
-        Rect::from_ltrb(
-            (al.min(ar) + ct.min(cb)) + m.translation.x,
-            (bl.min(br) + dt.min(db)) + m.translation.y,
-            (al.max(ar) + ct.max(cb)) + m.translation.x,
-            (bl.max(br) + dt.max(db)) + m.translation.y,
-        )
+        Some([
+            al.min(ar) + ct.min(cb),
+            bl.min(br) + dt.min(db),
+            al.max(ar) + ct.max(cb),
+            bl.max(br) + dt.max(db),
+        ])
+    }
+
+    /// [`Rect::transform`] by a matrix with a finite translation `t`, from its
+    /// [`Rect::linear_extent`].
+    #[inline]
+    pub(crate) fn placed([l, t0, r, b]: [f64; 4], t: DVec2) -> Option<Rect> {
+        Rect::from_ltrb(l + t.x, t0 + t.y, r + t.x, b + t.y)
     }
 
     /// The rectangle grown by `d` on every side (shrunk for negative `d`, never past its centre).
@@ -231,6 +250,7 @@ impl PixelRect {
     /// Coordinates are clamped to +-2^52 so the arithmetic below stays exact in i64. The
     /// bound is a whole number, so clamping before rounding gives what clamping after
     /// would, and the rounding needs no library call (a pair's window is made here).
+    #[inline]
     pub fn covering(r: &Rect) -> PixelRect {
         const LIM: f64 = 4_503_599_627_370_496.0;
         let c = |v: f64| v.clamp(-LIM, LIM);

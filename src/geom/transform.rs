@@ -119,6 +119,7 @@ pub(crate) fn max_scale(m: &DAffine2) -> f64 {
     q + r
 }
 
+#[inline]
 pub(crate) fn is_finite(m: &DAffine2) -> bool {
     m.to_cols_array().iter().all(|v| v.is_finite())
 }

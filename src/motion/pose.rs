@@ -182,7 +182,7 @@ impl Stage {
         }
         for &(node, pose) in poses {
             let props = pose.props();
-            let node = self.node_mut(node)?;
+            let node = self.placement_mut(node)?;
             node.props = props;
             // Checked above: the same function of the same numbers.
             node.matrix = props.to_matrix();

@@ -1,7 +1,9 @@
 //! The collision of two objects (semantics.md section 4): `collision_rect`, the signature
 //! users come for, and `collision` with every option.
 
+use crate::query::kept_pair::Kept;
 use crate::query::pipeline::{PairRequest, kept_answer_key};
+use crate::raster::PairKey;
 use crate::{Collision, CollisionOptions, NodeId, Rect, Result, Stage};
 
 /// Whether and where two objects touch.
@@ -76,12 +78,43 @@ impl Stage {
                 Some(_) => Collision { rect, overlap_pixels },
             });
         }
-        let request = PairRequest::new(a, b, parent, opts).rejecting_near_misses();
-        let answer = self.run_pair(&request, |setup| setup.collision(self, opts))?;
+        let answer = self.worked_out(a, b, parent, opts, key.as_ref())?;
         if let Some(key) = key {
             self.cache
                 .keep_pair(revision, key, (answer.rect, answer.overlap_pixels));
         }
         Ok(answer)
+    }
+
+    /// [`Stage::collision`]'s answer when none is kept for the frame. A pair asked before,
+    /// whose targets moved by whole pixels since, compares its kept rasters at their new
+    /// anchors (`kept_pair`); else it is set up fresh, and kept when it can be. Out of line,
+    /// so that the lookup of a kept answer stays as short as it was.
+    #[inline(never)]
+    fn worked_out(
+        &self,
+        a: NodeId,
+        b: NodeId,
+        parent: NodeId,
+        opts: &CollisionOptions,
+        key: Option<&PairKey>,
+    ) -> Result<Collision> {
+        let request = PairRequest::new(a, b, parent, opts).rejecting_near_misses();
+        let stale = match key.map(|k| self.kept_answer(k, &request)) {
+            Some(Kept::Answer(answer)) => return answer,
+            Some(Kept::Stale) => true,
+            Some(Kept::None) | None => false,
+        };
+        let mut fresh = None;
+        let answer = self.run_pair(&request, |setup| {
+            let answer = setup.collision(self, opts)?;
+            fresh = Some(setup);
+            Ok(answer)
+        });
+        if let Some(key) = key {
+            let setup = fresh.as_ref().filter(|_| answer.is_ok());
+            self.keep_setup(*key, &request, setup, stale);
+        }
+        answer
     }
 }

@@ -8,6 +8,8 @@
 //!   compares (a node in a pose); [`target_memo`]: each target's bounds and preparation
 //!   made once per many-object query; [`target_plan`]: which targets get their whole mask
 //!   made once for all their pairs.
+//! - [`kept_pair`]: a pair's setup kept, so that asking it again after its targets moved by
+//!   whole pixels compares the kept rasters at their new anchors.
 //! - [`near_miss`]: pairs whose outlines are too far apart to touch, answered before drawing.
 //! - [`hit_test`]: Flash's hit tests; [`point`]: point tests of single leaves.
 //! - [`alpha_plane`]: a target's alpha plane over any pixels.
@@ -67,6 +69,9 @@ mod frame_tests;
 pub(crate) mod hit_test;
 #[cfg(feature = "parallel")]
 pub(crate) mod in_order;
+pub(crate) mod kept_pair;
+#[cfg(test)]
+mod kept_pair_tests;
 pub(crate) mod near_miss;
 pub(crate) mod options;
 pub(crate) mod outline;

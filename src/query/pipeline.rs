@@ -670,6 +670,22 @@ impl Stage {
 }
 
 impl PreparedPair {
+    /// Two targets prepared for `window`, judged by `thresholds`; `nodes` name them in errors.
+    pub fn new(
+        window: PixelRect,
+        (a, b): (Prepared, Prepared),
+        thresholds: Thresholds,
+        nodes: (NodeId, NodeId),
+    ) -> PreparedPair {
+        PreparedPair {
+            window,
+            a,
+            b,
+            thresholds,
+            nodes,
+        }
+    }
+
     /// How errors name this pair.
     pub fn name(&self, stage: &Stage) -> String {
         stage.pair_name(self.nodes.0, self.nodes.1)
@@ -770,11 +786,7 @@ impl PreparedPair {
 
     /// [`PreparedPair::overlap`] as the answer of [`Stage::collision`].
     pub fn collision(&self, stage: &Stage, opts: &CollisionOptions) -> Result<Collision> {
-        let overlap = self.overlap(stage, opts)?;
-        Ok(Collision {
-            rect: overlap.rect.and_then(PixelRect::to_rect),
-            overlap_pixels: Some(overlap.count),
-        })
+        Ok(collision_of(self.overlap(stage, opts)?))
     }
 
     /// The pixels of the window solid in both targets, counted and bounded; `on_pixel(x, y)`
@@ -839,6 +851,15 @@ impl PreparedPair {
             }
         }
         Ok(planes)
+    }
+}
+
+/// The answer of [`Stage::collision`] for the pixels solid in both targets.
+#[inline]
+pub(crate) fn collision_of(overlap: Overlap) -> Collision {
+    Collision {
+        rect: overlap.rect.and_then(PixelRect::to_rect),
+        overlap_pixels: Some(overlap.count),
     }
 }
 

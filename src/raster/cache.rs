@@ -91,6 +91,11 @@ impl CachedRaster {
         }
     }
 
+    /// Whether the cache holds it (and counts its bytes) now.
+    pub fn is_cached(&self) -> bool {
+        self.cached.load(Ordering::Relaxed)
+    }
+
     /// Calls `add(x0, x1)` for each run of the columns `x0..x1` of row `j` (relative to the
     /// anchor) whose value reaches `threshold` (at least 1): what its pose's rows give there,
     /// read instead of computed.
@@ -261,6 +266,11 @@ fn pair_targets(key: &PairKey) -> [u32; 2] {
 
 /// A pair query's answer: the overlap rectangle and the count of pixels solid in both.
 pub(crate) type PairAnswer = (Option<crate::Rect>, Option<u64>);
+
+/// A pair's setup kept for asking it again after a move (`query::kept_pair`, which alone
+/// knows its type), and its weight. Whatever it holds of the cache (whole rasters) is
+/// counted there while the cache holds it; when rasters go, every kept setup goes.
+type KeptSetup = (Arc<dyn std::any::Any + Send + Sync>, usize);
 
 /// Shards of the cache, each behind its own lock: the pairs of a frame run on several
 /// threads and look entries up at once, and with one lock they took turns (a frame of 1,000
@@ -564,6 +574,10 @@ pub(crate) struct RasterCache {
     /// The frame of the last pair answer kept: in a frame that has kept none (the first
     /// many-object query after the tree changed) a lookup needs no lock.
     pairs_frame: AtomicU64,
+    /// Pair setups kept for asking again after a move, by pair key, in shards as the
+    /// answers are (threads asking pairs at once do not take turns). Locked after a
+    /// shard's lock (when rasters go, the setups holding them go too), never before one.
+    kept: Vec<Mutex<FastMap<PairKey, KeptSetup>>>,
     /// Counts queries, for [`RasterCache::query_epoch`].
     epoch: AtomicU64,
     batches: AtomicUsize,
@@ -583,6 +597,7 @@ impl Default for RasterCache {
             age_bytes: AtomicUsize::new(AGE_BYTES),
             frame_lock: Mutex::new(()),
             pairs_frame: AtomicU64::new(0),
+            kept: (0..SHARDS).map(|_| Mutex::default()).collect(),
             epoch: AtomicU64::new(0),
             batches: AtomicUsize::new(0),
             #[cfg(test)]
@@ -658,6 +673,7 @@ impl RasterCache {
             let old = std::mem::take(&mut *self.shard(i));
             old.leave_all();
         }
+        self.drop_setups();
         self.bytes.store(0, Ordering::Relaxed);
     }
 
@@ -715,6 +731,7 @@ impl RasterCache {
         }
         let freed = shard.drop_old(dropped.get_or_insert_default());
         self.release(freed);
+        self.drop_setups();
         self.bytes() + weight <= CACHE_BYTES
     }
 
@@ -730,6 +747,7 @@ impl RasterCache {
             let freed = self.shard(i).drop_old(&mut dropped);
             self.release(freed);
             drop(dropped);
+            self.drop_setups();
         }
     }
 
@@ -799,6 +817,7 @@ impl RasterCache {
                 self.release(freed);
                 drop(dropped);
             }
+            self.drop_setups();
         }
         self.revision.store(tag, Ordering::Release);
         frame
@@ -874,13 +893,17 @@ impl RasterCache {
         let kept = (frame_tag(revision), answer);
         self.pairs_frame.store(kept.0, Ordering::Release);
         let weight = kept.weight();
-        let mut dropped = None;
         let mut shard = self.shard_for(&key);
+        // Room is nearly always there: what making it drops is made only when it is not.
+        let mut dropped = None;
         if self.room(&mut shard, weight, &mut dropped) && shard.pairs.insert(key, kept).is_none() {
             // Answers are not what ages the generations: one a pair and its options, the
             // next frame's replacing the last's.
             self.bytes.fetch_add(weight, Ordering::Relaxed);
         }
+        // What was dropped is freed outside the lock.
+        drop(shard);
+        drop(dropped);
     }
 
     /// Carries the pair answers kept in the frame of a tree at `from` into the frame of the
@@ -901,6 +924,89 @@ impl RasterCache {
             }
         }
         self.pairs_frame.store(to, Ordering::Release);
+    }
+
+    /// The kept setups' shard `i`.
+    fn setups_in(&self, i: usize) -> std::sync::MutexGuard<'_, FastMap<PairKey, KeptSetup>> {
+        // As the shards: every update is a single insert or remove.
+        self.kept[i].lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The kept setups' shard of `key`.
+    fn setups(&self, key: &PairKey) -> std::sync::MutexGuard<'_, FastMap<PairKey, KeptSetup>> {
+        self.setups_in(shard_of(key))
+    }
+
+    /// The setup kept for the pair `key`, if any ([`RasterCache::keep_setup`]).
+    pub fn kept_setup(&self, key: &PairKey) -> Option<Arc<dyn std::any::Any + Send + Sync>> {
+        self.setups(key).get(key).map(|(setup, _)| setup.clone())
+    }
+
+    /// Keeps a pair's setup, weighing `bytes` besides the entry's overhead, in place of the
+    /// one kept for the pair before (written over it, without allocating, when nothing else
+    /// holds that one); when there is no room, nothing is kept for the pair (setups never
+    /// make room: they are the first to go).
+    pub fn keep_setup<T: std::any::Any + Send + Sync>(&self, key: PairKey, setup: T, bytes: usize) {
+        let weight = bytes + ENTRY_BYTES;
+        let mut setups = self.setups(&key);
+        let before = setups.get(&key).map_or(0, |(_, w)| *w);
+        if self.bytes().saturating_sub(before) + weight > CACHE_BYTES {
+            setups.remove(&key);
+            drop(setups);
+            self.release(before);
+            return;
+        }
+        match setups.get_mut(&key) {
+            Some((kept, w)) => {
+                match Arc::get_mut(kept).and_then(|k| k.downcast_mut::<T>()) {
+                    Some(slot) => *slot = setup,
+                    None => *kept = Arc::new(setup),
+                }
+                *w = weight;
+            }
+            None => {
+                setups.insert(key, (Arc::new(setup), weight));
+            }
+        }
+        self.bytes.fetch_add(weight, Ordering::Relaxed);
+        drop(setups);
+        self.release(before);
+    }
+
+    /// Forgets the setup kept for the pair `key`.
+    pub fn forget_setup(&self, key: &PairKey) {
+        let removed = self.setups(key).remove(key);
+        self.release(removed.map_or(0, |(_, w)| w));
+    }
+
+    /// Forgets the setups kept for pairs with a target `changed` accepts (by node index):
+    /// before an edit of a bitmap's pixels patches its rasters in place, which needs them
+    /// held by the cache alone.
+    pub fn forget_setups(&self, changed: impl Fn(u32) -> bool) {
+        for i in 0..SHARDS {
+            let mut freed = 0;
+            self.setups_in(i).retain(|key, (_, w)| {
+                let keep = !pair_targets(key).into_iter().any(&changed);
+                freed += if keep { 0 } else { *w };
+                keep
+            });
+            self.release(freed);
+        }
+    }
+
+    /// Forgets every kept setup: rasters left the cache, and a setup must not hold one
+    /// that the cache no longer counts.
+    fn drop_setups(&self) {
+        for i in 0..SHARDS {
+            let taken = std::mem::take(&mut *self.setups_in(i));
+            self.release(taken.values().map(|(_, w)| w).sum());
+        }
+    }
+
+    /// How many pair setups are kept.
+    #[cfg(test)]
+    pub fn kept_setups(&self) -> usize {
+        (0..SHARDS).map(|i| self.setups_in(i).len()).sum()
     }
 
     /// The local geometry under `key`, made by `make` on a miss (`None`: nothing to keep).
@@ -1024,6 +1130,9 @@ impl RasterCache {
             total += sum(&mut g.young.values().chain(g.old.values()).map(Weighed::weight));
             total += sum(&mut s.pairs.values().map(Weighed::weight));
         }
+        total += (0..SHARDS)
+            .map(|i| self.setups_in(i).values().map(|(_, w)| w).sum::<usize>())
+            .sum::<usize>();
         total
     }
 

@@ -88,7 +88,7 @@ pub(crate) use budget::{DrawBudget, MAX_QUERY_VERTICES};
 pub(crate) use cache::CacheCounts;
 pub(crate) use cache::{MaskRef, PairKey, RasterCache, pair_key};
 pub(crate) use plane::{Rasterizer, ScanBuffers, dense_band_rows, with_scan_buffers};
-pub(crate) use prepare::{ClipShapes, Item, Prepared, RegionPiece};
+pub(crate) use prepare::{ClipShapes, Item, Prepared, RegionPiece, anchor_and_bits};
 #[cfg(test)]
 pub(crate) use prepare::{SERVED_FROM_CACHE, served_from_cache};
 pub(crate) use pygame_item::rendered_surface;

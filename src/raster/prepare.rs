@@ -214,6 +214,14 @@ fn anchored(m: &DAffine2) -> ((i64, i64), DAffine2) {
     (whole, rel)
 }
 
+/// A leaf matrix's anchor and the bits of the matrix relative to it: what [`Prepared::add`]
+/// places an item at and keys its raster by. Two matrices with the same bits here give the
+/// same item, at anchors as far apart as theirs.
+pub(crate) fn anchor_and_bits(m: &DAffine2) -> ((i64, i64), [u64; 6]) {
+    let (anchor, rel) = anchored(m);
+    (anchor, matrix_bits(&rel))
+}
+
 fn matrix_bits(m: &DAffine2) -> [u64; 6] {
     m.to_cols_array().map(f64::to_bits)
 }
@@ -527,6 +535,50 @@ impl Prepared {
 
     pub fn items(&self) -> &[Item] {
         self.items.as_slice()
+    }
+
+    /// Whether it is whole rasters the cache holds now, unclipped, each at `anchor`: a
+    /// target that can be kept for asking again after a move (`query::kept_pair`).
+    pub fn cached_rasters_at(&self, anchor: (i64, i64)) -> bool {
+        self.whole_mask.is_none()
+            && self.only_rasters()
+            && self.items().iter().all(|i| match i {
+                Item::Raster { raster, anchor: at } => raster.is_cached() && *at == anchor,
+                Item::Shape { .. } => false,
+            })
+    }
+
+    /// Whether every raster it holds is still held by the cache.
+    pub fn rasters_cached(&self) -> bool {
+        self.items()
+            .iter()
+            .all(|i| i.raster().is_some_and(CachedRaster::is_cached))
+    }
+
+    /// The same target moved by whole pixels: every item's anchor and the extent.
+    pub fn moved(&self, (dx, dy): (i64, i64)) -> Prepared {
+        let mut moved = self.clone();
+        let shift = |item: &mut Item| match item {
+            Item::Raster { anchor, .. } | Item::Shape { anchor, .. } => {
+                *anchor = (anchor.0 + dx, anchor.1 + dy);
+            }
+        };
+        match &mut moved.items {
+            Items::Empty => {}
+            Items::One(item) => shift(item),
+            Items::Many(all) => all.iter_mut().for_each(shift),
+        }
+        moved.extent = moved.extent.map(|e| e.moved((dx, dy)));
+        moved
+    }
+
+    /// Heap bytes it holds of its own (not the rasters, which the cache counts).
+    pub fn own_bytes(&self) -> usize {
+        let items = match &self.items {
+            Items::Many(all) => all.capacity() * std::mem::size_of::<Item>(),
+            Items::Empty | Items::One(_) => 0,
+        };
+        items + self.clips.capacity() * std::mem::size_of::<(usize, Arc<ClipShapes>)>()
     }
 
     pub fn anti_alias(&self) -> bool {

@@ -157,6 +157,11 @@ impl Stage {
             apply(&cover, ink, e, w as usize, rgba)
         });
         let edited = bitmap.clone();
+        // Pairs kept for asking again hold this bitmap's rasters when a target holds it;
+        // they no longer hold (the node is stamped), and the rasters are patched in place
+        // below only when the cache alone holds them.
+        self.cache
+            .forget_setups(|index| holders.binary_search(&index).is_ok());
         let work = match copied {
             // The old pixels are another holder's now, and what is kept of them stays theirs.
             true => crate::raster::EditWork::default(),

@@ -149,6 +149,11 @@ pub(crate) struct Node {
     pub tolerance: Option<u8>,
     /// The renderer a bitmap node is sampled as, with its surface's size (semantics.md 4.9).
     pub renderer: Option<Rendered>,
+    /// The tree revision of its last change of anything but its matrix (content, links,
+    /// children, parent, visibility, colour, tolerance, scroll window, renderer, pixels):
+    /// a pair kept for asking again (`query::kept_pair`) holds while its targets' stamps
+    /// are not newer than the pair, and only their matrices may have moved.
+    pub stamp: u64,
 }
 
 impl Node {
@@ -172,11 +177,13 @@ impl Node {
             hit_area_of: Vec::new(),
             tolerance: None,
             renderer: None,
+            stamp: 0,
         }
     }
 
     /// The matrix mapping the node's content into its parent: its matrix, after the scroll
     /// window's offset.
+    #[inline]
     pub fn content_matrix(&self) -> DAffine2 {
         match self.scroll {
             Some(r) => self.matrix * DAffine2::from_translation(-DVec2::new(r.left(), r.top())),

@@ -67,7 +67,7 @@ impl Stage {
                 what: format!("matrix of {}", self.describe(node)),
             });
         }
-        let entry = self.node_mut(node)?;
+        let entry = self.placement_mut(node)?;
         entry.matrix = m;
         entry.props = Props::from_matrix(&m);
         Ok(())
@@ -79,7 +79,7 @@ impl Stage {
                 what: format!("{what} of {}", self.describe(id)),
             });
         }
-        let node = self.node_mut(id)?;
+        let node = self.placement_mut(id)?;
         let mut props = node.props;
         f(&mut props);
         let m = props.to_matrix();
@@ -106,7 +106,7 @@ impl Stage {
                 what: format!("{what} of {}", self.describe(id)),
             });
         }
-        let node = self.node_mut(id)?;
+        let node = self.placement_mut(id)?;
         f(&mut node.matrix.translation);
         node.props.x = node.matrix.translation.x;
         node.props.y = node.matrix.translation.y;
@@ -255,7 +255,7 @@ impl Stage {
             scale_y,
         };
         let matrix = self.checked_transform(id, &props)?;
-        let node = self.node_mut(id)?;
+        let node = self.placement_mut(id)?;
         node.props = props;
         node.matrix = matrix;
         Ok(())

@@ -5,6 +5,7 @@ use glam::{DAffine2, DVec2};
 
 use crate::geom::interop::IntoPoint;
 use crate::geom::transform::{self, invert};
+use crate::tree::node::Node;
 use crate::{ColorTransform, Error, NodeId, Result, Stage};
 
 /// Spaces: matrices and colour transforms between nodes, points between spaces.
@@ -17,6 +18,18 @@ impl Stage {
     /// [`Error::NotDescendant`] when `parent` is not above `node`, [`Error::NonFinite`]
     /// when the product overflows, [`Error::StaleNode`].
     pub fn matrix_to(&self, node: NodeId, parent: NodeId) -> Result<DAffine2> {
+        let m = self.matrix_to_checked(node, parent, |_| true)?;
+        Ok(m.expect("every node is accepted"))
+    }
+
+    /// [`Stage::matrix_to`], with `accept` asked about every node whose matrix is in the
+    /// product (`node` and those between it and `parent`): `None` as soon as it refuses one.
+    pub(crate) fn matrix_to_checked(
+        &self,
+        node: NodeId,
+        parent: NodeId,
+        mut accept: impl FnMut(&Node) -> bool,
+    ) -> Result<Option<DAffine2>> {
         self.node(parent)?;
         // Walking up multiplies each parent's matrix on the left; no path is collected, so
         // the per-query cost is a few multiplications and no allocation.
@@ -24,6 +37,9 @@ impl Stage {
         let mut cur = node;
         while cur != parent {
             let here = self.node(cur)?;
+            if !accept(here) {
+                return Ok(None);
+            }
             m = here.content_matrix() * m;
             cur = here.parent.ok_or_else(|| Error::NotDescendant {
                 node: self.describe(node),
@@ -39,7 +55,7 @@ impl Stage {
                 ),
             });
         }
-        Ok(m)
+        Ok(Some(m))
     }
 
     /// The colour transform of `node` relative to `parent`: its own, then each ancestor's

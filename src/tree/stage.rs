@@ -271,6 +271,22 @@ impl Stage {
 
     /// The node, for a change of its bitmap's pixels alone: its place and box stay.
     pub(crate) fn pixels_mut(&mut self, id: NodeId) -> Result<&mut Node> {
+        // The revision `changed_mut` raises to.
+        let revision = self.revision + 1;
+        let node = self.changed_mut(id)?;
+        node.stamp = revision;
+        Ok(node)
+    }
+
+    /// The node, for a change of its matrix alone (and the properties it is read as): its
+    /// stamp stays, so that a kept pair can tell a move from any other change.
+    pub(crate) fn placement_mut(&mut self, id: NodeId) -> Result<&mut Node> {
+        self.layout_revision += 1;
+        self.changed_mut(id)
+    }
+
+    /// The node, for any change: the revision goes up.
+    fn changed_mut(&mut self, id: NodeId) -> Result<&mut Node> {
         // Every change goes through here (or through `remove`).
         self.revision += 1;
         // The error's text is built only on the error path: formatting it first cost most of
@@ -299,6 +315,8 @@ impl Stage {
         self.check_container(parent)?;
         let mut node = Node::new(content);
         node.parent = Some(parent);
+        // New: changed at the revision that adds it (its parent's change below).
+        node.stamp = self.revision + 1;
         let id = match self.free.pop() {
             Some(index) => {
                 let slot = &mut self.slots[index as usize];
@@ -385,12 +403,16 @@ impl Stage {
         removed
     }
 
-    /// The node of a live id, or `None` (no error) for a stale one.
+    /// The node of a live id, or `None` (no error) for a stale one, stamped as changed now
+    /// (the caller has raised the revision: a removal unlinking what stays).
     pub(crate) fn live_node_mut(&mut self, id: NodeId) -> Option<&mut Node> {
+        let revision = self.revision;
         let s = self.slots.get_mut(id.index as usize)?;
-        (s.generation == id.generation && s.made_by == id.stage)
+        let node = (s.generation == id.generation && s.made_by == id.stage)
             .then_some(s.node.as_mut())
-            .flatten()
+            .flatten()?;
+        node.stamp = revision;
+        Some(node)
     }
 
     /// The parent, or `None` for the root.

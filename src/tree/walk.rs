@@ -12,7 +12,7 @@ use glam::DAffine2;
 use crate::geom::color::ColorTransform;
 use crate::geom::shape::Leaf;
 use crate::geom::transform;
-use crate::tree::node::NodeId;
+use crate::tree::node::{Node, NodeId};
 use crate::{Error, Rect, Result, Stage};
 
 /// One thing that clips a leaf.
@@ -43,6 +43,22 @@ pub(crate) fn each_clip(clips: &Clips) -> impl Iterator<Item = &Clip> {
 
 fn with(outer: Clips, clip: Clip) -> Clips {
     Some(Arc::new(ClipLink { clip, outer }))
+}
+
+/// The matrix a walk starts from: `pre` times the target's matrix to the walk's space.
+/// A kept pair (`query::kept_pair`) works its leaves' matrices out here too, so that they
+/// are the walk's to the bit.
+pub(crate) fn leaf_base(pre: &DAffine2, to_space: DAffine2) -> DAffine2 {
+    *pre * to_space
+}
+
+/// The matrix of `node`'s own leaves when `m` is its matrix in the walk: `m` for its
+/// graphics, the shown bitmap's (after its frame's offset) for a bitmap.
+pub(crate) fn own_leaf_matrix(node: &Node, m: &DAffine2) -> DAffine2 {
+    match node.content.shown() {
+        (_, Some(b)) => b.matrix(m),
+        (_, None) => *m,
+    }
 }
 
 /// What a walk visits.
@@ -125,7 +141,7 @@ impl Stage {
         clips: Clips,
         mut f: impl FnMut(NodeId, Visit<'s>, &DAffine2, &ColorTransform, &Clips) -> Result<()>,
     ) -> Result<()> {
-        let base = pre * self.matrix_to(target, space)?;
+        let base = leaf_base(&pre, self.matrix_to(target, space)?);
         // A node's first child is walked next without going through the stack (it would be
         // popped next), so the stack only allocates once a node has two children: a query
         // on a sprite of one container and its image allocates nothing here.
@@ -149,7 +165,7 @@ impl Stage {
                 f(id, Visit::Leaf(Leaf::Graphic(g)), &m, &ct, &clips)?;
             }
             if let Some(b) = bitmap {
-                let bm = b.matrix(&m);
+                let bm = own_leaf_matrix(node, &m);
                 let rendered = node.renderer.as_ref();
                 f(
                     id,
