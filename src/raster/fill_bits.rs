@@ -24,11 +24,12 @@
 //! Without anti-aliasing a row is the exact centre test ([`centre_runs`]), runs of inside
 //! centres written as words.
 //!
-//! The work it counts against the query's budget is the row scan's, row for row (a
-//! direct row counts what the sweep would have counted for it), and a fill below the
-//! threshold is walked all the same: whether a whole mask is refused for work must not
-//! change, or a pair's outcome would depend on whether a crowd query ran before it
-//! (`query::budget_tests`).
+//! The work it counts against the query's budget is the row scan's over the whole region,
+//! row for row (a direct row counts what the sweep would have counted for it), whatever
+//! part of the region it is asked to write ([`Limit`]), and a fill below the threshold is
+//! walked all the same: whether a mask is refused for work must depend on the fill and the
+//! region alone, or a pair's outcome would depend on whether a crowd query ran before it
+//! or on what the other target is made of in the cache (`query::budget_tests`).
 //!
 //! Bit for bit equal to the plain path because every number is the one the sweep makes:
 //! coverage is summed in integers, so the order of its terms does not matter, and a
@@ -45,6 +46,15 @@ use super::sample::times_coverage;
 use super::strip_row::StripRow;
 use crate::FillRule;
 use crate::geom::rect::PixelRect;
+
+#[cfg(test)]
+thread_local! {
+    /// Lone pairs with a fill this thread compared by words (`query::word_overlap`), and
+    /// those left to the general route because a fill went over the work budget: for the
+    /// tests that prove the route is taken.
+    pub(crate) static LONE_FILL_PAIRS: std::cell::Cell<(u64, u64)> =
+        const { std::cell::Cell::new((0, 0)) };
+}
 
 /// One fill item (a fill or a stroke's outline) in a pose, with the lowest alpha that is
 /// solid.
@@ -112,14 +122,49 @@ impl FillBuffers {
     }
 }
 
+/// Which pixels of its region a fill decides (the others stay clear); its work is counted
+/// over the whole region either way.
+#[derive(Clone, Copy)]
+pub(crate) struct Limit<'m> {
+    /// Only pixels inside this rectangle (the parent's grid).
+    pub rect: PixelRect,
+    /// And in each row, only the columns from the first to the last set bit of this mask
+    /// moved by the offset (whole pixels): a pair's second target, decided only where the
+    /// first one is solid. A row the mask does not cover is not decided.
+    pub rows: Option<(&'m BitMask, (i64, i64))>,
+}
+
+impl Limit<'_> {
+    /// The columns `[x0, x1)` of row `y` (the parent's grid) to decide, possibly empty.
+    fn cols(&self, y: i64) -> (i64, i64) {
+        let r = self.rect;
+        if y < r.y0 || y >= r.y1 {
+            return (0, 0);
+        }
+        let Some((mask, at)) = self.rows else {
+            return (r.x0, r.x1);
+        };
+        let m = mask.rect().moved(at);
+        if y < m.y0 || y >= m.y1 {
+            return (0, 0);
+        }
+        match mask.row_extent((y - m.y0) as usize) {
+            Some((x0, x1)) => (r.x0.max(m.x0 + x0 as i64), r.x1.min(m.x0 + x1 as i64)),
+            None => (0, 0),
+        }
+    }
+}
+
 /// One row of the mask being written, and its columns in the item's own grid.
 struct Row<'m> {
     mask: &'m mut BitMask,
     y: usize,
     /// The item's column of the mask's first column.
     left: i64,
-    /// The columns that may be written (the item's grid), `[x0, x1)`.
+    /// The columns that may be written (the item's grid), `[x0, x1)`; possibly empty.
     cols: (i64, i64),
+    /// The region's columns (the item's grid): the work is counted as over these.
+    all: (i64, i64),
     /// Columns set but not written yet: runs that meet are written as one.
     pending: Option<(i64, i64)>,
     /// Whether a whole pixel of the fill is solid (its alpha reaches the threshold).
@@ -181,16 +226,20 @@ impl<'a> FillBits<'a> {
         }
     }
 
-    /// Makes `mask` its solid pixels over `region` (the parent's grid). With `within`, only
-    /// the pixels that can matter against that mask (over the same region) are decided: in
-    /// each row, the columns from its first to its last set bit; the rest stay clear.
-    /// Work is counted in `bufs` ([`FillBuffers::check`] says whether it went over the
-    /// budget, and then the mask is not to be used).
+    /// The pixels (the parent's grid) its edges reach: none outside can be solid.
+    pub fn extent(&self) -> PixelRect {
+        self.edges.rect.moved(self.anchor)
+    }
+
+    /// Makes `mask` its solid pixels over `region` (the parent's grid). With a `limit`,
+    /// only the pixels it names are decided; the rest stay clear. Work is counted in
+    /// `bufs` as for the whole region, limited or not ([`FillBuffers::check`] says whether
+    /// it went over the budget, and then the mask is not to be used).
     pub fn fill(
         &self,
         region: PixelRect,
         anti_alias: bool,
-        within: Option<&BitMask>,
+        limit: Option<Limit<'_>>,
         bufs: &mut FillBuffers,
         mask: &mut BitMask,
     ) {
@@ -211,27 +260,32 @@ impl<'a> FillBits<'a> {
             if bufs.coverage.over_budget() {
                 break;
             }
-            let y = (j - local.y0) as usize;
-            let mut cols = (rows.x0, rows.x1);
-            if let Some(other) = within {
-                let Some((x0, x1)) = other.row_extent(y) else {
-                    continue;
-                };
-                cols = (cols.0.max(local.x0 + x0 as i64), cols.1.min(local.x0 + x1 as i64));
-            }
-            if cols.0 >= cols.1 || walk.active.is_empty() {
+            if walk.active.is_empty() {
                 continue;
             }
+            let y = (j - local.y0) as usize;
+            let all = (rows.x0, rows.x1);
+            let cols = match limit {
+                None => all,
+                Some(limit) => {
+                    let (x0, x1) = limit.cols(j + ay);
+                    (all.0.max(x0 - ax), all.1.min(x1 - ax))
+                }
+            };
             let mut row = Row {
                 mask: &mut *mask,
                 y,
                 left: local.x0,
                 cols,
+                all,
                 pending: None,
                 whole_solid: self.alpha >= self.threshold,
             };
             if !anti_alias {
-                self.centre_row(&walk.active, j, &mut row, &mut bufs.wind);
+                // Centre tests count no work (nor does the row scan's).
+                if cols.0 < cols.1 {
+                    self.centre_row(&walk.active, j, &mut row, &mut bufs.wind);
+                }
             } else if !self.direct_row(&walk.active, j, &mut row, bufs)
                 && !self.strip_row(&walk.active, j, &mut row, bufs)
             {
@@ -295,10 +349,13 @@ impl<'a> FillBits<'a> {
         // The work the sweep counts for the row over these columns (a unit per edge and
         // one more, then as much for its strip's pieces that reach the columns), so that
         // the budget stops a whole mask exactly where the row scan stopped.
-        let reaching = bufs.row.iter().filter(|r| r.piece.reaches(row.cols)).count() as u64;
+        let reaching = bufs.row.iter().filter(|r| r.piece.reaches(row.all)).count() as u64;
         let strip = if reaching > 0 { reaching + 1 } else { 0 };
         bufs.coverage.add_work(active.len() as u64 + 1 + strip);
         bufs.counts.direct_rows += 1;
+        if row.cols.0 >= row.cols.1 {
+            return true;
+        }
         let inside = |w: i64| match self.rule {
             FillRule::NonZero => w != 0,
             FillRule::EvenOdd => w & 1 != 0,
@@ -340,11 +397,18 @@ impl<'a> FillBits<'a> {
     /// written) for a row whose pieces cross.
     fn strip_row(&self, active: &[Edge], j: i64, row: &mut Row, bufs: &mut FillBuffers) -> bool {
         let (alpha, threshold) = (self.alpha, self.threshold);
-        let done = bufs.strips.coverage(active, j, self.rule, row.cols, |x0, x1, c| {
-            if times_coverage(alpha, c) >= threshold {
-                row.set(x0, x1);
-            }
-        });
+        // Planned over the region's columns (the work the sweep counts there), emitted
+        // only where asked.
+        let done = if row.cols.0 < row.cols.1 {
+            let cols = (row.all, row.cols);
+            bufs.strips.coverage_in(active, j, self.rule, cols, |x0, x1, c| {
+                if times_coverage(alpha, c) >= threshold {
+                    row.set(x0, x1);
+                }
+            })
+        } else {
+            bufs.strips.work(active, j, self.rule, row.all)
+        };
         let Some(work) = done else {
             return false;
         };
@@ -356,8 +420,8 @@ impl<'a> FillBits<'a> {
     /// Any other anti-aliased row: the general sweep over its edges' columns.
     fn swept_row(&self, active: &[Edge], j: i64, row: &mut Row, bufs: &mut FillBuffers) {
         bufs.counts.swept_rows += 1;
-        // Over the row's columns, as the row scan asked: the same work counted.
-        let cols = row.cols;
+        // Over the region's columns, as the row scan asked: the same work counted.
+        let cols = row.all;
         bufs.coverage.runs(active, j, self.rule, cols, &mut bufs.runs);
         for (k, &(x, c)) in bufs.runs.iter().enumerate() {
             if times_coverage(self.alpha, c) >= self.threshold {
@@ -430,8 +494,8 @@ mod tests {
 
     /// Thousands of random fills, anti-aliased and not, both fill rules, thresholds 1, 127,
     /// 255 and between, alphas from 1 to 255, in windows that hold them or cut them: the
-    /// kernel's mask is the plain path's, bit for bit; with `within`, the same inside each
-    /// row's extent of the other mask.
+    /// kernel's mask is the plain path's, bit for bit; with a [`Limit`], the same inside it,
+    /// and the work counted is the same.
     #[test]
     fn masks_are_the_plain_paths() {
         let mut rng = Rng(0x0f11_b175_5eed_0001);
@@ -474,6 +538,7 @@ mod tests {
             bufs.reset_work();
             fill.fill(region, anti_alias, None, &mut bufs, &mut got);
             assert!(bufs.check(String::new).is_ok());
+            let work = bufs.coverage.work();
             assert_eq!(
                 got, want,
                 "case {case}: {region:?} aa {anti_alias} t {threshold} a {alpha}"
@@ -481,10 +546,13 @@ mod tests {
             direct += bufs.counts.direct_rows;
             strip += bufs.counts.strip_rows;
             swept += bufs.counts.swept_rows;
-            // Within another mask: the plain mask cut to each row's extent of it.
-            let mut other = BitMask::empty();
-            other.reset(region);
+            // Limited to a rectangle and to each row's extent of another mask (made over
+            // the region moved, and moved back): the plain mask cut there, and the same
+            // work counted as for the whole region.
             let (w, h) = (region.width() as usize, region.height() as usize);
+            let shift = (rng.below(200) - 100, rng.below(200) - 100);
+            let mut other = BitMask::empty();
+            other.reset(region.moved(shift));
             for y in 0..h {
                 if rng.below(4) != 0 {
                     let a = rng.below(w as i64) as usize;
@@ -492,14 +560,45 @@ mod tests {
                     other.set_run(y, a, b);
                 }
             }
-            fill.fill(region, anti_alias, Some(&other), &mut bufs, &mut got);
+            let (x0, y0) = (rng.below(w as i64 + 1), rng.below(h as i64 + 1));
+            let (x1, y1) = (
+                x0 + rng.below(w as i64 + 1 - x0),
+                y0 + rng.below(h as i64 + 1 - y0),
+            );
+            let rect = match case % 3 {
+                0 => region,
+                _ => PixelRect { x0, y0, x1, y1 }.moved((region.x0, region.y0)),
+            };
+            let rows = (case % 5 != 0).then_some((&other, (-shift.0, -shift.1)));
+            bufs.reset_work();
+            fill.fill(
+                region,
+                anti_alias,
+                Some(Limit { rect, rows }),
+                &mut bufs,
+                &mut got,
+            );
+            assert_eq!(bufs.coverage.work(), work, "case {case}: work when limited");
             for (y, row) in plane.chunks_exact_mut(w).enumerate() {
-                let (a, b) = other.row_extent(y).unwrap_or((0, 0));
-                row[..a].fill(0);
-                row[b..].fill(0);
+                let (mut a, mut b) = match rows {
+                    Some(_) => other.row_extent(y).unwrap_or((0, 0)),
+                    None => (0, w),
+                };
+                let yy = region.y0 + y as i64;
+                if yy < rect.y0 || yy >= rect.y1 {
+                    (a, b) = (0, 0);
+                }
+                a = a.max((rect.x0 - region.x0) as usize);
+                b = b.min((rect.x1 - region.x0) as usize);
+                if a >= b {
+                    row.fill(0);
+                } else {
+                    row[..a].fill(0);
+                    row[b..].fill(0);
+                }
             }
             let cut = BitMask::from_plane(&plane, region, threshold);
-            assert_eq!(got, cut, "case {case} within another mask");
+            assert_eq!(got, cut, "case {case} limited");
         }
         // Every kind of row was met, the direct ones most.
         assert!(

@@ -76,17 +76,38 @@ impl StripRow {
     /// `1 << 32`; stretches of 0 may be left out), when no two pieces of a strip cross;
     /// `active` holds every edge that reaches into the row. Returns the work the sweep
     /// counts for the row, or `None` (nothing emitted) when the row is the sweep's.
+    #[cfg(test)]
     pub fn coverage(
         &mut self,
         active: &[Edge],
         row: i64,
         rule: FillRule,
         cols: (i64, i64),
+        emit: impl FnMut(i64, i64, i64),
+    ) -> Option<u64> {
+        self.coverage_in(active, row, rule, (cols, cols), emit)
+    }
+
+    /// [`StripRow::coverage`] with the work counted as over the columns `counted` and the
+    /// values emitted over the columns `written` only (a pixel's value does not depend on
+    /// the columns asked, only the work does).
+    pub fn coverage_in(
+        &mut self,
+        active: &[Edge],
+        row: i64,
+        rule: FillRule,
+        (counted, written): ((i64, i64), (i64, i64)),
         mut emit: impl FnMut(i64, i64, i64),
     ) -> Option<u64> {
-        let work = self.plan(active, row, rule, cols)?;
-        self.emit(cols, &mut emit);
+        let work = self.plan(active, row, rule, counted)?;
+        self.emit(written, &mut emit);
         Some(work)
+    }
+
+    /// The work [`StripRow::coverage`] counts over the columns `cols`, nothing emitted;
+    /// `None` when the row is the sweep's.
+    pub fn work(&mut self, active: &[Edge], row: i64, rule: FillRule, cols: (i64, i64)) -> Option<u64> {
+        self.plan(active, row, rule, cols)
     }
 
     /// The row's cuts and steps, and the sweep's work; `None` when a strip's pieces cross.
