@@ -60,7 +60,7 @@ impl Piece {
 }
 
 /// dx/dy of `e`, as the sweep works it out.
-fn slope(e: &Edge) -> f64 {
+pub(super) fn slope(e: &Edge) -> f64 {
     (e.x_bottom - e.x_top) as f64 / (e.bottom - e.top) as f64
 }
 
@@ -605,23 +605,15 @@ pub(super) struct WholeRowPiece {
 }
 
 impl WholeRowPiece {
-    /// `e`, which must reach from the top of row `row` (pixels) to its bottom or beyond.
-    pub(super) fn new(e: &Edge, row: i64) -> WholeRowPiece {
-        let band = row * GRID;
-        let piece = Piece {
-            edge: *e,
-            k: slope(e),
-            top: 0.0,
-            bottom: 1.0,
-            lo: 0.0,
-            hi: 0.0,
-            side: Side::Window,
-        };
-        let (top, bottom) = (piece.x(band, 0.0), piece.x(band, 1.0));
+    /// The piece of an edge of slope `k` ([`slope`]) whose x at the row's top and bottom are
+    /// `top` and `bottom` ([`edge_x_in_row_by`] at 0 and 1): a caller walking down the rows
+    /// computes the slope once an edge and takes the x at a row's top from the row above
+    /// (the same number: the height `band + GRID` is exact either way).
+    pub(super) fn from_xs(k: f64, top: f64, bottom: f64) -> WholeRowPiece {
         WholeRowPiece {
             column: ColumnArea {
                 x_g0: top,
-                slope: piece.k,
+                slope: k,
                 g0: 0.0,
             },
             lo: top.min(bottom),
@@ -663,9 +655,10 @@ pub(super) struct StripPiece {
 }
 
 impl StripPiece {
-    /// `e` over the heights `g0..g1` (parts of a pixel) of row `row`, which it must span.
-    pub(super) fn new(e: &Edge, row: i64, (g0, g1): (f64, f64)) -> StripPiece {
-        let (band, k) = (row * GRID, slope(e));
+    /// `e`, of slope `k` ([`slope`]), over the heights `g0..g1` (parts of a pixel) of row
+    /// `row`, which it must span.
+    pub(super) fn new(e: &Edge, k: f64, row: i64, (g0, g1): (f64, f64)) -> StripPiece {
+        let band = row * GRID;
         let top = edge_x(e, k, band, g0);
         StripPiece {
             column: ColumnArea {
@@ -692,9 +685,9 @@ impl StripPiece {
 }
 
 /// An edge's x (pixels) at heights `s` (parts of a pixel) of row `row`, as the sweep works
-/// it out: for where a piece lies in its row.
-pub(super) fn edge_x_in_row(e: &Edge, row: i64, s: f64) -> f64 {
-    edge_x(e, slope(e), row * GRID, s)
+/// it out (`k` is its [`slope`]): for where a piece lies in its row.
+pub(super) fn edge_x_in_row_by(e: &Edge, k: f64, row: i64, s: f64) -> f64 {
+    edge_x(e, k, row * GRID, s)
 }
 
 /// Whether the sweep cuts the strip `s0..s1` (parts of a pixel) of row `row` where `a` and

@@ -38,7 +38,7 @@
 
 use super::bitmask::BitMask;
 use super::centres::{centre_runs, inside as centre_inside};
-use super::coverage::{CoverageRow, ONE, WholeRowPiece};
+use super::coverage::{CoverageRow, ONE, WholeRowPiece, edge_x_in_row_by, slope};
 use super::edges::{ActiveEdges, Edge, Edges, GRID};
 use super::item::Shape;
 use super::prepare::Item;
@@ -324,7 +324,9 @@ impl<'a> FillBits<'a> {
         }
         bufs.row.clear();
         for e in active {
-            let piece = WholeRowPiece::new(e, j);
+            let k = slope(e);
+            let (x_top, x_bottom) = (edge_x_in_row_by(e, k, j, 0.0), edge_x_in_row_by(e, k, j, 1.0));
+            let piece = WholeRowPiece::from_xs(k, x_top, x_bottom);
             let (c_lo, c_hi) = piece.columns();
             bufs.row.push(RowEdge {
                 piece,

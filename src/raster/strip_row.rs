@@ -20,7 +20,9 @@
 //! per edge and one more, then per strip its pieces that reach the columns and one more),
 //! so that a query's work budget stops exactly where it stopped the sweep.
 
-use super::coverage::{Side, StripPiece, classify, cross_inside, edge_x_in_row, inside, strip_height};
+use super::coverage::{
+    Side, StripPiece, classify, cross_inside, edge_x_in_row_by, inside, slope, strip_height,
+};
 use super::edges::{Edge, GRID};
 use crate::FillRule;
 
@@ -31,6 +33,8 @@ const MAX_CHECKED: usize = 64;
 #[derive(Clone, Copy, Debug)]
 struct RowPiece {
     edge: Edge,
+    /// Its slope ([`slope`]), worked out once for the row's strips.
+    k: f64,
     /// Where it starts and ends in the row (grid units below the row's top).
     top: i64,
     bottom: i64,
@@ -121,10 +125,12 @@ impl StripRow {
                 continue;
             }
             self.heights.extend([t, b]);
-            let xt = edge_x_in_row(e, row, t as f64 / GRID as f64);
-            let xb = edge_x_in_row(e, row, b as f64 / GRID as f64);
+            let k = slope(e);
+            let xt = edge_x_in_row_by(e, k, row, t as f64 / GRID as f64);
+            let xb = edge_x_in_row_by(e, k, row, b as f64 / GRID as f64);
             self.pieces.push(RowPiece {
                 edge: *e,
+                k,
                 top: t,
                 bottom: b,
                 lo: xt.min(xb),
@@ -161,7 +167,7 @@ impl StripRow {
             for (i, p) in self.pieces.iter().enumerate() {
                 if p.top <= h0 && p.bottom > h0 {
                     swept += u64::from(p.side == Side::Window);
-                    self.order.push((StripPiece::new(&p.edge, row, (g0, g1)), i));
+                    self.order.push((StripPiece::new(&p.edge, p.k, row, (g0, g1)), i));
                 }
             }
             if swept > 0 {
