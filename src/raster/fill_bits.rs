@@ -42,7 +42,6 @@ use super::coverage::{CoverageRow, ONE, WholeRowPiece, edge_x_in_row_by, slope};
 use super::edges::{ActiveEdges, Edge, Edges, GRID};
 use super::item::Shape;
 use super::prepare::Item;
-use super::sample::times_coverage;
 use super::strip_row::StripRow;
 use crate::FillRule;
 use crate::geom::rect::PixelRect;
@@ -62,9 +61,10 @@ thread_local! {
 pub(crate) struct FillBits<'a> {
     edges: &'a Edges,
     rule: FillRule,
-    alpha: u8,
     anchor: (i64, i64),
-    threshold: u8,
+    /// The least coverage (units of a whole pixel, `1 << 32`) that makes a pixel solid:
+    /// [`solid_from`] of its alpha and the threshold.
+    cut: i64,
 }
 
 /// What the kernel did, for the tests that prove where the work goes.
@@ -203,6 +203,22 @@ impl Row<'_> {
     }
 }
 
+/// The least coverage `c` (units of a whole pixel, `1 << 32`) with
+/// `times_coverage(value, c) >= threshold` (`threshold` at least 1), or `i64::MAX` when no
+/// coverage is enough: `value * c + 2^31 >= threshold * 2^32`, solved in integers, so that
+/// a pixel's test is one compare (`times_coverage` clamps to a whole pixel, which the
+/// second case covers; no coverage, a sum of a few cells, comes near `i64::MAX`).
+fn solid_from(value: u8, threshold: u8) -> i64 {
+    let need = (i64::from(threshold) << 32) - (1 << 31);
+    match i64::from(value) {
+        0 => i64::MAX,
+        v => match (need + v - 1) / v {
+            c if c > ONE => i64::MAX,
+            c => c,
+        },
+    }
+}
+
 impl<'a> FillBits<'a> {
     /// The kernel's view of `item` at `threshold`, when it is a fill or a stroke outline
     /// computed from its pose (a whole cached raster has its mask already).
@@ -218,9 +234,8 @@ impl<'a> FillBits<'a> {
             Shape::Fill { edges, rule, alpha } => Some(FillBits {
                 edges,
                 rule: *rule,
-                alpha: *alpha,
                 anchor: *anchor,
-                threshold,
+                cut: solid_from(*alpha, threshold),
             }),
             _ => None,
         }
@@ -279,7 +294,7 @@ impl<'a> FillBits<'a> {
                 cols,
                 all,
                 pending: None,
-                whole_solid: self.alpha >= self.threshold,
+                whole_solid: self.cut <= ONE,
             };
             if !anti_alias {
                 // Centre tests count no work (nor does the row scan's).
@@ -323,11 +338,19 @@ impl<'a> FillBits<'a> {
             return false;
         }
         bufs.row.clear();
+        // In one pass: whether the edges come in their columns' order and apart (no column
+        // holds two edges, so none crosses another in the row and the sweep's one strip
+        // orders them as their columns do), their winding, and how many reach the columns.
+        let (mut apart, mut last_hi, mut winding, mut reaching) = (true, i64::MIN, 0i64, 0u64);
         for e in active {
             let k = slope(e);
             let (x_top, x_bottom) = (edge_x_in_row_by(e, k, j, 0.0), edge_x_in_row_by(e, k, j, 1.0));
             let piece = WholeRowPiece::from_xs(k, x_top, x_bottom);
             let (c_lo, c_hi) = piece.columns();
+            apart &= last_hi < c_lo;
+            last_hi = c_hi;
+            winding += i64::from(e.dir);
+            reaching += u64::from(piece.reaches(row.all));
             bufs.row.push(RowEdge {
                 piece,
                 c_lo,
@@ -335,23 +358,20 @@ impl<'a> FillBits<'a> {
                 dir: e.dir,
             });
         }
-        if !bufs.row.is_sorted_by_key(|r| r.c_lo) {
+        if !apart {
             bufs.row.sort_unstable_by_key(|r| r.c_lo);
-        }
-        // Apart: no column holds two edges, so none crosses another in the row and the
-        // sweep's one strip orders them as their columns do.
-        if bufs.row.windows(2).any(|w| w[0].c_hi >= w[1].c_lo) {
-            return false;
+            if bufs.row.windows(2).any(|w| w[0].c_hi >= w[1].c_lo) {
+                return false;
+            }
         }
         // Closed contours wind back to 0 right of the last edge; should they not, the
         // sweep decides.
-        if bufs.row.iter().map(|r| i64::from(r.dir)).sum::<i64>() != 0 {
+        if winding != 0 {
             return false;
         }
         // The work the sweep counts for the row over these columns (a unit per edge and
         // one more, then as much for its strip's pieces that reach the columns), so that
         // the budget stops a whole mask exactly where the row scan stopped.
-        let reaching = bufs.row.iter().filter(|r| r.piece.reaches(row.all)).count() as u64;
         let strip = if reaching > 0 { reaching + 1 } else { 0 };
         bufs.coverage.add_work(active.len() as u64 + 1 + strip);
         bufs.counts.direct_rows += 1;
@@ -383,7 +403,7 @@ impl<'a> FillBits<'a> {
                     // The winding's coverage left of the edge (a whole pixel when it was
                     // inside) plus the edge's own term, weighted +1 or -1.
                     let coverage = if after { cell } else { ONE - cell };
-                    if times_coverage(self.alpha, coverage) >= self.threshold {
+                    if coverage >= self.cut {
                         row.set(c, c + 1);
                     }
                 }
@@ -398,13 +418,13 @@ impl<'a> FillBits<'a> {
     /// An anti-aliased row with vertices but no crossing, strip by strip; `false` (nothing
     /// written) for a row whose pieces cross.
     fn strip_row(&self, active: &[Edge], j: i64, row: &mut Row, bufs: &mut FillBuffers) -> bool {
-        let (alpha, threshold) = (self.alpha, self.threshold);
+        let cut = self.cut;
         // Planned over the region's columns (the work the sweep counts there), emitted
         // only where asked.
         let done = if row.cols.0 < row.cols.1 {
             let cols = (row.all, row.cols);
             bufs.strips.coverage_in(active, j, self.rule, cols, |x0, x1, c| {
-                if times_coverage(alpha, c) >= threshold {
+                if c >= cut {
                     row.set(x0, x1);
                 }
             })
@@ -426,7 +446,7 @@ impl<'a> FillBits<'a> {
         let cols = row.all;
         bufs.coverage.runs(active, j, self.rule, cols, &mut bufs.runs);
         for (k, &(x, c)) in bufs.runs.iter().enumerate() {
-            if times_coverage(self.alpha, c) >= self.threshold {
+            if c >= self.cut {
                 let end = bufs.runs.get(k + 1).map_or(cols.1, |r| r.0);
                 row.set(x, end);
             }
@@ -607,6 +627,35 @@ mod tests {
             direct > 2 * strip && strip > 1000 && swept > 100,
             "{direct} direct, {strip} strip, {swept} swept rows"
         );
+    }
+}
+
+/// The integer cut is `times_coverage`'s test, at every alpha and threshold.
+#[cfg(test)]
+mod cut_tests {
+    use super::super::sample::times_coverage;
+    use super::*;
+
+    #[test]
+    fn a_coverage_is_solid_from_the_cut_on() {
+        for value in 0..=255u8 {
+            for threshold in 1..=255u8 {
+                let cut = solid_from(value, threshold);
+                let solid = |c: i64| times_coverage(value, c) >= threshold;
+                // No coverage comes near i64::MAX (a few whole pixels at most, summed in i64).
+                for c in [i64::MIN, -1, 0, 1, ONE / 2, ONE - 1, ONE, ONE + 1, 1 << 62] {
+                    assert_eq!(c >= cut, solid(c), "value {value}, threshold {threshold}, c {c}");
+                }
+                if cut != i64::MAX {
+                    assert!(
+                        solid(cut) && !solid(cut - 1),
+                        "value {value}, threshold {threshold}"
+                    );
+                } else {
+                    assert!(!solid(ONE), "value {value}, threshold {threshold}");
+                }
+            }
+        }
     }
 }
 
