@@ -328,7 +328,7 @@ impl CoverageRow {
                 side: Side::Left,
             };
             let (xt, xb) = (piece.x(band, piece.top), piece.x(band, piece.bottom));
-            (piece.lo, piece.hi) = (xt.min(xb), xt.max(xb));
+            (piece.lo, piece.hi) = (smaller(xt, xb), larger(xt, xb));
             if piece.lo >= wx1 {
                 piece.side = Side::Right;
             }
@@ -508,6 +508,21 @@ pub(super) fn inside(winding: i64, rule: FillRule) -> bool {
     }
 }
 
+/// The larger of `a` and `b`, neither NaN (no x, height or area here is one), in one
+/// instruction: `f64::max` also orders NaNs. Of two equal numbers (0.0 and -0.0 among
+/// them) it gives `b`: the same number to everything that reads it, which compares, adds,
+/// multiplies and rounds it but never divides by it.
+#[inline]
+pub(super) fn larger(a: f64, b: f64) -> f64 {
+    if a > b { a } else { b }
+}
+
+/// The smaller of `a` and `b`, neither NaN, as [`larger`] is the larger.
+#[inline]
+pub(super) fn smaller(a: f64, b: f64) -> f64 {
+    if a < b { a } else { b }
+}
+
 /// `v.floor()` as an integer (saturating), without a library call.
 pub(super) fn floor(v: f64) -> i64 {
     let t = v as i64;
@@ -562,7 +577,7 @@ fn add_piece(
         g0,
     };
     let x_s1 = p.x(band, s1);
-    let (lo, hi) = (column.x_g0.min(x_s1), column.x_g0.max(x_s1));
+    let (lo, hi) = (smaller(column.x_g0, x_s1), larger(column.x_g0, x_s1));
     // Saturating casts: a piece far outside the window only adds its tail, or nothing.
     let (c_lo, c_hi) = (floor(lo), floor(hi));
     let (first, last) = (c_lo.max(x0), c_hi.min(x1 - 1));
@@ -616,8 +631,8 @@ impl WholeRowPiece {
                 slope: k,
                 g0: 0.0,
             },
-            lo: top.min(bottom),
-            hi: top.max(bottom),
+            lo: smaller(top, bottom),
+            hi: larger(top, bottom),
         }
     }
 
@@ -674,7 +689,10 @@ impl StripPiece {
 
     /// The columns it crosses in the strip, first and last (as `add_piece` finds them).
     pub(super) fn columns(&self) -> (i64, i64) {
-        (floor(self.top.min(self.bottom)), floor(self.top.max(self.bottom)))
+        (
+            floor(smaller(self.top, self.bottom)),
+            floor(larger(self.top, self.bottom)),
+        )
     }
 
     /// The area of column `c` right of it over the strip down to `g1`, in fixed point:
@@ -743,8 +761,8 @@ impl ColumnArea {
         } else {
             (enter_right, enter_left)
         };
-        let (a, b) = (a.max(self.g0), b.max(self.g0));
-        let (ac, bc) = (a.min(s), b.min(s));
+        let (a, b) = (larger(a, self.g0), larger(b, self.g0));
+        let (ac, bc) = (smaller(a, s), smaller(b, s));
         let middle = if bc > ac {
             (bc - ac) * (c + 1.0 - 0.5 * (self.x(ac) + self.x(bc)))
         } else {
@@ -752,7 +770,7 @@ impl ColumnArea {
         };
         // Before `a` the piece is left of the column (moving right) or right of it (moving
         // left); after `b` the other way round.
-        let (before, after) = (ac - self.g0, s - bc.max(ac));
+        let (before, after) = (ac - self.g0, s - larger(bc, ac));
         if self.slope > 0.0 {
             before + middle
         } else {

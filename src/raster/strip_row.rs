@@ -21,7 +21,7 @@
 //! so that a query's work budget stops exactly where it stopped the sweep.
 
 use super::coverage::{
-    Side, StripPiece, classify, cross_inside, edge_x_in_row_by, inside, slope, strip_height,
+    Side, StripPiece, classify, cross_inside, edge_x_in_row_by, inside, larger, slope, smaller, strip_height,
 };
 use super::edges::{Edge, GRID};
 use crate::FillRule;
@@ -133,9 +133,9 @@ impl StripRow {
                 k,
                 top: t,
                 bottom: b,
-                lo: xt.min(xb),
-                hi: xt.max(xb),
-                side: if xt.min(xb) >= x1 as f64 {
+                lo: smaller(xt, xb),
+                hi: larger(xt, xb),
+                side: if smaller(xt, xb) >= x1 as f64 {
                     Side::Right
                 } else {
                     Side::Left
