@@ -650,7 +650,7 @@ impl WholeRowPiece {
     /// The area of column `c` right of it over the whole row, in fixed point: the cell
     /// `add_piece` makes there for a weight of 1.
     pub(super) fn cell(&self, c: i64) -> i64 {
-        fixed(self.column.area(c as f64, 1.0))
+        fixed(self.column.whole_row_area(c as f64))
     }
 }
 
@@ -734,6 +734,41 @@ struct ColumnArea {
 impl ColumnArea {
     fn x(&self, y: f64) -> f64 {
         self.x_g0 + (y - self.g0) * self.slope
+    }
+
+    /// [`ColumnArea::area`] over a whole row (`g0` 0, `s` 1), the same number in fewer
+    /// operations: `0.0 + h` is `h` but for `h` -0.0, which the clamp to `g0` (`larger(h,
+    /// 0.0)` gives its second number on a tie) turns into the same 0.0; `h - 0.0` is `h`
+    /// and `1.0 * v` is `v` exactly.
+    fn whole_row_area(&self, c: f64) -> f64 {
+        debug_assert!(self.g0 == 0.0);
+        let (x0, k) = (self.x_g0, self.slope);
+        if k == 0.0 {
+            return match x0 {
+                x if x <= c => 1.0,
+                x if x >= c + 1.0 => 0.0,
+                x => c + 1.0 - x,
+            };
+        }
+        let (enter_left, enter_right) = ((c - x0) / k, (c + 1.0 - x0) / k);
+        let (a, b) = if k > 0.0 {
+            (enter_left, enter_right)
+        } else {
+            (enter_right, enter_left)
+        };
+        let (a, b) = (larger(a, 0.0), larger(b, 0.0));
+        let (ac, bc) = (smaller(a, 1.0), smaller(b, 1.0));
+        let middle = if bc > ac {
+            (bc - ac) * (c + 1.0 - 0.5 * ((x0 + ac * k) + (x0 + bc * k)))
+        } else {
+            0.0
+        };
+        let after = 1.0 - larger(bc, ac);
+        if k > 0.0 {
+            ac + middle
+        } else {
+            middle + if 1.0 > b { after } else { 0.0 }
+        }
     }
 
     /// The area of column `[c, c + 1]` right of the piece between heights `g0` and `s`.
@@ -857,6 +892,63 @@ mod tests {
                 assert_eq!(part[..], whole[(x0 + 2) as usize..(x0 + 2) as usize + n]);
             }
         }
+    }
+
+    /// The whole-row area is the general one's number over a whole row, for edges on the
+    /// grid at any slope (vertical, nearly so, nearly flat) up to 2^40 px out, in every
+    /// column they cross and a column either side.
+    #[test]
+    fn whole_row_areas_are_the_general_ones() {
+        let mut state = 0x0a2e_a5ee_d000_0001u64;
+        let mut next = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        let mut columns = 0;
+        for case in 0..20_000u64 {
+            let far = [0, 1 << 20, -(1 << 40), 1 << 48][(case % 4) as usize];
+            let x_top = far + next(1 << 16) as i64 - (1 << 15);
+            let dx = match case % 5 {
+                0 => 0,
+                1 => next(3) as i64 - 1,
+                2 => next(1 << 12) as i64 - (1 << 11),
+                _ => next(1 << 20) as i64 - (1 << 19),
+            };
+            let height = 256 + next(1 << 12) as i64;
+            let e = Edge {
+                x_top,
+                top: -(next(height as u64) as i64),
+                x_bottom: x_top + dx,
+                bottom: 0,
+                dir: 1,
+            };
+            let e = Edge {
+                bottom: e.top + height,
+                ..e
+            };
+            let k = slope(&e);
+            let piece = WholeRowPiece::from_xs(
+                k,
+                edge_x_in_row_by(&e, k, 0, 0.0),
+                edge_x_in_row_by(&e, k, 0, 1.0),
+            );
+            let (c_lo, c_hi) = piece.columns();
+            for c in c_lo - 1..=(c_hi + 1).min(c_lo + 64) {
+                let (whole, general) = (
+                    piece.column.whole_row_area(c as f64),
+                    piece.column.area(c as f64, 1.0),
+                );
+                assert!(
+                    whole == general,
+                    "case {case}, column {c}: {whole} against {general}"
+                );
+                assert_eq!(piece.cell(c), fixed(general), "case {case}, column {c}");
+                columns += 1;
+            }
+        }
+        assert!(columns > 100_000, "{columns} columns");
     }
 
     /// Self-intersecting scribbles of up to 40 vertices (on the grid, some far outside the
