@@ -899,13 +899,8 @@ mod tests {
     /// column they cross and a column either side.
     #[test]
     fn whole_row_areas_are_the_general_ones() {
-        let mut state = 0x0a2e_a5ee_d000_0001u64;
-        let mut next = |n: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % n
-        };
+        let mut rng = super::super::spans::tests::Rng(0x0a2e_a5ee_d000_0001);
+        let mut next = |n: u64| rng.below(n as i64) as u64;
         let mut columns = 0;
         for case in 0..20_000u64 {
             let far = [0, 1 << 20, -(1 << 40), 1 << 48][(case % 4) as usize];
