@@ -28,6 +28,16 @@ use crate::raster::LONE_FILL_PAIRS;
 use crate::raster::bitmask::{BitMask, Overlap};
 use crate::raster::{FillBits, FillLimit, Rasterizer, SolidBits, Within, with_scan_buffers};
 
+/// Whether the span scan's tests have asked for fills by spans on this thread (they count
+/// its work): the fill kernel then steps aside.
+fn spans_forced() -> bool {
+    #[cfg(test)]
+    if crate::raster::FORCE_SPANS.with(std::cell::Cell::get) {
+        return true;
+    }
+    false
+}
+
 /// How one target of the pair is read: a mask, or a kernel's.
 enum Side<'a> {
     Mask,
@@ -58,6 +68,7 @@ impl PreparedPair {
                 let item = Rasterizer::single_item(target)?;
                 match SolidBits::of(item, threshold, anti_alias) {
                     Some(bits) => Some(Side::Bits(bits)),
+                    None if spans_forced() => None,
                     None => FillBits::of(item, threshold).map(Side::Fill),
                 }
             }
