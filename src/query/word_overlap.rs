@@ -101,21 +101,24 @@ impl PreparedPair {
             wa.reset(PixelRect::default());
             wb.reset(PixelRect::default());
             // Bitmaps first, as when the other target is a mask: their work does not depend
-            // on a fill on the other side.
+            // on a fill on the other side. Over an empty window they have nothing to write
+            // (and a pair of a bitmap and a mask answers then without them).
             let mut done = true;
-            if let Side::Bits(bits_a) = &side_a {
-                let within = match &side_b {
-                    Side::Bits(b) => b.bitmap().map_or(Within::All, Within::Reach),
-                    _ => Within::All,
-                };
-                done &= bits_a.fill(window, within, bufs, &mut wa);
-            }
-            if let Side::Bits(bits_b) = &side_b {
-                let within = match side_a {
-                    Side::Bits(_) => Within::Mask(&wa),
-                    _ => Within::All,
-                };
-                done &= bits_b.fill(window, within, bufs, &mut wb);
+            if !window.is_empty() {
+                if let Side::Bits(bits_a) = &side_a {
+                    let within = match &side_b {
+                        Side::Bits(b) => b.bitmap().map_or(Within::All, Within::Reach),
+                        _ => Within::All,
+                    };
+                    done &= bits_a.fill(window, within, bufs, &mut wa);
+                }
+                if let Side::Bits(bits_b) = &side_b {
+                    let within = match side_a {
+                        Side::Bits(_) => Within::Mask(&wa),
+                        _ => Within::All,
+                    };
+                    done &= bits_b.fill(window, within, bufs, &mut wb);
+                }
             }
             let checked = bufs.check(|| self.name(stage));
             // Fills over their own region (the pair's window cut to their edges), deciding
