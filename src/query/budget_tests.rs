@@ -3,7 +3,7 @@
 //! after other queries warmed the cache, and in later frames, with the work budget lowered
 //! on the test's thread (and small pixel budgets) so that both budgets bite.
 
-use crate::raster::WORK_BUDGET_FOR_TESTS;
+use crate::raster::{LONE_FILL_PAIRS, WORK_BUDGET_FOR_TESTS};
 use crate::{Bitmap, CollisionOptions, FillRule, Graphic, NodeId, Path, Rect, Stage};
 
 /// xorshift64*, so that the scenes are the same on every run (the memo's tests use it too).
@@ -79,13 +79,16 @@ fn add_item(stage: &mut Stage, parent: NodeId, rng: &mut Rng) {
     }
 }
 
-fn scene(seed: u64) -> Scene {
+/// A scene of seed `seed`; with `lone`, each target holds one item (the pairs a kernel
+/// writes and compares by words: `query::word_overlap`).
+fn scene(seed: u64, lone: bool) -> Scene {
     let mut rng = Rng(seed);
     let mut stage = Stage::new();
     let root = stage.root();
+    let items = if lone { 1 } else { 3 };
     let targets = [(); 3].map(|_| {
         let t = stage.add_container(root).unwrap();
-        for _ in 0..1 + rng.below(3) {
+        for _ in 0..1 + rng.below(items) {
             add_item(&mut stage, t, &mut rng);
         }
         t
@@ -128,7 +131,7 @@ fn with_work_budget<R>(budget: u64, f: impl FnOnce() -> R) -> R {
 /// Every query of a scene gives the same Debug (answer or error) whatever the cache holds:
 /// fresh, again, after every other query, in a new frame and once more there.
 /// Returns the number of queries that answered and that were refused for work.
-fn check_scene(seed: u64) -> Result<(u64, u64), String> {
+fn check_scene(seed: u64, lone: bool) -> Result<(u64, u64), String> {
     let mut rng = Rng(seed ^ 0x9E37_79B9_7F4A_7C15);
     let opts = CollisionOptions::default()
         .parallel(false)
@@ -141,7 +144,7 @@ fn check_scene(seed: u64) -> Result<(u64, u64), String> {
     with_work_budget(budget, || {
         let (mut answered, mut refused) = (0, 0);
         for q in 0..QUERIES {
-            let mut sc = scene(seed);
+            let mut sc = scene(seed, lone);
             let first = ask(&sc, q, &opts);
             let mut seen = vec![("again", ask(&sc, q, &opts))];
             for other in 0..QUERIES {
@@ -172,15 +175,13 @@ fn check_scene(seed: u64) -> Result<(u64, u64), String> {
     })
 }
 
-/// Thousands of random scenes: none gives a query an outcome that depends on the cache,
-/// and the budgets do bite (a good share of the queries is refused for work, a good share
-/// answers).
-#[test]
-fn outcomes_do_not_depend_on_the_cache() {
+/// Checks `scenes` random scenes (seeds from `first`): none gives a query an outcome that
+/// depends on the cache, and the budgets do bite (a good share of the queries is refused
+/// for work, a good share answers).
+fn check_scenes(first: u64, scenes: u64, lone: bool) {
     let (mut answered, mut refused, mut failures) = (0, 0, Vec::new());
-    let scenes = 1500;
-    for seed in 1..=scenes {
-        match check_scene(seed) {
+    for seed in first..first + scenes {
+        match check_scene(seed, lone) {
             Ok((a, r)) => {
                 answered += a;
                 refused += r;
@@ -203,4 +204,23 @@ fn outcomes_do_not_depend_on_the_cache() {
         refused > total / 20 && answered > total / 4,
         "{answered} answered, {refused} refused"
     );
+}
+
+/// Thousands of random scenes: no outcome depends on the cache.
+#[test]
+fn outcomes_do_not_depend_on_the_cache() {
+    check_scenes(1, 1500, false);
+}
+
+/// The same with every target one item: the lone pairs of fills, strokes and bitmaps that
+/// are compared by words (`query::word_overlap`). A fill's work does not depend on what
+/// the other target is made of in the cache, and a fill over the budget leaves the pair to
+/// the general route: no outcome depends on the cache, and both happen often.
+#[test]
+fn lone_pairs_outcomes_do_not_depend_on_the_cache() {
+    LONE_FILL_PAIRS.with(|c| c.set((0, 0)));
+    check_scenes(0x10_0000, 600, true);
+    let (by_words, left) = LONE_FILL_PAIRS.with(std::cell::Cell::get);
+    eprintln!("fill pairs by words {by_words}, left to the general route {left}");
+    assert!(by_words > 1000 && left > 100, "{by_words} by words, {left} left");
 }

@@ -7,7 +7,8 @@
 //!   once into a prepared pair, compared by the pair's own calls; [`target`]: what it
 //!   compares (a node in a pose); [`target_memo`]: each target's bounds and preparation
 //!   made once per many-object query; [`target_plan`]: which targets get their whole mask
-//!   made once for all their pairs.
+//!   made once for all their pairs; [`word_overlap`]: a lone pair of kept masks and
+//!   kernel-written poses compared by words.
 //! - [`kept_pair`]: a pair's setup kept, so that asking it again after its targets moved by
 //!   whole pixels compares the kept rasters at their new anchors.
 //! - [`near_miss`]: pairs whose outlines are too far apart to touch, answered before drawing.
@@ -87,4 +88,5 @@ pub(crate) mod target;
 pub(crate) mod target_memo;
 pub(crate) mod target_plan;
 pub(crate) mod tracker;
+pub(crate) mod word_overlap;
 pub(crate) mod work_budget;

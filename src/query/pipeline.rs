@@ -36,10 +36,10 @@ use crate::geom::rect::PixelRect;
 pub(crate) use crate::query::options::threshold;
 pub(crate) use crate::query::target::{Pose, Target};
 use crate::query::target_memo::TargetMemo;
-use crate::raster::bitmask::{BitMask, Overlap};
+use crate::raster::bitmask::Overlap;
 use crate::raster::{
-    ClipShapes, DrawBudget, Item, MaskRef, Prepared, Rasterizer, RegionPiece, ScanBuffers, SolidBits,
-    SpanTarget, Within, dense_band_rows, spans_pay, with_scan_buffers,
+    ClipShapes, DrawBudget, Item, MaskRef, Prepared, Rasterizer, RegionPiece, ScanBuffers, SpanTarget,
+    dense_band_rows, spans_pay, with_scan_buffers,
 };
 use crate::raster::{PairKey, pair_key};
 use crate::tree::walk::{Clip, ClipLink, Visit};
@@ -693,7 +693,9 @@ impl PreparedPair {
 
     /// The pixels solid in both targets, counted and bounded. Two targets that are one
     /// cached raster each (a sprite, a bitmap, a shape) compare their cached bit masks a
-    /// word at a time; anything else is scanned row by row ([`PreparedPair::scan`]).
+    /// word at a time; so do two targets that are each such a raster or one pose a kernel
+    /// writes (`query::word_overlap`); anything else is scanned row by row
+    /// ([`PreparedPair::scan`]).
     pub fn overlap(&self, stage: &Stage, opts: &CollisionOptions) -> Result<Overlap> {
         let t = self.thresholds;
         if opts.fast_paths {
@@ -709,79 +711,6 @@ impl PreparedPair {
             }
         }
         self.scan(stage, opts, |_, _| {})
-    }
-
-    /// The overlap by words when each target is one cached mask or one item a kernel writes
-    /// ([`SolidBits`]: an unsmoothed bitmap pose, a pygame-rendered bitmap): a pose's solid
-    /// pixels are written into a mask over the window (the second target's only where the
-    /// first has bits in the row), and the two masks are compared a word at a time. `None`
-    /// for any other pair.
-    fn word_overlap(
-        &self,
-        stage: &Stage,
-        (mask_a, mask_b): (PlacedMask<'_>, PlacedMask<'_>),
-    ) -> Result<Option<Overlap>> {
-        let t = self.thresholds;
-        let anti_alias = self.a.anti_alias();
-        // A target with a mask (kept, or made whole for the query) is read from it: its
-        // kernel would write the same bits again.
-        let bits_a = match mask_a {
-            Some(_) => None,
-            None => Rasterizer::single_item(&self.a).and_then(|i| SolidBits::of(i, t.a, anti_alias)),
-        };
-        let bits_b = match mask_b {
-            Some(_) => None,
-            None => Rasterizer::single_item(&self.b).and_then(|i| SolidBits::of(i, t.b, anti_alias)),
-        };
-        if !(mask_a.is_some() || bits_a.is_some()) || !(mask_b.is_some() || bits_b.is_some()) {
-            return Ok(None);
-        }
-        // Only where both can have solid pixels: by their solid texels' boxes, or a kept
-        // mask's rectangle.
-        let reach =
-            |mask: &Option<(MaskRef<'_>, (i64, i64))>, bits: &Option<SolidBits<'_>>| match (mask, bits) {
-                (Some((m, at)), _) => m.rect().moved(*at),
-                (None, Some(b)) => b.solid_extent(),
-                (None, None) => self.window,
-            };
-        let window = self
-            .window
-            .intersect(&reach(&mask_a, &bits_a))
-            .intersect(&reach(&mask_b, &bits_b));
-        if window.is_empty() {
-            return Ok(Some(Overlap::default()));
-        }
-        with_scan_buffers(|buffers| {
-            let bufs = &mut buffers.bits;
-            let (mut wa, mut wb) = (
-                std::mem::replace(&mut bufs.a, BitMask::empty()),
-                std::mem::replace(&mut bufs.b, BitMask::empty()),
-            );
-            let mut done = true;
-            if let Some(bits_a) = &bits_a {
-                let within = bits_b
-                    .as_ref()
-                    .and_then(SolidBits::bitmap)
-                    .map_or(Within::All, Within::Reach);
-                done &= bits_a.fill(window, within, bufs, &mut wa);
-            }
-            if let Some(bits_b) = &bits_b {
-                let within = match bits_a {
-                    Some(_) => Within::Mask(&wa),
-                    None => Within::All,
-                };
-                done &= bits_b.fill(window, within, bufs, &mut wb);
-            }
-            let checked = bufs.check(|| self.name(stage));
-            let found = match (&mask_a, &mask_b) {
-                _ if !done => None,
-                (Some((ma, at)), None) => Some(ma.overlap_moved(*at, &wb, (0, 0), window)),
-                (None, Some((mb, at))) => Some(wa.overlap_moved((0, 0), mb, *at, window)),
-                _ => Some(wa.overlap_moved((0, 0), &wb, (0, 0), window)),
-            };
-            (bufs.a, bufs.b) = (wa, wb);
-            checked.map(|()| found)
-        })
     }
 
     /// [`PreparedPair::overlap`] as the answer of [`Stage::collision`].
@@ -864,7 +793,7 @@ pub(crate) fn collision_of(overlap: Overlap) -> Collision {
 }
 
 /// A cached raster's mask and the anchor it sits at, when a target is one.
-type PlacedMask<'a> = Option<(MaskRef<'a>, (i64, i64))>;
+pub(crate) type PlacedMask<'a> = Option<(MaskRef<'a>, (i64, i64))>;
 
 fn scan_with(
     window: PixelRect,

@@ -60,7 +60,7 @@ impl Piece {
 }
 
 /// dx/dy of `e`, as the sweep works it out.
-fn slope(e: &Edge) -> f64 {
+pub(super) fn slope(e: &Edge) -> f64 {
     (e.x_bottom - e.x_top) as f64 / (e.bottom - e.top) as f64
 }
 
@@ -328,7 +328,7 @@ impl CoverageRow {
                 side: Side::Left,
             };
             let (xt, xb) = (piece.x(band, piece.top), piece.x(band, piece.bottom));
-            (piece.lo, piece.hi) = (xt.min(xb), xt.max(xb));
+            (piece.lo, piece.hi) = (smaller(xt, xb), larger(xt, xb));
             if piece.lo >= wx1 {
                 piece.side = Side::Right;
             }
@@ -508,6 +508,21 @@ pub(super) fn inside(winding: i64, rule: FillRule) -> bool {
     }
 }
 
+/// The larger of `a` and `b`, neither NaN (no x, height or area here is one), in one
+/// instruction: `f64::max` also orders NaNs. Of two equal numbers (0.0 and -0.0 among
+/// them) it gives `b`: the same number to everything that reads it, which compares, adds,
+/// multiplies and rounds it but never divides by it.
+#[inline]
+pub(super) fn larger(a: f64, b: f64) -> f64 {
+    if a > b { a } else { b }
+}
+
+/// The smaller of `a` and `b`, neither NaN, as [`larger`] is the larger.
+#[inline]
+pub(super) fn smaller(a: f64, b: f64) -> f64 {
+    if a < b { a } else { b }
+}
+
 /// `v.floor()` as an integer (saturating), without a library call.
 pub(super) fn floor(v: f64) -> i64 {
     let t = v as i64;
@@ -562,7 +577,7 @@ fn add_piece(
         g0,
     };
     let x_s1 = p.x(band, s1);
-    let (lo, hi) = (column.x_g0.min(x_s1), column.x_g0.max(x_s1));
+    let (lo, hi) = (smaller(column.x_g0, x_s1), larger(column.x_g0, x_s1));
     // Saturating casts: a piece far outside the window only adds its tail, or nothing.
     let (c_lo, c_hi) = (floor(lo), floor(hi));
     let (first, last) = (c_lo.max(x0), c_hi.min(x1 - 1));
@@ -605,27 +620,19 @@ pub(super) struct WholeRowPiece {
 }
 
 impl WholeRowPiece {
-    /// `e`, which must reach from the top of row `row` (pixels) to its bottom or beyond.
-    pub(super) fn new(e: &Edge, row: i64) -> WholeRowPiece {
-        let band = row * GRID;
-        let piece = Piece {
-            edge: *e,
-            k: slope(e),
-            top: 0.0,
-            bottom: 1.0,
-            lo: 0.0,
-            hi: 0.0,
-            side: Side::Window,
-        };
-        let (top, bottom) = (piece.x(band, 0.0), piece.x(band, 1.0));
+    /// The piece of an edge of slope `k` ([`slope`]) whose x at the row's top and bottom are
+    /// `top` and `bottom` ([`edge_x_in_row_by`] at 0 and 1): a caller walking down the rows
+    /// computes the slope once an edge and takes the x at a row's top from the row above
+    /// (the same number: the height `band + GRID` is exact either way).
+    pub(super) fn from_xs(k: f64, top: f64, bottom: f64) -> WholeRowPiece {
         WholeRowPiece {
             column: ColumnArea {
                 x_g0: top,
-                slope: piece.k,
+                slope: k,
                 g0: 0.0,
             },
-            lo: top.min(bottom),
-            hi: top.max(bottom),
+            lo: smaller(top, bottom),
+            hi: larger(top, bottom),
         }
     }
 
@@ -643,7 +650,7 @@ impl WholeRowPiece {
     /// The area of column `c` right of it over the whole row, in fixed point: the cell
     /// `add_piece` makes there for a weight of 1.
     pub(super) fn cell(&self, c: i64) -> i64 {
-        fixed(self.column.area(c as f64, 1.0))
+        fixed(self.column.whole_row_area(c as f64))
     }
 }
 
@@ -663,9 +670,10 @@ pub(super) struct StripPiece {
 }
 
 impl StripPiece {
-    /// `e` over the heights `g0..g1` (parts of a pixel) of row `row`, which it must span.
-    pub(super) fn new(e: &Edge, row: i64, (g0, g1): (f64, f64)) -> StripPiece {
-        let (band, k) = (row * GRID, slope(e));
+    /// `e`, of slope `k` ([`slope`]), over the heights `g0..g1` (parts of a pixel) of row
+    /// `row`, which it must span.
+    pub(super) fn new(e: &Edge, k: f64, row: i64, (g0, g1): (f64, f64)) -> StripPiece {
+        let band = row * GRID;
         let top = edge_x(e, k, band, g0);
         StripPiece {
             column: ColumnArea {
@@ -681,7 +689,10 @@ impl StripPiece {
 
     /// The columns it crosses in the strip, first and last (as `add_piece` finds them).
     pub(super) fn columns(&self) -> (i64, i64) {
-        (floor(self.top.min(self.bottom)), floor(self.top.max(self.bottom)))
+        (
+            floor(smaller(self.top, self.bottom)),
+            floor(larger(self.top, self.bottom)),
+        )
     }
 
     /// The area of column `c` right of it over the strip down to `g1`, in fixed point:
@@ -692,9 +703,9 @@ impl StripPiece {
 }
 
 /// An edge's x (pixels) at heights `s` (parts of a pixel) of row `row`, as the sweep works
-/// it out: for where a piece lies in its row.
-pub(super) fn edge_x_in_row(e: &Edge, row: i64, s: f64) -> f64 {
-    edge_x(e, slope(e), row * GRID, s)
+/// it out (`k` is its [`slope`]): for where a piece lies in its row.
+pub(super) fn edge_x_in_row_by(e: &Edge, k: f64, row: i64, s: f64) -> f64 {
+    edge_x(e, k, row * GRID, s)
 }
 
 /// Whether the sweep cuts the strip `s0..s1` (parts of a pixel) of row `row` where `a` and
@@ -725,6 +736,41 @@ impl ColumnArea {
         self.x_g0 + (y - self.g0) * self.slope
     }
 
+    /// [`ColumnArea::area`] over a whole row (`g0` 0, `s` 1), the same number in fewer
+    /// operations: `0.0 + h` is `h` but for `h` -0.0, which the clamp to `g0` (`larger(h,
+    /// 0.0)` gives its second number on a tie) turns into the same 0.0; `h - 0.0` is `h`
+    /// and `1.0 * v` is `v` exactly.
+    fn whole_row_area(&self, c: f64) -> f64 {
+        debug_assert!(self.g0 == 0.0);
+        let (x0, k) = (self.x_g0, self.slope);
+        if k == 0.0 {
+            return match x0 {
+                x if x <= c => 1.0,
+                x if x >= c + 1.0 => 0.0,
+                x => c + 1.0 - x,
+            };
+        }
+        let (enter_left, enter_right) = ((c - x0) / k, (c + 1.0 - x0) / k);
+        let (a, b) = if k > 0.0 {
+            (enter_left, enter_right)
+        } else {
+            (enter_right, enter_left)
+        };
+        let (a, b) = (larger(a, 0.0), larger(b, 0.0));
+        let (ac, bc) = (smaller(a, 1.0), smaller(b, 1.0));
+        let middle = if bc > ac {
+            (bc - ac) * (c + 1.0 - 0.5 * ((x0 + ac * k) + (x0 + bc * k)))
+        } else {
+            0.0
+        };
+        let after = 1.0 - larger(bc, ac);
+        if k > 0.0 {
+            ac + middle
+        } else {
+            middle + if 1.0 > b { after } else { 0.0 }
+        }
+    }
+
     /// The area of column `[c, c + 1]` right of the piece between heights `g0` and `s`.
     ///
     /// Over the heights the piece spends left of the column (`x <= c`) the whole width
@@ -750,8 +796,8 @@ impl ColumnArea {
         } else {
             (enter_right, enter_left)
         };
-        let (a, b) = (a.max(self.g0), b.max(self.g0));
-        let (ac, bc) = (a.min(s), b.min(s));
+        let (a, b) = (larger(a, self.g0), larger(b, self.g0));
+        let (ac, bc) = (smaller(a, s), smaller(b, s));
         let middle = if bc > ac {
             (bc - ac) * (c + 1.0 - 0.5 * (self.x(ac) + self.x(bc)))
         } else {
@@ -759,7 +805,7 @@ impl ColumnArea {
         };
         // Before `a` the piece is left of the column (moving right) or right of it (moving
         // left); after `b` the other way round.
-        let (before, after) = (ac - self.g0, s - bc.max(ac));
+        let (before, after) = (ac - self.g0, s - larger(bc, ac));
         if self.slope > 0.0 {
             before + middle
         } else {
@@ -846,6 +892,58 @@ mod tests {
                 assert_eq!(part[..], whole[(x0 + 2) as usize..(x0 + 2) as usize + n]);
             }
         }
+    }
+
+    /// The whole-row area is the general one's number over a whole row, for edges on the
+    /// grid at any slope (vertical, nearly so, nearly flat) up to 2^40 px out, in every
+    /// column they cross and a column either side.
+    #[test]
+    fn whole_row_areas_are_the_general_ones() {
+        let mut rng = super::super::spans::tests::Rng(0x0a2e_a5ee_d000_0001);
+        let mut next = |n: u64| rng.below(n as i64) as u64;
+        let mut columns = 0;
+        for case in 0..20_000u64 {
+            let far = [0, 1 << 20, -(1 << 40), 1 << 48][(case % 4) as usize];
+            let x_top = far + next(1 << 16) as i64 - (1 << 15);
+            let dx = match case % 5 {
+                0 => 0,
+                1 => next(3) as i64 - 1,
+                2 => next(1 << 12) as i64 - (1 << 11),
+                _ => next(1 << 20) as i64 - (1 << 19),
+            };
+            let height = 256 + next(1 << 12) as i64;
+            let e = Edge {
+                x_top,
+                top: -(next(height as u64) as i64),
+                x_bottom: x_top + dx,
+                bottom: 0,
+                dir: 1,
+            };
+            let e = Edge {
+                bottom: e.top + height,
+                ..e
+            };
+            let k = slope(&e);
+            let piece = WholeRowPiece::from_xs(
+                k,
+                edge_x_in_row_by(&e, k, 0, 0.0),
+                edge_x_in_row_by(&e, k, 0, 1.0),
+            );
+            let (c_lo, c_hi) = piece.columns();
+            for c in c_lo - 1..=(c_hi + 1).min(c_lo + 64) {
+                let (whole, general) = (
+                    piece.column.whole_row_area(c as f64),
+                    piece.column.area(c as f64, 1.0),
+                );
+                assert!(
+                    whole == general,
+                    "case {case}, column {c}: {whole} against {general}"
+                );
+                assert_eq!(piece.cell(c), fixed(general), "case {case}, column {c}");
+                columns += 1;
+            }
+        }
+        assert!(columns > 100_000, "{columns} columns");
     }
 
     /// Self-intersecting scribbles of up to 40 vertices (on the grid, some far outside the

@@ -24,11 +24,12 @@
 //! Without anti-aliasing a row is the exact centre test ([`centre_runs`]), runs of inside
 //! centres written as words.
 //!
-//! The work it counts against the query's budget is the row scan's, row for row (a
-//! direct row counts what the sweep would have counted for it), and a fill below the
-//! threshold is walked all the same: whether a whole mask is refused for work must not
-//! change, or a pair's outcome would depend on whether a crowd query ran before it
-//! (`query::budget_tests`).
+//! The work it counts against the query's budget is the row scan's over the whole region,
+//! row for row (a direct row counts what the sweep would have counted for it), whatever
+//! part of the region it is asked to write ([`Limit`]), and a fill below the threshold is
+//! walked all the same: whether a mask is refused for work must depend on the fill and the
+//! region alone, or a pair's outcome would depend on whether a crowd query ran before it
+//! or on what the other target is made of in the cache (`query::budget_tests`).
 //!
 //! Bit for bit equal to the plain path because every number is the one the sweep makes:
 //! coverage is summed in integers, so the order of its terms does not matter, and a
@@ -37,14 +38,22 @@
 
 use super::bitmask::BitMask;
 use super::centres::{centre_runs, inside as centre_inside};
-use super::coverage::{CoverageRow, ONE, WholeRowPiece};
+use super::coverage::{CoverageRow, ONE, WholeRowPiece, edge_x_in_row_by, slope};
 use super::edges::{ActiveEdges, Edge, Edges, GRID};
 use super::item::Shape;
 use super::prepare::Item;
-use super::sample::times_coverage;
 use super::strip_row::StripRow;
 use crate::FillRule;
 use crate::geom::rect::PixelRect;
+
+#[cfg(test)]
+thread_local! {
+    /// Lone pairs with a fill this thread compared by words (`query::word_overlap`), and
+    /// those left to the general route because a fill went over the work budget: for the
+    /// tests that prove the route is taken.
+    pub(crate) static LONE_FILL_PAIRS: std::cell::Cell<(u64, u64)> =
+        const { std::cell::Cell::new((0, 0)) };
+}
 
 /// One fill item (a fill or a stroke's outline) in a pose, with the lowest alpha that is
 /// solid.
@@ -52,9 +61,10 @@ use crate::geom::rect::PixelRect;
 pub(crate) struct FillBits<'a> {
     edges: &'a Edges,
     rule: FillRule,
-    alpha: u8,
     anchor: (i64, i64),
-    threshold: u8,
+    /// The least coverage (units of a whole pixel, `1 << 32`) that makes a pixel solid:
+    /// [`solid_from`] of its alpha and the threshold.
+    cut: i64,
 }
 
 /// What the kernel did, for the tests that prove where the work goes.
@@ -112,14 +122,49 @@ impl FillBuffers {
     }
 }
 
+/// Which pixels of its region a fill decides (the others stay clear); its work is counted
+/// over the whole region either way.
+#[derive(Clone, Copy)]
+pub(crate) struct Limit<'m> {
+    /// Only pixels inside this rectangle (the parent's grid).
+    pub rect: PixelRect,
+    /// And in each row, only the columns from the first to the last set bit of this mask
+    /// moved by the offset (whole pixels): a pair's second target, decided only where the
+    /// first one is solid. A row the mask does not cover is not decided.
+    pub rows: Option<(&'m BitMask, (i64, i64))>,
+}
+
+impl Limit<'_> {
+    /// The columns `[x0, x1)` of row `y` (the parent's grid) to decide, possibly empty.
+    fn cols(&self, y: i64) -> (i64, i64) {
+        let r = self.rect;
+        if y < r.y0 || y >= r.y1 {
+            return (0, 0);
+        }
+        let Some((mask, at)) = self.rows else {
+            return (r.x0, r.x1);
+        };
+        let m = mask.rect().moved(at);
+        if y < m.y0 || y >= m.y1 {
+            return (0, 0);
+        }
+        match mask.row_extent((y - m.y0) as usize) {
+            Some((x0, x1)) => (r.x0.max(m.x0 + x0 as i64), r.x1.min(m.x0 + x1 as i64)),
+            None => (0, 0),
+        }
+    }
+}
+
 /// One row of the mask being written, and its columns in the item's own grid.
 struct Row<'m> {
     mask: &'m mut BitMask,
     y: usize,
     /// The item's column of the mask's first column.
     left: i64,
-    /// The columns that may be written (the item's grid), `[x0, x1)`.
+    /// The columns that may be written (the item's grid), `[x0, x1)`; possibly empty.
     cols: (i64, i64),
+    /// The region's columns (the item's grid): the work is counted as over these.
+    all: (i64, i64),
     /// Columns set but not written yet: runs that meet are written as one.
     pending: Option<(i64, i64)>,
     /// Whether a whole pixel of the fill is solid (its alpha reaches the threshold).
@@ -158,6 +203,22 @@ impl Row<'_> {
     }
 }
 
+/// The least coverage `c` (units of a whole pixel, `1 << 32`) with
+/// `times_coverage(value, c) >= threshold` (`threshold` at least 1), or `i64::MAX` when no
+/// coverage is enough: `value * c + 2^31 >= threshold * 2^32`, solved in integers, so that
+/// a pixel's test is one compare (`times_coverage` clamps to a whole pixel, which the
+/// second case covers; no coverage, a sum of a few cells, comes near `i64::MAX`).
+fn solid_from(value: u8, threshold: u8) -> i64 {
+    let need = (i64::from(threshold) << 32) - (1 << 31);
+    match i64::from(value) {
+        0 => i64::MAX,
+        v => match (need + v - 1) / v {
+            c if c > ONE => i64::MAX,
+            c => c,
+        },
+    }
+}
+
 impl<'a> FillBits<'a> {
     /// The kernel's view of `item` at `threshold`, when it is a fill or a stroke outline
     /// computed from its pose (a whole cached raster has its mask already).
@@ -173,24 +234,27 @@ impl<'a> FillBits<'a> {
             Shape::Fill { edges, rule, alpha } => Some(FillBits {
                 edges,
                 rule: *rule,
-                alpha: *alpha,
                 anchor: *anchor,
-                threshold,
+                cut: solid_from(*alpha, threshold),
             }),
             _ => None,
         }
     }
 
-    /// Makes `mask` its solid pixels over `region` (the parent's grid). With `within`, only
-    /// the pixels that can matter against that mask (over the same region) are decided: in
-    /// each row, the columns from its first to its last set bit; the rest stay clear.
-    /// Work is counted in `bufs` ([`FillBuffers::check`] says whether it went over the
-    /// budget, and then the mask is not to be used).
+    /// The pixels (the parent's grid) its edges reach: none outside can be solid.
+    pub fn extent(&self) -> PixelRect {
+        self.edges.rect.moved(self.anchor)
+    }
+
+    /// Makes `mask` its solid pixels over `region` (the parent's grid). With a `limit`,
+    /// only the pixels it names are decided; the rest stay clear. Work is counted in
+    /// `bufs` as for the whole region, limited or not ([`FillBuffers::check`] says whether
+    /// it went over the budget, and then the mask is not to be used).
     pub fn fill(
         &self,
         region: PixelRect,
         anti_alias: bool,
-        within: Option<&BitMask>,
+        limit: Option<Limit<'_>>,
         bufs: &mut FillBuffers,
         mask: &mut BitMask,
     ) {
@@ -211,27 +275,32 @@ impl<'a> FillBits<'a> {
             if bufs.coverage.over_budget() {
                 break;
             }
-            let y = (j - local.y0) as usize;
-            let mut cols = (rows.x0, rows.x1);
-            if let Some(other) = within {
-                let Some((x0, x1)) = other.row_extent(y) else {
-                    continue;
-                };
-                cols = (cols.0.max(local.x0 + x0 as i64), cols.1.min(local.x0 + x1 as i64));
-            }
-            if cols.0 >= cols.1 || walk.active.is_empty() {
+            if walk.active.is_empty() {
                 continue;
             }
+            let y = (j - local.y0) as usize;
+            let all = (rows.x0, rows.x1);
+            let cols = match limit {
+                None => all,
+                Some(limit) => {
+                    let (x0, x1) = limit.cols(j + ay);
+                    (all.0.max(x0 - ax), all.1.min(x1 - ax))
+                }
+            };
             let mut row = Row {
                 mask: &mut *mask,
                 y,
                 left: local.x0,
                 cols,
+                all,
                 pending: None,
-                whole_solid: self.alpha >= self.threshold,
+                whole_solid: self.cut <= ONE,
             };
             if !anti_alias {
-                self.centre_row(&walk.active, j, &mut row, &mut bufs.wind);
+                // Centre tests count no work (nor does the row scan's).
+                if cols.0 < cols.1 {
+                    self.centre_row(&walk.active, j, &mut row, &mut bufs.wind);
+                }
             } else if !self.direct_row(&walk.active, j, &mut row, bufs)
                 && !self.strip_row(&walk.active, j, &mut row, bufs)
             {
@@ -269,9 +338,19 @@ impl<'a> FillBits<'a> {
             return false;
         }
         bufs.row.clear();
+        // In one pass: whether the edges come in their columns' order and apart (no column
+        // holds two edges, so none crosses another in the row and the sweep's one strip
+        // orders them as their columns do), their winding, and how many reach the columns.
+        let (mut apart, mut last_hi, mut winding, mut reaching) = (true, i64::MIN, 0i64, 0u64);
         for e in active {
-            let piece = WholeRowPiece::new(e, j);
+            let k = slope(e);
+            let (x_top, x_bottom) = (edge_x_in_row_by(e, k, j, 0.0), edge_x_in_row_by(e, k, j, 1.0));
+            let piece = WholeRowPiece::from_xs(k, x_top, x_bottom);
             let (c_lo, c_hi) = piece.columns();
+            apart &= last_hi < c_lo;
+            last_hi = c_hi;
+            winding += i64::from(e.dir);
+            reaching += u64::from(piece.reaches(row.all));
             bufs.row.push(RowEdge {
                 piece,
                 c_lo,
@@ -279,26 +358,26 @@ impl<'a> FillBits<'a> {
                 dir: e.dir,
             });
         }
-        if !bufs.row.is_sorted_by_key(|r| r.c_lo) {
+        if !apart {
             bufs.row.sort_unstable_by_key(|r| r.c_lo);
-        }
-        // Apart: no column holds two edges, so none crosses another in the row and the
-        // sweep's one strip orders them as their columns do.
-        if bufs.row.windows(2).any(|w| w[0].c_hi >= w[1].c_lo) {
-            return false;
+            if bufs.row.windows(2).any(|w| w[0].c_hi >= w[1].c_lo) {
+                return false;
+            }
         }
         // Closed contours wind back to 0 right of the last edge; should they not, the
         // sweep decides.
-        if bufs.row.iter().map(|r| i64::from(r.dir)).sum::<i64>() != 0 {
+        if winding != 0 {
             return false;
         }
         // The work the sweep counts for the row over these columns (a unit per edge and
         // one more, then as much for its strip's pieces that reach the columns), so that
         // the budget stops a whole mask exactly where the row scan stopped.
-        let reaching = bufs.row.iter().filter(|r| r.piece.reaches(row.cols)).count() as u64;
         let strip = if reaching > 0 { reaching + 1 } else { 0 };
         bufs.coverage.add_work(active.len() as u64 + 1 + strip);
         bufs.counts.direct_rows += 1;
+        if row.cols.0 >= row.cols.1 {
+            return true;
+        }
         let inside = |w: i64| match self.rule {
             FillRule::NonZero => w != 0,
             FillRule::EvenOdd => w & 1 != 0,
@@ -324,7 +403,7 @@ impl<'a> FillBits<'a> {
                     // The winding's coverage left of the edge (a whole pixel when it was
                     // inside) plus the edge's own term, weighted +1 or -1.
                     let coverage = if after { cell } else { ONE - cell };
-                    if times_coverage(self.alpha, coverage) >= self.threshold {
+                    if coverage >= self.cut {
                         row.set(c, c + 1);
                     }
                 }
@@ -339,12 +418,19 @@ impl<'a> FillBits<'a> {
     /// An anti-aliased row with vertices but no crossing, strip by strip; `false` (nothing
     /// written) for a row whose pieces cross.
     fn strip_row(&self, active: &[Edge], j: i64, row: &mut Row, bufs: &mut FillBuffers) -> bool {
-        let (alpha, threshold) = (self.alpha, self.threshold);
-        let done = bufs.strips.coverage(active, j, self.rule, row.cols, |x0, x1, c| {
-            if times_coverage(alpha, c) >= threshold {
-                row.set(x0, x1);
-            }
-        });
+        let cut = self.cut;
+        // Planned over the region's columns (the work the sweep counts there), emitted
+        // only where asked.
+        let done = if row.cols.0 < row.cols.1 {
+            let cols = (row.all, row.cols);
+            bufs.strips.coverage_in(active, j, self.rule, cols, |x0, x1, c| {
+                if c >= cut {
+                    row.set(x0, x1);
+                }
+            })
+        } else {
+            bufs.strips.work(active, j, self.rule, row.all)
+        };
         let Some(work) = done else {
             return false;
         };
@@ -356,11 +442,11 @@ impl<'a> FillBits<'a> {
     /// Any other anti-aliased row: the general sweep over its edges' columns.
     fn swept_row(&self, active: &[Edge], j: i64, row: &mut Row, bufs: &mut FillBuffers) {
         bufs.counts.swept_rows += 1;
-        // Over the row's columns, as the row scan asked: the same work counted.
-        let cols = row.cols;
+        // Over the region's columns, as the row scan asked: the same work counted.
+        let cols = row.all;
         bufs.coverage.runs(active, j, self.rule, cols, &mut bufs.runs);
         for (k, &(x, c)) in bufs.runs.iter().enumerate() {
-            if times_coverage(self.alpha, c) >= self.threshold {
+            if c >= self.cut {
                 let end = bufs.runs.get(k + 1).map_or(cols.1, |r| r.0);
                 row.set(x, end);
             }
@@ -430,8 +516,8 @@ mod tests {
 
     /// Thousands of random fills, anti-aliased and not, both fill rules, thresholds 1, 127,
     /// 255 and between, alphas from 1 to 255, in windows that hold them or cut them: the
-    /// kernel's mask is the plain path's, bit for bit; with `within`, the same inside each
-    /// row's extent of the other mask.
+    /// kernel's mask is the plain path's, bit for bit; with a [`Limit`], the same inside it,
+    /// and the work counted is the same.
     #[test]
     fn masks_are_the_plain_paths() {
         let mut rng = Rng(0x0f11_b175_5eed_0001);
@@ -474,6 +560,7 @@ mod tests {
             bufs.reset_work();
             fill.fill(region, anti_alias, None, &mut bufs, &mut got);
             assert!(bufs.check(String::new).is_ok());
+            let work = bufs.coverage.work();
             assert_eq!(
                 got, want,
                 "case {case}: {region:?} aa {anti_alias} t {threshold} a {alpha}"
@@ -481,10 +568,13 @@ mod tests {
             direct += bufs.counts.direct_rows;
             strip += bufs.counts.strip_rows;
             swept += bufs.counts.swept_rows;
-            // Within another mask: the plain mask cut to each row's extent of it.
-            let mut other = BitMask::empty();
-            other.reset(region);
+            // Limited to a rectangle and to each row's extent of another mask (made over
+            // the region moved, and moved back): the plain mask cut there, and the same
+            // work counted as for the whole region.
             let (w, h) = (region.width() as usize, region.height() as usize);
+            let shift = (rng.below(200) - 100, rng.below(200) - 100);
+            let mut other = BitMask::empty();
+            other.reset(region.moved(shift));
             for y in 0..h {
                 if rng.below(4) != 0 {
                     let a = rng.below(w as i64) as usize;
@@ -492,20 +582,80 @@ mod tests {
                     other.set_run(y, a, b);
                 }
             }
-            fill.fill(region, anti_alias, Some(&other), &mut bufs, &mut got);
+            let (x0, y0) = (rng.below(w as i64 + 1), rng.below(h as i64 + 1));
+            let (x1, y1) = (
+                x0 + rng.below(w as i64 + 1 - x0),
+                y0 + rng.below(h as i64 + 1 - y0),
+            );
+            let rect = match case % 3 {
+                0 => region,
+                _ => PixelRect { x0, y0, x1, y1 }.moved((region.x0, region.y0)),
+            };
+            let rows = (case % 5 != 0).then_some((&other, (-shift.0, -shift.1)));
+            bufs.reset_work();
+            fill.fill(
+                region,
+                anti_alias,
+                Some(Limit { rect, rows }),
+                &mut bufs,
+                &mut got,
+            );
+            assert_eq!(bufs.coverage.work(), work, "case {case}: work when limited");
             for (y, row) in plane.chunks_exact_mut(w).enumerate() {
-                let (a, b) = other.row_extent(y).unwrap_or((0, 0));
-                row[..a].fill(0);
-                row[b..].fill(0);
+                let (mut a, mut b) = match rows {
+                    Some(_) => other.row_extent(y).unwrap_or((0, 0)),
+                    None => (0, w),
+                };
+                let yy = region.y0 + y as i64;
+                if yy < rect.y0 || yy >= rect.y1 {
+                    (a, b) = (0, 0);
+                }
+                a = a.max((rect.x0 - region.x0) as usize);
+                b = b.min((rect.x1 - region.x0) as usize);
+                if a >= b {
+                    row.fill(0);
+                } else {
+                    row[..a].fill(0);
+                    row[b..].fill(0);
+                }
             }
             let cut = BitMask::from_plane(&plane, region, threshold);
-            assert_eq!(got, cut, "case {case} within another mask");
+            assert_eq!(got, cut, "case {case} limited");
         }
         // Every kind of row was met, the direct ones most.
         assert!(
             direct > 2 * strip && strip > 1000 && swept > 100,
             "{direct} direct, {strip} strip, {swept} swept rows"
         );
+    }
+}
+
+/// The integer cut is `times_coverage`'s test, at every alpha and threshold.
+#[cfg(test)]
+mod cut_tests {
+    use super::super::sample::times_coverage;
+    use super::*;
+
+    #[test]
+    fn a_coverage_is_solid_from_the_cut_on() {
+        for value in 0..=255u8 {
+            for threshold in 1..=255u8 {
+                let cut = solid_from(value, threshold);
+                let solid = |c: i64| times_coverage(value, c) >= threshold;
+                // No coverage comes near i64::MAX (a few whole pixels at most, summed in i64).
+                for c in [i64::MIN, -1, 0, 1, ONE / 2, ONE - 1, ONE, ONE + 1, 1 << 62] {
+                    assert_eq!(c >= cut, solid(c), "value {value}, threshold {threshold}, c {c}");
+                }
+                if cut != i64::MAX {
+                    assert!(
+                        solid(cut) && !solid(cut - 1),
+                        "value {value}, threshold {threshold}"
+                    );
+                } else {
+                    assert!(!solid(ONE), "value {value}, threshold {threshold}");
+                }
+            }
+        }
     }
 }
 

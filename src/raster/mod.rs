@@ -87,6 +87,7 @@ pub(crate) use budget::{DrawBudget, MAX_QUERY_VERTICES};
 #[cfg(test)]
 pub(crate) use cache::CacheCounts;
 pub(crate) use cache::{MaskRef, PairKey, RasterCache, pair_key};
+pub(crate) use fill_bits::{FillBits, Limit as FillLimit};
 pub(crate) use plane::{Rasterizer, ScanBuffers, dense_band_rows, with_scan_buffers};
 pub(crate) use prepare::{ClipShapes, Item, Prepared, RegionPiece, anchor_and_bits};
 #[cfg(test)]
@@ -99,6 +100,7 @@ pub(crate) use whole_mask::whole_mask;
 #[cfg(test)]
 pub(crate) use {
     coverage::{AreaCounts, WORK_BUDGET_FOR_TESTS},
+    fill_bits::LONE_FILL_PAIRS,
     plane::{last_bits_counts, last_scan_counts},
     sample::texels_made,
     span_scan::{FORCE as FORCE_SPANS, ScanCounts},

@@ -33,7 +33,8 @@ pub(crate) fn pays(a: &Shape, b: &Shape) -> bool {
 
 #[cfg(test)]
 thread_local! {
-    /// Tests compare two fills by spans too, on this thread, while it is set.
+    /// Tests compare two fills by spans too (not by the fill kernel's words:
+    /// `query::word_overlap`), on this thread, while it is set.
     pub(crate) static FORCE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 

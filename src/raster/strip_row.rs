@@ -20,7 +20,9 @@
 //! per edge and one more, then per strip its pieces that reach the columns and one more),
 //! so that a query's work budget stops exactly where it stopped the sweep.
 
-use super::coverage::{Side, StripPiece, classify, cross_inside, edge_x_in_row, inside, strip_height};
+use super::coverage::{
+    Side, StripPiece, classify, cross_inside, edge_x_in_row_by, inside, larger, slope, smaller, strip_height,
+};
 use super::edges::{Edge, GRID};
 use crate::FillRule;
 
@@ -31,6 +33,8 @@ const MAX_CHECKED: usize = 64;
 #[derive(Clone, Copy, Debug)]
 struct RowPiece {
     edge: Edge,
+    /// Its slope ([`slope`]), worked out once for the row's strips.
+    k: f64,
     /// Where it starts and ends in the row (grid units below the row's top).
     top: i64,
     bottom: i64,
@@ -76,17 +80,38 @@ impl StripRow {
     /// `1 << 32`; stretches of 0 may be left out), when no two pieces of a strip cross;
     /// `active` holds every edge that reaches into the row. Returns the work the sweep
     /// counts for the row, or `None` (nothing emitted) when the row is the sweep's.
+    #[cfg(test)]
     pub fn coverage(
         &mut self,
         active: &[Edge],
         row: i64,
         rule: FillRule,
         cols: (i64, i64),
+        emit: impl FnMut(i64, i64, i64),
+    ) -> Option<u64> {
+        self.coverage_in(active, row, rule, (cols, cols), emit)
+    }
+
+    /// [`StripRow::coverage`] with the work counted as over the columns `counted` and the
+    /// values emitted over the columns `written` only (a pixel's value does not depend on
+    /// the columns asked, only the work does).
+    pub fn coverage_in(
+        &mut self,
+        active: &[Edge],
+        row: i64,
+        rule: FillRule,
+        (counted, written): ((i64, i64), (i64, i64)),
         mut emit: impl FnMut(i64, i64, i64),
     ) -> Option<u64> {
-        let work = self.plan(active, row, rule, cols)?;
-        self.emit(cols, &mut emit);
+        let work = self.plan(active, row, rule, counted)?;
+        self.emit(written, &mut emit);
         Some(work)
+    }
+
+    /// The work [`StripRow::coverage`] counts over the columns `cols`, nothing emitted;
+    /// `None` when the row is the sweep's.
+    pub fn work(&mut self, active: &[Edge], row: i64, rule: FillRule, cols: (i64, i64)) -> Option<u64> {
+        self.plan(active, row, rule, cols)
     }
 
     /// The row's cuts and steps, and the sweep's work; `None` when a strip's pieces cross.
@@ -100,15 +125,17 @@ impl StripRow {
                 continue;
             }
             self.heights.extend([t, b]);
-            let xt = edge_x_in_row(e, row, t as f64 / GRID as f64);
-            let xb = edge_x_in_row(e, row, b as f64 / GRID as f64);
+            let k = slope(e);
+            let xt = edge_x_in_row_by(e, k, row, t as f64 / GRID as f64);
+            let xb = edge_x_in_row_by(e, k, row, b as f64 / GRID as f64);
             self.pieces.push(RowPiece {
                 edge: *e,
+                k,
                 top: t,
                 bottom: b,
-                lo: xt.min(xb),
-                hi: xt.max(xb),
-                side: if xt.min(xb) >= x1 as f64 {
+                lo: smaller(xt, xb),
+                hi: larger(xt, xb),
+                side: if smaller(xt, xb) >= x1 as f64 {
                     Side::Right
                 } else {
                     Side::Left
@@ -140,7 +167,7 @@ impl StripRow {
             for (i, p) in self.pieces.iter().enumerate() {
                 if p.top <= h0 && p.bottom > h0 {
                     swept += u64::from(p.side == Side::Window);
-                    self.order.push((StripPiece::new(&p.edge, row, (g0, g1)), i));
+                    self.order.push((StripPiece::new(&p.edge, p.k, row, (g0, g1)), i));
                 }
             }
             if swept > 0 {

@@ -1,11 +1,12 @@
 //! Differential tests around the frame engine's fill kernel (issue 29): a fill's or a
 //! stroke's solid pixels written straight into a bit mask, for the whole masks a
-//! many-object query plans. Every answer must be the plain path's (`fast_paths(false)`: both
-//! alpha planes composited pixel by pixel) bit for bit, over random cases: stars,
-//! scribbles and rectangles under both fill rules, strokes, colour transforms, tolerance 0,
-//! 127, 255 and between, anti-aliased and not, scales 0.01 to 100, turned and skewed, far
-//! from the origin. The pairs test holds the routes a lone pair of such sprites takes (the
-//! kernel is not one of them yet: docs/frame-engine.md says why) to the same standard.
+//! many-object query plans and for a lone pair compared by words. Every answer must be the
+//! plain path's (`fast_paths(false)`: both alpha planes composited pixel by pixel) bit for
+//! bit, over random cases: stars, scribbles and rectangles under both fill rules, strokes,
+//! colour transforms, tolerance 0, 127, 255 and between, anti-aliased and not, scales 0.01
+//! to 100, turned and skewed, far from the origin. The pairs test holds the routes a lone
+//! pair of such sprites takes (the kernel against a kernel or a kept mask, cold and warm)
+//! to the same standard.
 
 use crate::common::{
     Rng, assert_as_plain, bordered_bitmap, contacts_and_pairs_alone, pair_placement, random_matrix, scribble,
