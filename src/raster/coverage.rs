@@ -899,7 +899,7 @@ mod tests {
     /// column they cross and a column either side.
     #[test]
     fn whole_row_areas_are_the_general_ones() {
-        let mut rng = super::super::spans::tests::Rng(0x0a2e_a5ee_d000_0001);
+        let mut rng = super::super::test_rng::Rng(0x0a2e_a5ee_d000_0001);
         let mut next = |n: u64| rng.below(n as i64) as u64;
         let mut columns = 0;
         for case in 0..20_000u64 {

@@ -45,6 +45,7 @@
 //!   [`bitmap_patch`]: an edit of a bitmap's texels carried into what the cache
 //!   keeps of it, at the cost of the edited rectangle.
 //! - [`texel_cover`]: which texels of a bitmap a path covers, for an edit.
+//! - `test_rng`: the random numbers the raster tests draw from.
 //!
 //! tiny-skia is not used here: its anti-aliasing samples 4 x 4 points per pixel (up to
 //! 50/255 off the area, and thin bars can vanish), and a window it draws alone differs from
@@ -76,6 +77,8 @@ mod solid_bits;
 mod span_scan;
 mod spans;
 mod strip_row;
+#[cfg(test)]
+mod test_rng;
 mod texel_cover;
 mod whole_mask;
 

@@ -310,15 +310,7 @@ pub(super) mod tests {
     use super::super::edges::{ActiveEdges, Edges};
     use super::*;
 
-    pub(in super::super) struct Rng(pub u64);
-    impl Rng {
-        pub fn below(&mut self, n: i64) -> i64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n as u64) as i64
-        }
-    }
+    pub(in super::super) use super::super::test_rng::Rng;
 
     /// Random closed contours on the grid: self-intersecting scribbles, slivers, rectangles
     /// with horizontal edges inside rows, far from the origin, large and small.
