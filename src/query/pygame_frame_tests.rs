@@ -99,13 +99,8 @@ fn nothing_is_read_when_no_texel_reaches_the_threshold() {
 /// cache must count what it holds.
 #[test]
 fn an_edited_rotozoom_source_answers_as_a_fresh_stage() {
-    let mut seed = 0x1234_5678_9abc_def1u64;
-    let mut next = |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
+    let mut rng = crate::query::budget_tests::Rng(0x1234_5678_9abc_def1);
+    let mut next = |n: u64| rng.below(n);
     let (mut touching, mut patched, mut remade) = (0, 0, 0);
     for trial in 0..6u64 {
         let (w, h) = (8 + next(24) as u32, 8 + next(24) as u32);

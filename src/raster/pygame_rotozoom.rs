@@ -259,13 +259,8 @@ mod tests {
     /// lie between their least and greatest alpha.
     #[test]
     fn blends_lie_between_their_least_and_greatest_texel() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = super::super::test_rng::Rng(0x2545_f491_4f6c_dd1d);
+        let mut next = || rng.below(i64::MAX) as u64;
         let weights = [0, 1, 2, 255, 256, 32_767, 32_768, 65_534, 65_535];
         let mut checked = 0u64;
         for k in 0..400_000u64 {

@@ -697,13 +697,8 @@ mod tests {
 
     #[test]
     fn block_ranges_follow_the_texels_through_edits() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut rng = super::super::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
+        let mut next = |n: u64| rng.below(n as i64) as u64;
         let mut blocks = 0;
         for _ in 0..300 {
             let (w, h) = (1 + next(9) as u32, 1 + next(9) as u32);
