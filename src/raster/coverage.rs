@@ -18,6 +18,7 @@
 
 use super::edges::{Edge, GRID};
 use crate::FillRule;
+use crate::geom::whole::{floor_small, round_small};
 
 /// A whole pixel's area in the fixed point that coverage is summed in.
 pub(crate) const ONE: i64 = 1 << 32;
@@ -523,18 +524,10 @@ pub(super) fn smaller(a: f64, b: f64) -> f64 {
     if a < b { a } else { b }
 }
 
-/// `v.floor()` as an integer (saturating), without a library call.
-pub(super) fn floor(v: f64) -> i64 {
-    let t = v as i64;
-    if (t as f64) > v { t - 1 } else { t }
-}
-
-/// `v` (a part of a pixel) in fixed point.
+/// `v` (a part of a pixel) in fixed point, rounded half away from zero as `f64::round`
+/// (`round_small`: no library call on baseline x86-64).
 fn fixed(v: f64) -> i64 {
-    // Rounds half away from zero, as `f64::round` (exactly: |v * ONE| is far below 2^52),
-    // without the library call that a build for baseline x86-64 makes of it.
-    let y = v * ONE as f64;
-    (y + if y >= 0.0 { 0.5 } else { -0.5 }) as i64
+    round_small(v * ONE as f64)
 }
 
 /// Where two edges cross, as a height in the row whose top is `band` (pixels), computed from
@@ -579,7 +572,7 @@ fn add_piece(
     let x_s1 = p.x(band, s1);
     let (lo, hi) = (smaller(column.x_g0, x_s1), larger(column.x_g0, x_s1));
     // Saturating casts: a piece far outside the window only adds its tail, or nothing.
-    let (c_lo, c_hi) = (floor(lo), floor(hi));
+    let (c_lo, c_hi) = (floor_small(lo), floor_small(hi));
     let (first, last) = (c_lo.max(x0), c_hi.min(x1 - 1));
     let mut areas = 0;
     if first <= last {
@@ -644,7 +637,7 @@ impl WholeRowPiece {
 
     /// The columns it crosses, first and last (as `add_piece` finds them).
     pub(super) fn columns(&self) -> (i64, i64) {
-        (floor(self.lo), floor(self.hi))
+        (floor_small(self.lo), floor_small(self.hi))
     }
 
     /// The area of column `c` right of it over the whole row, in fixed point: the cell
@@ -690,8 +683,8 @@ impl StripPiece {
     /// The columns it crosses in the strip, first and last (as `add_piece` finds them).
     pub(super) fn columns(&self) -> (i64, i64) {
         (
-            floor(smaller(self.top, self.bottom)),
-            floor(larger(self.top, self.bottom)),
+            floor_small(smaller(self.top, self.bottom)),
+            floor_small(larger(self.top, self.bottom)),
         )
     }
 

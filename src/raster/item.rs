@@ -4,12 +4,13 @@
 use std::sync::Arc;
 
 use super::centres::{centre_runs, inside};
-use super::coverage::{CoverageRow, ONE, floor};
+use super::coverage::{CoverageRow, ONE};
 use super::edges::{ActiveEdges, Edge, Edges, GRID};
 use super::pygame_item::RenderedShape;
 use super::sample::{BitmapPose, TexelMap, Texels, push_run, times_coverage};
 use crate::FillRule;
 use crate::geom::rect::PixelRect;
+use crate::geom::whole::floor_small;
 
 /// What an item draws in its pose, relative to its anchor.
 #[derive(Debug)]
@@ -392,8 +393,8 @@ impl Shape {
                     e.x_top as f64 + t * (e.x_bottom - e.x_top) as f64
                 };
                 let (xa, xb) = (x_at(e.top.max(y0)), x_at(e.bottom.min(y1)));
-                lo = lo.min(floor(xa.min(xb)));
-                hi = hi.max(-floor(-xa.max(xb)));
+                lo = lo.min(floor_small(xa.min(xb)));
+                hi = hi.max(-floor_small(-xa.max(xb)));
             }
             if lo <= hi {
                 let x0 = lo.div_euclid(GRID) - 1;

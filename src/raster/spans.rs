@@ -18,9 +18,9 @@
 //! order, as [`ActiveEdges`](super::edges::ActiveEdges) gives coverage) keeps each edge's x
 //! at the bottom of the last row, which is its x at the top of the next one.
 
-use super::coverage::floor;
 use super::edges::{Edge, GRID};
 use crate::FillRule;
+use crate::geom::whole::floor_small;
 
 /// What an item is over a span of a row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,8 +137,8 @@ impl SpanRows {
             (s.y, s.x) = (yb, xb);
             events |= ya > band || yb < below;
             self.pieces.push(RowPiece {
-                c_lo: floor(xa.min(xb)),
-                c_hi: floor(xa.max(xb)),
+                c_lo: floor_small(xa.min(xb)),
+                c_hi: floor_small(xa.max(xb)),
                 dir: i64::from(e.dir),
                 top: ya - band,
                 bottom: yb - band,
