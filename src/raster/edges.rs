@@ -303,13 +303,8 @@ mod tests {
     /// small grid (so that tops, bottoms and whole edges tie).
     #[test]
     fn small_and_large_sorts_give_the_library_order() {
-        let mut seed = 0x51ed_2701_7a3c_9e4b_u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n) as i64
-        };
+        let mut rng = super::super::test_rng::Rng(0x51ed_2701_7a3c_9e4b);
+        let mut next = |n: i64| rng.below(n);
         for _ in 0..5_000 {
             let n = 3 + next(10) as usize;
             let points: Vec<(i64, i64)> = (0..n).map(|_| (next(4) * 128, next(4) * 128)).collect();
@@ -327,13 +322,8 @@ mod tests {
     /// folded ones (corners repeated or in a line).
     #[test]
     fn a_quad_is_its_corners_pushed_and_finished() {
-        let mut seed = 0x1b87_3593_cc9e_2d51_u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n) as i64
-        };
+        let mut rng = super::super::test_rng::Rng(0x1b87_3593_cc9e_2d51);
+        let mut next = |n: i64| rng.below(n);
         let mut counts = [0; 5];
         for _ in 0..5_000 {
             let corners: [(i64, i64); 4] =
