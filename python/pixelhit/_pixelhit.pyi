@@ -81,10 +81,28 @@ def _read_posed_sprites(
 ) -> Optional[Dict[Any, _SpriteRead]]:
     """`pixelhit.pygame.World`'s read of its sprites in the common case, or None (internal)."""
 
+def _sprite_pairs_among(stage: Stage, reads: List[_SpriteRead], parent: Node, tolerance: Optional[int]) -> List[Tuple[Any, Any]]:
+    """`pixelhit.pygame.World.among`'s touching pairs of sprites from their reads (internal)."""
+
+def _read_pairs_among(
+    sprites: List[Any],
+    entries: Dict[Any, _SpriteEntry],
+    image: str,
+    angle: Optional[str],
+    scale: Optional[str],
+    transform: str,
+    stage: Stage,
+    parent: Node,
+    tolerance: Optional[int],
+) -> Optional[List[Tuple[Any, Any]]]:
+    """`pixelhit.pygame.World.among` in the common case, or None (internal)."""
+
 __all__ = [
     "_SpriteEntry",
     "_SpriteRead",
+    "_read_pairs_among",
     "_read_posed_sprites",
+    "_sprite_pairs_among",
     "ArgumentError",
     "Atlas",
     "Bitmap",

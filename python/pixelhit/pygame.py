@@ -44,14 +44,14 @@ from __future__ import annotations
 
 import ctypes
 import math
-from typing import Any, Dict, Iterable, List, Literal, Optional, Sequence, Set, Tuple, TypeAlias
+from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, Set, Tuple, TypeAlias
 
 import pygame as _pygame
 
 from . import ArgumentError, Bitmap, Node, Stage
 from ._pixelhit import _SpriteEntry as _Entry
 from ._pixelhit import _SpriteRead as _Read
-from ._pixelhit import _read_posed_sprites
+from ._pixelhit import _read_pairs_among, _read_posed_sprites, _sprite_pairs_among
 
 __all__ = ["DEFAULT_THRESHOLD", "Transform", "World", "tolerance_for"]
 
@@ -343,14 +343,15 @@ class World:
         # Errors
         As `spritecollide`.
         """
-        members = list(dict.fromkeys(group))
+        members = dict.fromkeys(group)
         tol = self._query_tolerance(threshold)
-        reads = self._read(members)
-        nodes = self._solid_nodes([reads[s] for s in members], tol)
-        if len(nodes) < 2:
-            return []
-        contacts = self.stage.contacts_among(nodes, self.space, tolerance=tol or 0, anti_alias=False)
-        return [(c.a.data, c.b.data) for c in contacts]
+        order = list(members)
+        pairs = _read_pairs_among(order, self._entries, self._image, self._angle, self._scale, self.transform, self.stage, self.space, tol)
+        if pairs is not None:
+            self._sweep_killed(len(order) + 1, members)
+            return pairs
+        reads = self._read_each(order)
+        return _sprite_pairs_among(self.stage, [reads[s] for s in order], self.space, tol)
 
     def collide_mask(self, left: Sprite, right: Sprite, *, threshold: Optional[int] = None) -> Optional[Point]:
         """What `pygame.sprite.collide_mask(left, right)` returns on the drawn sprites
@@ -428,9 +429,6 @@ class World:
     def _tolerance(r: _Read, query: Optional[int]) -> Optional[int]:
         own = r.entry.threshold
         return query if own is None else tolerance_for(own)
-
-    def _solid_nodes(self, reads: List[_Read], tol: Optional[int]) -> List[Node]:
-        return [r.entry.node for r in reads if self._tolerance(r, tol) is not None]
 
     def _hits(self, me: _Read, others: List[_Read], tol: Optional[int]) -> List[int]:
         """Indices of `others` touching `me` (`me` itself included when it has a solid
@@ -663,7 +661,7 @@ class World:
             "what the game blits (an image turned twice, or a rect not updated after the image changed?)"
         )
 
-    def _sweep_killed(self, budget: int, asked: Dict[Sprite, _Read]) -> None:
+    def _sweep_killed(self, budget: int, asked: Mapping[Sprite, Any]) -> None:
         """Takes off up to `budget` sprites the game killed (in a group once, in none now),
         walking the world a little per call, so a call's cost follows what it asks."""
         while budget > 0:

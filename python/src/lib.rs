@@ -29,6 +29,7 @@
 //! | `bitmap_edit` | `Stage.erase` and `Stage.paint`: brushes and colours in |
 //! | `node`, `stage` | the Python methods of `Node` and `Stage` |
 //! | `sprite_read` | `pixelhit.pygame.World`'s read of its sprites, the common case |
+//! | `sprite_pairs` | `pixelhit.pygame.World.among`'s query: touching pairs of sprites from the reads |
 
 use pyo3::prelude::*;
 
@@ -48,6 +49,7 @@ mod overlap_mask;
 mod path;
 mod region;
 mod renderer;
+mod sprite_pairs;
 mod sprite_read;
 mod stage;
 mod tracker;
@@ -81,6 +83,8 @@ fn pixelhit_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<sprite_read::PySpriteEntry>()?;
     m.add_class::<sprite_read::PySpriteRead>()?;
     m.add_function(wrap_pyfunction!(sprite_read::read_posed_sprites, m)?)?;
+    m.add_function(wrap_pyfunction!(sprite_pairs::sprite_pairs_among, m)?)?;
+    m.add_function(wrap_pyfunction!(sprite_pairs::read_pairs_among, m)?)?;
     errors::add_classes(m)?;
     m.add("DEFAULT_MAX_PIXELS", pixelhit::DEFAULT_MAX_PIXELS)?;
     m.add("MAX_CLOSE_PAIRS", pixelhit::MAX_CLOSE_PAIRS)?;

@@ -29,15 +29,18 @@ use crate::renderer::transform_from;
 #[pyclass(module = "pixelhit", name = "_SpriteEntry")]
 pub(crate) struct PySpriteEntry {
     #[pyo3(get, set)]
-    node: Py<PyNode>,
-    #[pyo3(get, set)]
+    pub(crate) node: Py<PyNode>,
+    #[pyo3(get)]
     surface: Py<PyAny>,
+    /// The surface's size, once read: a Surface never changes size in place, and setting
+    /// another surface forgets it.
+    surface_size: Option<(u32, u32)>,
     #[pyo3(get, set)]
     sampled: bool,
     #[pyo3(get, set)]
     pose: Option<(f64, f64, f64, f64)>,
     #[pyo3(get, set)]
-    threshold: Option<u8>,
+    pub(crate) threshold: Option<u8>,
     #[pyo3(get, set)]
     was_alive: bool,
 }
@@ -49,11 +52,18 @@ impl PySpriteEntry {
         PySpriteEntry {
             node,
             surface,
+            surface_size: None,
             sampled,
             pose: None,
             threshold,
             was_alive: false,
         }
+    }
+
+    #[setter]
+    fn set_surface(&mut self, surface: Py<PyAny>) {
+        self.surface = surface;
+        self.surface_size = None;
     }
 
     /// The node holds the stage, which holds the sprite as its data: a cycle the garbage
@@ -69,9 +79,9 @@ impl PySpriteEntry {
 #[pyclass(module = "pixelhit", name = "_SpriteRead", frozen)]
 pub(crate) struct PySpriteRead {
     #[pyo3(get)]
-    sprite: Py<PyAny>,
+    pub(crate) sprite: Py<PyAny>,
     #[pyo3(get)]
-    entry: Py<PySpriteEntry>,
+    pub(crate) entry: Py<PySpriteEntry>,
     #[pyo3(get)]
     x: i64,
     #[pyo3(get)]
@@ -145,17 +155,47 @@ impl Drawn {
 }
 
 /// The attribute names a World reads and how its sprites are drawn.
-struct Reading<'a, 'py> {
+pub(crate) struct Reading<'a, 'py> {
     image: &'a Bound<'py, PyString>,
     angle: Option<&'a Bound<'py, PyString>>,
     scale: Option<&'a Bound<'py, PyString>>,
     drawn: Drawn,
 }
 
+impl<'a, 'py> Reading<'a, 'py> {
+    /// The reading of a World whose `transform` is given by name.
+    ///
+    /// # Errors
+    /// An unknown transform.
+    pub(crate) fn new(
+        image: &'a Bound<'py, PyString>,
+        angle: Option<&'a Bound<'py, PyString>>,
+        scale: Option<&'a Bound<'py, PyString>>,
+        transform: &str,
+    ) -> PyResult<Self> {
+        let drawn = match transform {
+            "none" => Drawn::AsItIs,
+            "rotate" => Drawn::Rotate,
+            "rotozoom" => Drawn::Rotozoom,
+            other => {
+                return Err(crate::errors::bad_argument(format!(
+                    "unknown transform {other:?}"
+                )));
+            }
+        };
+        Ok(Reading {
+            image,
+            angle,
+            scale,
+            drawn,
+        })
+    }
+}
+
 /// A sprite read and checked, its node not yet posed.
-struct Checked<'py> {
-    sprite: Bound<'py, PyAny>,
-    entry: Bound<'py, PySpriteEntry>,
+pub(crate) struct Checked<'py> {
+    pub(crate) sprite: Bound<'py, PyAny>,
+    pub(crate) entry: Bound<'py, PySpriteEntry>,
     x: i64,
     y: i64,
     angle: f64,
@@ -182,26 +222,34 @@ pub(crate) fn read_posed_sprites<'py>(
     scale: Option<&Bound<'py, PyString>>,
     transform: &str,
 ) -> PyResult<Option<Bound<'py, PyDict>>> {
-    let drawn = match transform {
-        "none" => Drawn::AsItIs,
-        "rotate" => Drawn::Rotate,
-        "rotozoom" => Drawn::Rotozoom,
-        other => {
-            return Err(crate::errors::bad_argument(format!(
-                "unknown transform {other:?}"
-            )));
-        }
-    };
-    let reading = Reading {
-        image,
-        angle,
-        scale,
-        drawn,
-    };
+    let reading = Reading::new(image, angle, scale, transform)?;
     let out = PyDict::new(py);
+    let read = read_and_pose(
+        py,
+        sprites,
+        entries,
+        &reading,
+        |sprite| out.contains(sprite),
+        |read| out.set_item(read.sprite.clone_ref(py), read),
+    )?;
+    Ok(read.map(|_| out))
+}
+
+/// Reads `sprites` as [`read_posed_sprites`] does, handing each read to `store`; a sprite
+/// that `seen` says was read already is skipped. `None`, having changed nothing, when a
+/// sprite is not the common case; otherwise the nodes are posed and the checked sprites
+/// returned in order.
+pub(crate) fn read_and_pose<'py>(
+    py: Python<'py>,
+    sprites: &Bound<'py, PyList>,
+    entries: &Bound<'py, PyDict>,
+    reading: &Reading<'_, 'py>,
+    seen: impl Fn(&Bound<'py, PyAny>) -> PyResult<bool>,
+    mut store: impl FnMut(PySpriteRead) -> PyResult<()>,
+) -> PyResult<Option<Vec<Checked<'py>>>> {
     let mut checked = Vec::with_capacity(sprites.len());
     for sprite in sprites.iter() {
-        if out.contains(&sprite)? {
+        if seen(&sprite)? {
             continue;
         }
         let Some(entry) = entries.get_item(&sprite)? else {
@@ -210,16 +258,16 @@ pub(crate) fn read_posed_sprites<'py>(
         let Ok(entry) = entry.cast_into::<PySpriteEntry>() else {
             return Ok(None);
         };
-        let Some((read, sprite_checked)) = check(py, &reading, sprite, entry) else {
+        let Some((read, sprite_checked)) = check(py, reading, sprite, entry) else {
             return Ok(None);
         };
-        out.set_item(&sprite_checked.sprite, read)?;
+        store(read)?;
         checked.push(sprite_checked);
     }
     for c in &checked {
         pose(py, c)?;
     }
-    Ok(Some(out))
+    Ok(Some(checked))
 }
 
 /// The sprite's read, if it is the common case.
@@ -230,12 +278,13 @@ fn check<'py>(
     entry: Bound<'py, PySpriteEntry>,
 ) -> Option<(PySpriteRead, Checked<'py>)> {
     let surface = sprite.getattr(reading.image).ok()?;
-    {
+    let kept_size = {
         let kept = entry.try_borrow().ok()?;
         if !surface.is(&kept.surface) || (reading.drawn != Drawn::AsItIs && !kept.sampled) {
             return None;
         }
-    }
+        kept.surface_size
+    };
     let rect = sprite.getattr(intern!(py, "rect")).ok()?;
     let whole = |name: &Bound<'py, PyString>| -> Option<i64> {
         let v = rect.getattr(name).ok()?;
@@ -258,11 +307,18 @@ fn check<'py>(
         Some(name) => finite(&sprite.getattr(name).ok()?)?,
         None => 1.0,
     };
-    let (aw, ah): (u32, u32) = surface
-        .call_method0(intern!(py, "get_size"))
-        .ok()?
-        .extract()
-        .ok()?;
+    let (aw, ah) = match kept_size {
+        Some(size) => size,
+        None => {
+            let size: (u32, u32) = surface
+                .call_method0(intern!(py, "get_size"))
+                .ok()?
+                .extract()
+                .ok()?;
+            entry.try_borrow_mut().ok()?.surface_size = Some(size);
+            size
+        }
+    };
     // The node's renderer (the imported pygame's flavour), made once: its size check is the
     // Python read's (`pygame_output_size`), since pygame's sizes do not depend on the flavour.
     let renderer = match reading.drawn {

@@ -66,7 +66,8 @@ def world_for(transform):
 
 
 class Counting:
-    """`_read_posed_sprites` counting the calls it answered, or refusing every call."""
+    """A fast read (`_read_posed_sprites`, `_read_pairs_among`) counting the calls it
+    answered, or refusing every call."""
 
     def __init__(self, real, refuse):
         self.real, self.refuse, self.answered = real, refuse, 0
@@ -79,17 +80,23 @@ class Counting:
         return out
 
 
+def readers(refuse):
+    """The fast reads of a World, answering or refusing: `_read_posed_sprites` and
+    `World.among`'s `_read_pairs_among`."""
+    return Counting(php._read_posed_sprites, refuse), Counting(php._read_pairs_among, refuse)
+
+
 def outcome(world, reader, call):
     """What a call gives (or raises), and then the state of every sprite's entry and node."""
-    real = php._read_posed_sprites
-    php._read_posed_sprites = reader
+    real = php._read_posed_sprites, php._read_pairs_among
+    php._read_posed_sprites, php._read_pairs_among = reader
     try:
         try:
             got = ("ok", call(world))
         except Exception as e:  # the two paths must raise the same error
             got = ("error", type(e).__name__, str(e))
     finally:
-        php._read_posed_sprites = real
+        php._read_posed_sprites, php._read_pairs_among = real
     state = {}
     for s, e in world._entries.items():
         node = e.node
@@ -139,7 +146,7 @@ def test_fast_read_equals_the_python_read(transform):
     rng = random.Random(TRANSFORMS.index(transform) + 1)  # not hash(): str hashes vary by process
     arts = [art(rng) for _ in range(5)]
     fast, slow = world_for(transform), world_for(transform)
-    fast_reader, slow_reader = Counting(php._read_posed_sprites, False), Counting(php._read_posed_sprites, True)
+    fast_reader, slow_reader = readers(False), readers(True)
     group = pygame.sprite.Group()
     rocks = [Rock(rng.choice(arts), transform) for _ in range(12)]
     group.add(rocks[:8])
@@ -173,8 +180,14 @@ def test_fast_read_equals_the_python_read(transform):
         assert a == b, (step, a[0], b[0])
         if a[0][0] == "ok":
             frames += 1
+            # Whether the read, made again, takes the fast way (the poses are already given).
+            unique = list(dict.fromkeys(asked))
+            again = php._read_posed_sprites(unique, fast._entries, fast._image, fast._angle, fast._scale, fast.transform)
+            answered = fast_reader[1].answered
             pairs = outcome(fast, fast_reader, lambda w: [(id(p), id(q)) for p, q in w.among(asked)])
             assert pairs == outcome(slow, slow_reader, lambda w: [(id(p), id(q)) for p, q in w.among(asked)])
+            # `among` takes its own fast way exactly when that read does.
+            assert fast_reader[1].answered == answered + (again is not None)
         else:
             errors += 1
             # A refused call changes nothing; the game mends the sprite and goes on.
@@ -185,6 +198,7 @@ def test_fast_read_equals_the_python_read(transform):
                 r.scale = 1.0 if transform != "rotozoom" or not (0.2 <= r.scale <= 2.5) else float(r.scale)
                 r.draw((int(getattr(r, "rect", pygame.Rect(0, 0, 0, 0)).x), 0))
     assert frames > 150 and errors > 10, (frames, errors)
+    assert fast_reader[1].answered > 30, fast_reader[1].answered
     # Ordinary frames (sprites on the stage, art with per-pixel alpha, sampled by every
     # transform): after each sprite's first call, the fast read answers every call.
     alpha_art = [a for a in arts if a.get_masks()[3]] or [art_with_alpha(rng)]
@@ -193,7 +207,7 @@ def test_fast_read_equals_the_python_read(transform):
         r.draw((rng.randrange(40), rng.randrange(40)))
     outcome(fast, fast_reader, lambda w: w._read(list(rocks)))
     outcome(slow, slow_reader, lambda w: w._read(list(rocks)))
-    before = fast_reader.answered
+    before = fast_reader[0].answered
     for step in range(40):
         for r in rocks:
             r.angle += rng.uniform(-7, 7)
@@ -201,7 +215,7 @@ def test_fast_read_equals_the_python_read(transform):
             r.draw((r.rect.x + rng.randrange(-2, 3), r.rect.y + rng.randrange(-2, 3)))
         a = outcome(fast, fast_reader, lambda w: reads_of(w._read(list(rocks))))
         assert a[0][0] == "ok" and a == outcome(slow, slow_reader, lambda w: reads_of(w._read(list(rocks))))
-    assert fast_reader.answered == before + 40
+    assert fast_reader[0].answered == before + 40
 
 
 def art_with_alpha(rng):
