@@ -7,8 +7,6 @@
 //! plumbing. Here the nodes come from the entries and each contact is answered with the
 //! sprite objects given, in the query's order.
 
-use std::collections::HashMap;
-
 use ph::{CollisionOptions, NodeId};
 use pixelhit as ph;
 use pyo3::exceptions::PyRuntimeError;
@@ -46,7 +44,8 @@ fn touching_pairs<'py>(
 ) -> PyResult<SpritePairs> {
     let py = stage.py();
     let mut ids = Vec::with_capacity(sprites.len());
-    let mut sprite_of: HashMap<NodeId, usize> = HashMap::with_capacity(sprites.len());
+    // Each node with its sprite's index, sorted by node: two searches a contact.
+    let mut sprite_of: Vec<(NodeId, usize)> = Vec::with_capacity(sprites.len());
     for (i, (_, entry)) in sprites.iter().enumerate() {
         let entry = entry.try_borrow()?;
         if sprite_tolerance(entry.threshold, tolerance).is_none() {
@@ -54,8 +53,9 @@ fn touching_pairs<'py>(
         }
         let id = entry.node.get().id;
         ids.push(id);
-        sprite_of.insert(id, i);
+        sprite_of.push((id, i));
     }
+    sprite_of.sort_unstable();
     if ids.len() < 2 {
         return Ok(Vec::new());
     }
@@ -68,12 +68,14 @@ fn touching_pairs<'py>(
         py.detach(|| stage.contacts_among(&ids, parent, &opts))
             .or_raise()?
     };
-    // Contacts name only nodes of `ids`, each a key of `sprite_of`.
+    // Contacts name only nodes of `ids`, each in `sprite_of`.
     let sprite = |id: NodeId| -> PyResult<Py<PyAny>> {
-        let i = sprite_of.get(&id).ok_or_else(|| {
-            PyRuntimeError::new_err(format!("a contact names node {id:?}, not one asked about"))
-        })?;
-        Ok(sprites[*i].0.clone().unbind())
+        let at = sprite_of
+            .binary_search_by_key(&id, |&(node, _)| node)
+            .map_err(|_| {
+                PyRuntimeError::new_err(format!("a contact names node {id:?}, not one asked about"))
+            })?;
+        Ok(sprites[sprite_of[at].1].0.clone().unbind())
     };
     contacts
         .iter()
