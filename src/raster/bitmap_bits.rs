@@ -639,7 +639,9 @@ impl<'a> BitmapBits<'a> {
             return;
         }
         walk.advance(j * GRID, (j + 1) * GRID);
-        coverage.values_in(&walk.active, j, FillRule::NonZero, uncertain, values);
+        if !coverage.values_in_whole_row(&walk.active, j, FillRule::NonZero, uncertain, values) {
+            coverage.values_in(&walk.active, j, FillRule::NonZero, uncertain, values);
+        }
         for &(x0, x1, c) in values.iter() {
             counts.area_pixels += (x1 - x0) as u64;
             for x in x0..x1 {
