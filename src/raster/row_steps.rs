@@ -99,6 +99,10 @@ impl BoxSteps {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct OctagonSteps {
     axes: [AxisSteps; 4],
+    /// The diagonals' steps along a row (`du + dv`, `du - dv`) and bounds (`s0, s1, d0,
+    /// d1`), for testing a row's ends.
+    diagonal_steps: (i64, i64),
+    diagonals: [i64; 4],
 }
 
 impl OctagonSteps {
@@ -112,6 +116,8 @@ impl OctagonSteps {
                 AxisSteps::new(du + dv, (b[4], b[5])),
                 AxisSteps::new(du - dv, (b[6], b[7])),
             ],
+            diagonal_steps: (du + dv, du - dv),
+            diagonals: [b[4], b[5], b[6], b[7]],
         }
     }
 
@@ -125,6 +131,15 @@ impl OctagonSteps {
         let (first, end) = (a0.max(b0), a1.min(b1));
         // A row that misses the box misses the octagon: its diagonals are not worked out.
         if first >= end {
+            return (first, end);
+        }
+        // When the box's first and last centres of the row are within the diagonals, all
+        // between are (a strip is convex): a few compares, not four divisions.
+        let (ds, dd) = self.diagonal_steps;
+        let [s0, s1, d0, d1] = self.diagonals;
+        let (sa, da) = (u + v + first * ds, u - v + first * dd);
+        let (sb, db) = (sa + (end - 1 - first) * ds, da + (end - 1 - first) * dd);
+        if s0 <= sa.min(sb) && sa.max(sb) < s1 && d0 <= da.min(db) && da.max(db) < d1 {
             return (first, end);
         }
         let (c0, c1) = c.steps(u + v, n);
