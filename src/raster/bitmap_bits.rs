@@ -368,13 +368,15 @@ impl<'a> BitmapBits<'a> {
 
     /// How its solid pixels are decided (see [`Rule`]); `None` when a bound leaves i64.
     fn rule(&self, anti_alias: bool) -> Option<Rule> {
-        let Some(solid) = self.texels.solid_outline(self.threshold) else {
-            return Some(Rule::Nothing);
-        };
+        // First: any rule's octagon (even `Nothing`'s, as another pose's reach) is stepped
+        // on the diagonals.
         let c0 = self.map.col0;
         if c0.0.unsigned_abs() + c0.1.unsigned_abs() >= MAX_COLUMN_SUM {
             return None;
         }
+        let Some(solid) = self.texels.solid_outline(self.threshold) else {
+            return Some(Rule::Nothing);
+        };
         let octagon = solid.bounds(self.texels.height).map(|c| c << TEXEL_BITS);
         let fixed = [octagon[0], octagon[1], octagon[2], octagon[3]];
         if !anti_alias {
@@ -447,16 +449,15 @@ impl<'a> BitmapBits<'a> {
     /// The pixels whose centres can map into the octagon `b`, with two pixels to spare all
     /// round for rounding, in the parent's grid; `None` when the mapping cannot be turned
     /// round in f64.
-    fn pixels_over(&self, b: TexelOctagon) -> Option<PixelRect> {
+    fn pixels_over(&self, octagon: TexelOctagon) -> Option<PixelRect> {
         let m = self.map;
-        let (a, b_, c, d) = (m.col0.0 as f64, m.col1.0 as f64, m.col0.1 as f64, m.col1.1 as f64);
-        let det = a * d - b_ * c;
+        let (a, b, c, d) = (m.col0.0 as f64, m.col1.0 as f64, m.col0.1 as f64, m.col1.1 as f64);
+        let det = a * d - b * c;
         if det == 0.0 || !det.is_finite() {
             return None;
         }
         let (mut lo, mut hi) = ((f64::MAX, f64::MAX), (f64::MIN, f64::MIN));
-        for (u, v) in octagon_corners(b) {
-            let b = b_;
+        for (u, v) in octagon_corners(octagon) {
             let (du, dv) = (u - m.origin.0 as f64, v - m.origin.1 as f64);
             let (i, j) = ((d * du - b * dv) / det, (a * dv - c * du) / det);
             lo = (lo.0.min(i), lo.1.min(j));
