@@ -912,21 +912,36 @@ mod tests {
 
     /// Rows of thousands of random quads (a bitmap pose's: turned, skewed, squashed to
     /// slivers, from a fraction of a pixel to hundreds, near the anchor and 2^39 px away)
-    /// and of other contours, both fill rules, at random sets of columns: where
+    /// and of random polygons (spikes and crossings), both fill rules, at random sets of columns: where
     /// [`CoverageRow::values_in_whole_row`] takes a row, its values are the sweep's
     /// ([`CoverageRow::values_in`]) column for column, and the work it counts is the
     /// sweep's.
     #[test]
     fn whole_rows_give_the_sweeps_values_and_work() {
         use super::super::edges::ActiveEdges;
-        use super::super::strip_row::tests::random_edges;
         use super::super::test_rng::Rng;
         let mut rng = Rng(0x9a11_e7c0_ffee_0029);
         let (mut taken, mut left, mut areas) = (0u64, 0u64, 0u64);
         let (mut got, mut want) = (Vec::new(), Vec::new());
         for case in 0..6000 {
             let e = match case % 3 {
-                2 => random_edges(&mut rng, case),
+                // A random polygon of 3 to 9 vertices, spikes and crossings included.
+                2 => {
+                    let size = [40, 256 * 4, 256 * 40][case / 3 % 3];
+                    let (ox, oy) = (rng.below(1 << 12), rng.below(1 << 12));
+                    let pts: Vec<(i64, i64)> = (0..3 + rng.below(7))
+                        .map(|_| {
+                            (
+                                ox + rng.below(2 * size + 1) - size,
+                                oy + rng.below(2 * size + 1) - size,
+                            )
+                        })
+                        .collect();
+                    let mut e = Edges::default();
+                    e.push_closed(&pts);
+                    e.finish();
+                    e
+                }
                 _ => {
                     let far = [0, 1 << 20, -(1 << 47)][case % 9 / 3];
                     let size = [40, 256 * 4, 256 * 60][case / 9 % 3];
