@@ -31,7 +31,7 @@ use super::coverage::CoverageRow;
 use super::edges::{ActiveEdges, Edge, Edges, GRID};
 use super::item::{Shape, push_interval};
 use super::prepare::Item;
-use super::row_steps::BoxSteps;
+use super::row_steps::{BoxSteps, OctagonSteps};
 use super::sample::{TEXEL_BITS, TexelMap, Texels, times_coverage};
 use crate::FillRule;
 use crate::geom::rect::PixelRect;
@@ -112,6 +112,15 @@ impl BitsBuffers {
 /// A box of texel space in fixed point: `[u0, v0, u1, v1]`, half-open.
 type TexelBox = [i64; 4];
 
+/// An octagon of texel space in fixed point: `[u0, v0, u1, v1, s0, s1, d0, d1]`, the points
+/// with `u0 <= u < u1`, `v0 <= v < v1`, `s0 <= u + v < s1` and `d0 <= u - v < d1`
+/// ([`super::solid_outline::Octagon::bounds`]).
+type TexelOctagon = [i64; 8];
+
+/// Columns (fixed point) whose sum or difference could leave i64 are not stepped on the
+/// diagonals: such a pose squashes 2^28 texels into a pixel.
+const MAX_COLUMN_SUM: u64 = 1 << 62;
+
 /// Which pixels of a region a pose's [`BitmapBits::fill`] decides; the others stay clear.
 #[derive(Clone, Copy)]
 pub(crate) enum Within<'w> {
@@ -128,7 +137,7 @@ pub(crate) enum Within<'w> {
 /// The steps of each row whose centres fall in a box of a pose's texel space, row after
 /// row down a rectangle.
 struct RowReach {
-    steps: BoxSteps,
+    steps: OctagonSteps,
     /// The centre of the row's first pixel, stepped down by `down`.
     at: (i64, i64),
     down: (i64, i64),
@@ -136,16 +145,16 @@ struct RowReach {
 }
 
 impl RowReach {
-    /// The steps of the box `b` along the rows of `rect` (the parent's grid); `None` when a
-    /// texel coordinate there leaves i64.
-    fn new(bits: &BitmapBits, b: TexelBox, rect: PixelRect) -> Option<RowReach> {
+    /// The steps of the octagon `b` along the rows of `rect` (the parent's grid); `None`
+    /// when a texel coordinate there leaves i64.
+    fn new(bits: &BitmapBits, b: TexelOctagon, rect: PixelRect) -> Option<RowReach> {
         let local = rect.moved((-bits.anchor.0, -bits.anchor.1));
         if !bits.fits(local) {
             return None;
         }
         let at = bits.map.at(local.x0, local.y0);
         Some(RowReach {
-            steps: BoxSteps::new(bits.map.col0, b),
+            steps: OctagonSteps::new(bits.map.col0, b),
             at: (at.0 as i64, at.1 as i64),
             down: bits.map.col1,
             n: i64::try_from(rect.width()).ok()?,
@@ -213,30 +222,69 @@ fn within_box(b: TexelBox, (u, v): (i64, i64)) -> bool {
     b[0] <= u && u < b[2] && b[1] <= v && v < b[3]
 }
 
-/// How a pose's solid pixels are decided, with its boxes as texel boxes (`B = TexelBox`) or
-/// as the steps of a row inside them ([`BoxSteps`]).
+/// Whether the centre `(u, v)` (fixed point) lies in the octagon `b`.
+#[inline(always)]
+fn within_octagon(b: TexelOctagon, (u, v): (i64, i64)) -> bool {
+    let (s, d) = (u + v, u - v);
+    within_box([b[0], b[1], b[2], b[3]], (u, v)) && b[4] <= s && s < b[5] && b[6] <= d && d < b[7]
+}
+
+/// The corners of the octagon `b` (fixed point, as f64), eight with repeats: where the
+/// diagonals cut each side of its box. Every side of an octagon whose eight bounds are each
+/// met (as [`super::solid_outline::Octagon::bounds`] and the margins added to them give)
+/// keeps a piece, whose ends are its corners. When a side keeps none, the box's corners
+/// stand for it (they hold the octagon).
+fn octagon_corners(b: TexelOctagon) -> [(f64, f64); 8] {
+    let [u0, v0, u1, v1, s0, s1, d0, d1] = b.map(|c| c as f64);
+    // The pieces of the top and bottom sides (`u` from, to) and of the left and right
+    // sides (`v` from, to).
+    let across = |v: f64| ((s0 - v).max(d0 + v).max(u0), (s1 - v).min(d1 + v).min(u1));
+    let down = |u: f64| ((s0 - u).max(u - d1).max(v0), (s1 - u).min(u - d0).min(v1));
+    let [(ta, tb), (ba, bb), (la, lb), (ra, rb)] = [across(v0), across(v1), down(u0), down(u1)];
+    if ta > tb || ba > bb || la > lb || ra > rb {
+        return [(u0, v0), (u1, v0), (u0, v1), (u1, v1)]
+            .map(|c| [c, c])
+            .as_flattened()
+            .try_into()
+            .unwrap_or([(u0, v0); 8]);
+    }
+    [
+        (ta, v0),
+        (tb, v0),
+        (ba, v1),
+        (bb, v1),
+        (u0, la),
+        (u0, lb),
+        (u1, ra),
+        (u1, rb),
+    ]
+}
+
+/// How a pose's solid pixels are decided, with its boxes and octagons in texel space
+/// (`B = TexelBox`, `O = TexelOctagon`) or as the steps of a row inside them ([`BoxSteps`],
+/// [`OctagonSteps`]).
 #[derive(Clone, Copy)]
-enum Rule<B = TexelBox> {
+enum Rule<B = TexelBox, O = TexelOctagon> {
     /// No texel reaches the threshold.
     Nothing,
-    /// By the texel under each centre inside this box (the solid texels').
-    Centres(B),
+    /// By the texel under each centre inside this octagon (the solid texels').
+    Centres(O),
     /// Anti-aliased with solid texels near the border: exactly inside the `inner` box the
-    /// texel decides, outside the `outer` one nothing is solid (it is the solid box, carried
-    /// out to the margin beyond the border where the box touches it), between them the
-    /// clamped texel times the quad's coverage.
-    Covered { inner: B, outer: B },
+    /// texel decides, outside the `outer` octagon nothing is solid (it is the solid
+    /// texels', carried out to the margin beyond the border where they touch it), between
+    /// them the clamped texel times the quad's coverage.
+    Covered { inner: B, outer: O },
 }
 
 impl Rule {
-    /// The same rule with its boxes as row steps for centres stepping by `d` along a row.
-    fn steps(self, d: (i64, i64)) -> Rule<BoxSteps> {
+    /// The same rule as row steps for centres stepping by `d` along a row.
+    fn steps(self, d: (i64, i64)) -> Rule<BoxSteps, OctagonSteps> {
         match self {
             Rule::Nothing => Rule::Nothing,
-            Rule::Centres(b) => Rule::Centres(BoxSteps::new(d, b)),
+            Rule::Centres(b) => Rule::Centres(OctagonSteps::new(d, b)),
             Rule::Covered { inner, outer } => Rule::Covered {
                 inner: BoxSteps::new(d, inner),
-                outer: BoxSteps::new(d, outer),
+                outer: OctagonSteps::new(d, outer),
             },
         }
     }
@@ -320,33 +368,51 @@ impl<'a> BitmapBits<'a> {
 
     /// How its solid pixels are decided (see [`Rule`]); `None` when a bound leaves i64.
     fn rule(&self, anti_alias: bool) -> Option<Rule> {
-        let Some(solid) = self.texels.solid_box(self.threshold) else {
+        // First: any rule's octagon (even `Nothing`'s, as another pose's reach) is stepped
+        // on the diagonals.
+        let c0 = self.map.col0;
+        if c0.0.unsigned_abs() + c0.1.unsigned_abs() >= MAX_COLUMN_SUM {
+            return None;
+        }
+        let Some(solid) = self.texels.solid_outline(self.threshold) else {
             return Some(Rule::Nothing);
         };
-        let fixed = solid.map(|c| i64::from(c) << TEXEL_BITS);
+        let octagon = solid.bounds(self.texels.height).map(|c| c << TEXEL_BITS);
+        let fixed = [octagon[0], octagon[1], octagon[2], octagon[3]];
         if !anti_alias {
-            return Some(Rule::Centres(fixed));
+            return Some(Rule::Centres(octagon));
         }
         let (mu, mv) = self.margins();
         let [w, h] = [self.texels.width, self.texels.height].map(|s| i64::from(s) << TEXEL_BITS);
         if [mu, mv, w, h].iter().any(|&c| i128::from(c) * 2 >= FITS_I64) {
             return None;
         }
-        // A solid box this far from the border leaves nothing for coverage to decide.
+        // A solid box this far from the border leaves nothing for coverage to decide: a
+        // centre in it is inside the bitmap, where its own texel decides.
         if fixed[0] >= mu && fixed[1] >= mv && w - fixed[2] >= mu && h - fixed[3] >= mv {
-            return Some(Rule::Centres(fixed));
+            return Some(Rule::Centres(octagon));
         }
         // A pixel is solid only if its clamped texel is, so its centre lies in the solid
-        // box, or beyond the bitmap's border where the box touches it (clamping carries that
-        // texel out), and no farther than the margin (no coverage beyond).
+        // octagon, or beyond the bitmap's border where the solid texels touch it (clamping
+        // carries that texel out), and no farther than the margin (no coverage beyond).
+        // Clamping moves a centre by at most the margin, and only across a side the
+        // solid box touches: `u` by up to `mu` left of the left side or right of the right
+        // one, `v` likewise by `mv`, and `u + v` and `u - v` by their sums.
         let [u0, v0, u1, v1] = fixed;
+        let touch = [u0 == 0, v0 == 0, u1 == w, v1 == h].map(i64::from);
+        let [left, top, right, bottom] = touch;
+        let [_, _, _, _, s0, s1, d0, d1] = octagon;
         Some(Rule::Covered {
             inner: [mu, mv, w - mu, h - mv],
             outer: [
-                if u0 == 0 { -mu } else { u0 },
-                if v0 == 0 { -mv } else { v0 },
-                if u1 == w { w + mu } else { u1 },
-                if v1 == h { h + mv } else { v1 },
+                u0 - left * mu,
+                v0 - top * mv,
+                u1 + right * mu,
+                v1 + bottom * mv,
+                s0 - left * mu - top * mv,
+                s1 + right * mu + bottom * mv,
+                d0 - left * mu - bottom * mv,
+                d1 + right * mu + top * mv,
             ],
         })
     }
@@ -355,7 +421,7 @@ impl<'a> BitmapBits<'a> {
     /// grid); `None` when they cannot be stepped in i64.
     fn row_reach(&self, rect: PixelRect) -> Option<RowReach> {
         let reach = match self.rule? {
-            Rule::Nothing => [0; 4],
+            Rule::Nothing => [0; 8],
             Rule::Centres(b) => b,
             Rule::Covered { outer, .. } => outer,
         };
@@ -380,10 +446,10 @@ impl<'a> BitmapBits<'a> {
         }
     }
 
-    /// The pixels whose centres can map into the box `b`, with two pixels to spare all
+    /// The pixels whose centres can map into the octagon `b`, with two pixels to spare all
     /// round for rounding, in the parent's grid; `None` when the mapping cannot be turned
     /// round in f64.
-    fn pixels_over(&self, [u0, v0, u1, v1]: TexelBox) -> Option<PixelRect> {
+    fn pixels_over(&self, octagon: TexelOctagon) -> Option<PixelRect> {
         let m = self.map;
         let (a, b, c, d) = (m.col0.0 as f64, m.col1.0 as f64, m.col0.1 as f64, m.col1.1 as f64);
         let det = a * d - b * c;
@@ -391,8 +457,8 @@ impl<'a> BitmapBits<'a> {
             return None;
         }
         let (mut lo, mut hi) = ((f64::MAX, f64::MAX), (f64::MIN, f64::MIN));
-        for (u, v) in [(u0, v0), (u1, v0), (u0, v1), (u1, v1)] {
-            let (du, dv) = ((u - m.origin.0) as f64, (v - m.origin.1) as f64);
+        for (u, v) in octagon_corners(octagon) {
+            let (du, dv) = (u - m.origin.0 as f64, v - m.origin.1 as f64);
             let (i, j) = ((d * du - b * dv) / det, (a * dv - c * du) / det);
             lo = (lo.0.min(i), lo.1.min(j));
             hi = (hi.0.max(i), hi.1.max(j));
@@ -449,11 +515,11 @@ impl<'a> BitmapBits<'a> {
         } = bufs;
         let mut walk = ActiveEdges::new(&self.quad.edges, std::mem::take(active));
         let steps = rule.steps(self.map.col0);
-        // The boxes a centre is tested against, to skip a row's bounds (see below).
-        let (solid_box, inner_box, outer_box) = match rule {
-            Rule::Centres(b) => (b, [0; 4], [0; 4]),
-            Rule::Covered { inner, outer } => ([0; 4], inner, outer),
-            Rule::Nothing => ([0; 4], [0; 4], [0; 4]),
+        // The shapes a centre is tested against, to skip a row's bounds (see below).
+        let (solid, inner_box, outer) = match rule {
+            Rule::Centres(b) => (b, [0; 4], [0; 8]),
+            Rule::Covered { inner, outer } => ([0; 8], inner, outer),
+            Rule::Nothing => ([0; 8], [0; 4], [0; 8]),
         };
         // The centre of the row's first column, stepped down by `col1` (exact integers).
         let start = self.map.at(rows.x0, rows.y0);
@@ -490,14 +556,14 @@ impl<'a> BitmapBits<'a> {
             let cols = (c0, c1, local.x0);
             match steps {
                 Rule::Nothing => {}
-                Rule::Centres(solid) => {
-                    // When the row's first and last centres are in the box, all between
-                    // are (it is convex): two point tests instead of its four bounds.
+                Rule::Centres(steps) => {
+                    // When the row's first and last centres are in the octagon, all between
+                    // are (it is convex): two point tests instead of its eight bounds.
                     let n = c1 - c0;
                     let (a, b) =
-                        match within_box(solid_box, first) && within_box(solid_box, last_of(first, n)) {
+                        match within_octagon(solid, first) && within_octagon(solid, last_of(first, n)) {
                             true => (0, n),
-                            false => solid.steps(first, n),
+                            false => steps.steps(first, n),
                         };
                     if a < b {
                         let at = (first.0 + a * du, first.1 + a * dv);
@@ -510,7 +576,7 @@ impl<'a> BitmapBits<'a> {
                 Rule::Covered { .. }
                     if [first, last_of(first, c1 - c0)]
                         .iter()
-                        .all(|&c| within_box(inner_box, c) && within_box(outer_box, c)) =>
+                        .all(|&c| within_box(inner_box, c) && within_octagon(outer, c)) =>
                 {
                     self.inside_run(first, (c0 - local.x0) as usize, (c1 - c0) as usize, &mut row);
                     counts.texels_read += (c1 - c0) as u64;
@@ -542,7 +608,7 @@ impl<'a> BitmapBits<'a> {
         &self,
         (j, first): (i64, (i64, i64)),
         (c0, c1, x_left): (i64, i64, i64),
-        (inner, outer): (BoxSteps, BoxSteps),
+        (inner, outer): (BoxSteps, OctagonSteps),
         walk: &mut ActiveEdges,
         (coverage, uncertain, values): CoverageBuffers<'_>,
         row: &mut Row,
@@ -574,7 +640,9 @@ impl<'a> BitmapBits<'a> {
             return;
         }
         walk.advance(j * GRID, (j + 1) * GRID);
-        coverage.values_in(&walk.active, j, FillRule::NonZero, uncertain, values);
+        if !coverage.values_in_whole_row(&walk.active, j, FillRule::NonZero, uncertain, values) {
+            coverage.values_in(&walk.active, j, FillRule::NonZero, uncertain, values);
+        }
         for &(x0, x1, c) in values.iter() {
             counts.area_pixels += (x1 - x0) as u64;
             for x in x0..x1 {
@@ -625,7 +693,78 @@ impl<'a> BitmapBits<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::{PixelRect, TexelMap, corners_fit, corners_fit_wide};
+    use super::super::solid_outline::SolidOutlines;
+    use super::super::test_rng::Rng;
+    use super::{PixelRect, TEXEL_BITS, TexelMap, corners_fit, corners_fit_wide, octagon_corners};
+
+    /// The corners found for an octagon hold it: over 3,000 random bitmaps' solid
+    /// octagons at random thresholds, with random margins carried out as an anti-aliased
+    /// pose's outer octagon carries them, every corner is in the octagon and the corners'
+    /// box holds every point of every solid texel's square, as a brute-force walk over the
+    /// texels finds them.
+    #[test]
+    fn octagon_corners_hold_the_octagon() {
+        let mut rng = Rng(0x5eed_0c7a);
+        let mut cut = 0;
+        for _ in 0..3000 {
+            let (w, h) = (rng.below(24) as u32 + 1, rng.below(24) as u32 + 1);
+            let (cx, cy, r) = (rng.below(24), rng.below(24), rng.below(16) + 1);
+            let alpha: Vec<u8> = (0..h as i64)
+                .flat_map(|v| (0..w as i64).map(move |u| (u, v)))
+                .map(|(u, v)| ((u - cx).abs() + (v - cy).abs() <= r) as u8 * 255)
+                .collect();
+            let oct = *SolidOutlines::new(w, h, &alpha).at(200);
+            if oct.is_empty() {
+                continue;
+            }
+            let fixed = oct.bounds(h).map(|c| c << TEXEL_BITS);
+            let [mu, mv] = [rng.below(1 << 33), rng.below(1 << 33)];
+            let [l, t, rr, b] = [0; 4].map(|_| rng.below(2));
+            let grown = [
+                fixed[0] - l * mu,
+                fixed[1] - t * mv,
+                fixed[2] + rr * mu,
+                fixed[3] + b * mv,
+                fixed[4] - l * mu - t * mv,
+                fixed[5] + rr * mu + b * mv,
+                fixed[6] - l * mu - b * mv,
+                fixed[7] + rr * mu + t * mv,
+            ];
+            let corners = octagon_corners(grown);
+            let g = grown.map(|c| c as f64);
+            let slack = 1.0;
+            for &(u, v) in &corners {
+                assert!(g[0] - slack <= u && u <= g[2] + slack && g[1] - slack <= v && v <= g[3] + slack);
+                assert!(
+                    g[4] - slack <= u + v && u + v <= g[5] + slack,
+                    "{grown:?} {corners:?}"
+                );
+                assert!(
+                    g[6] - slack <= u - v && u - v <= g[7] + slack,
+                    "{grown:?} {corners:?}"
+                );
+            }
+            let lo = corners
+                .iter()
+                .fold((f64::MAX, f64::MAX), |a, c| (a.0.min(c.0), a.1.min(c.1)));
+            let hi = corners
+                .iter()
+                .fold((f64::MIN, f64::MIN), |a, c| (a.0.max(c.0), a.1.max(c.1)));
+            let one = (1u64 << TEXEL_BITS) as f64;
+            for (k, _) in alpha.iter().enumerate().filter(|&(_, &a)| a >= 200) {
+                let (u, v) = ((k as u32 % w) as f64 * one, (k as u32 / w) as f64 * one);
+                // The square's corners, moved by the margins where they apply.
+                let (u0, u1) = (u - (l * mu) as f64, u + one + (rr * mu) as f64);
+                let (v0, v1) = (v - (t * mv) as f64, v + one + (b * mv) as f64);
+                assert!(lo.0 <= u0 + slack && u1 <= hi.0 + slack, "{grown:?} {corners:?}");
+                assert!(lo.1 <= v0 + slack && v1 <= hi.1 + slack, "{grown:?} {corners:?}");
+            }
+            // The diagonals cut the box's corners (the corners found are not all the box's).
+            let box_corner = |&(u, v): &(f64, f64)| (u == g[0] || u == g[2]) && (v == g[1] || v == g[3]);
+            cut += usize::from(!corners.iter().all(box_corner));
+        }
+        assert!(cut > 1000, "{cut}");
+    }
 
     /// The i64 check gives the i128 one's answer over 20,000 random maps and regions,
     /// from a few pixels near the anchor to coordinates and columns of every size, the

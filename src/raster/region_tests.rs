@@ -29,8 +29,8 @@ fn one_rectangle_is_one_content_and_its_table_costs_its_texels() {
     assert!(Arc::ptr_eq(&ta, &tb), "one table for one rectangle");
     assert_eq!(ta.alpha.len(), 20 * 20);
     // Counted at the region's size: the sheet's own table would take 2048 bytes of alpha
-    // (every table also holds its per-threshold solid boxes, 4 KiB whatever its size).
+    // (every table also holds its per-threshold solid outlines, 8 KiB whatever its size).
     assert_eq!(cache.bytes(), cache.recount());
-    let boxes = std::mem::size_of::<[[u32; 4]; 256]>();
+    let boxes = crate::raster::solid_outline::SolidOutlines::BYTES;
     assert!(cache.bytes() - boxes < 64 * 32, "{} bytes", cache.bytes());
 }

@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use glam::DAffine2;
 
+use super::solid_outline::{Octagon, SolidOutlines};
 use crate::Bitmap;
 use crate::geom::color::{ColorTransform, round_channel};
 use crate::geom::whole::round_small;
@@ -38,10 +39,10 @@ pub(crate) struct Texels {
     runs: Vec<(u32, u32)>,
     /// Where each texel row's runs start in `runs` (one more entry than rows).
     run_starts: Vec<u32>,
-    /// For each threshold, the box `(u0, v0, u1, v1)` of the texels whose alpha reaches it
-    /// (empty when `u0 >= u1`): no centre outside it can make a solid pixel without
-    /// anti-aliasing, and with it only near the bitmap's border ([`Texels::solid_box`]).
-    solid_boxes: Box<[[u32; 4]; 256]>,
+    /// For each threshold, the octagon around the texels whose alpha reaches it: no centre
+    /// outside it can make a solid pixel without anti-aliasing, and with it only near the
+    /// bitmap's border ([`Texels::solid_outline`]).
+    outlines: SolidOutlines,
     /// For each 2 x 2 block of texels (row-major, `width - 1` blocks a row), its least and
     /// greatest alpha; empty unless made by [`Texels::with_block_ranges`] (a source that
     /// `rotozoom` blends four texels of, where a block whose range is all on one side of the
@@ -103,14 +104,14 @@ impl Texels {
         }
         run_starts.push(runs.len() as u32);
         runs.shrink_to_fit();
-        let solid_boxes = solid_boxes(width, &alpha);
+        let outlines = SolidOutlines::new(width, height, &alpha);
         Texels {
             width,
             height,
             alpha,
             runs,
             run_starts,
-            solid_boxes,
+            outlines,
             block_ranges: Box::default(),
             cache_holders: AtomicUsize::new(0),
         }
@@ -144,8 +145,15 @@ impl Texels {
     /// The box `(u0, v0, u1, v1)` of the texels whose alpha reaches `threshold`, `None` when
     /// there are none.
     pub fn solid_box(&self, threshold: u8) -> Option<[u32; 4]> {
-        let b = self.solid_boxes[usize::from(threshold)];
-        (b[0] < b[2]).then_some(b)
+        let b = self.outlines.at(threshold);
+        (!b.is_empty()).then(|| b.texel_box())
+    }
+
+    /// The octagon around the texels whose alpha reaches `threshold`, `None` when there are
+    /// none.
+    pub fn solid_outline(&self, threshold: u8) -> Option<&Octagon> {
+        let b = self.outlines.at(threshold);
+        (!b.is_empty()).then_some(b)
     }
 
     /// Makes the texels of `[u0, u1) x [v0, v1)` (inside the bitmap) again from `bitmap`,
@@ -212,15 +220,12 @@ impl Texels {
         for s in &mut self.run_starts[v1 as usize + 1..] {
             *s = (i64::from(*s) + grown) as u32;
         }
-        // The solid boxes grow by the rectangle's texels; an erase leaves them as they were
-        // (a box larger than the solid texels is still a bound).
+        // The solid outlines grow by the rectangle's texels; an erase leaves them as they
+        // were (an outline larger than the solid texels is still a bound).
         let rect_alpha = (v0 as usize..v1 as usize).flat_map(|v| &self.alpha[v * w + u0..v * w + u1]);
-        grow_solid_boxes(
-            &mut self.solid_boxes,
-            rect_alpha,
-            (u0 as u32, v0),
-            (u1 - u0) as u32,
-        );
+        let height = self.height;
+        self.outlines
+            .grow(rect_alpha, [u0 as u32, v0, (u1 - u0) as u32], height);
         if !self.block_ranges.is_empty() {
             // The blocks that hold a texel of the rectangle.
             let (bw, bh) = (w - 1, self.height as usize - 1);
@@ -263,9 +268,10 @@ impl Texels {
         }
     }
 
-    /// Bytes it holds: the alphas, the run table, the solid boxes and the blocks' ranges.
+    /// Bytes it holds: the alphas, the run table, the solid outlines and the blocks'
+    /// ranges.
     pub fn bytes(&self) -> usize {
-        std::mem::size_of::<[[u32; 4]; 256]>()
+        SolidOutlines::BYTES
             + self.alpha.capacity()
             + std::mem::size_of_val(&*self.block_ranges)
             + self.runs.capacity() * std::mem::size_of::<(u32, u32)>()
@@ -330,54 +336,6 @@ fn block_range(top: &[u8], bottom: &[u8]) -> [u8; 2] {
         four.into_iter().min().unwrap_or(0),
         four.into_iter().max().unwrap_or(0),
     ]
-}
-
-/// For each threshold, the box of the texels (row-major, `width` a row) whose alpha reaches
-/// it.
-fn solid_boxes(width: u32, alpha: &[u8]) -> Box<[[u32; 4]; 256]> {
-    let mut boxes = Box::new([EMPTY_BOX; 256]);
-    grow_solid_boxes(&mut boxes, alpha.iter(), (0, 0), width);
-    boxes
-}
-
-/// An empty box: its left is past its right.
-const EMPTY_BOX: [u32; 4] = [u32::MAX, u32::MAX, 0, 0];
-
-/// Grows `boxes` (per threshold) by the texels `alpha` of a rectangle `width` texels wide
-/// whose top-left texel is `(u0, v0)`, row-major: the box of each alpha value, then their
-/// unions from 255 down.
-fn grow_solid_boxes<'a>(
-    boxes: &mut [[u32; 4]; 256],
-    alpha: impl Iterator<Item = &'a u8>,
-    (u0, v0): (u32, u32),
-    width: u32,
-) {
-    let mut by_value = [EMPTY_BOX; 256];
-    for (k, &a) in alpha.enumerate() {
-        let (u, v) = (u0 + (k as u32 % width.max(1)), v0 + k as u32 / width.max(1));
-        let b = &mut by_value[usize::from(a)];
-        *b = [b[0].min(u), b[1].min(v), b[2].max(u + 1), b[3].max(v + 1)];
-    }
-    // Alpha 0 is never solid (thresholds are at least 1).
-    by_value[0] = EMPTY_BOX;
-    let mut above = EMPTY_BOX;
-    for t in (1..256).rev() {
-        let b = by_value[t];
-        above = [
-            above[0].min(b[0]),
-            above[1].min(b[1]),
-            above[2].max(b[2]),
-            above[3].max(b[3]),
-        ];
-        let kept = &mut boxes[t];
-        *kept = [
-            kept[0].min(above[0]),
-            kept[1].min(above[1]),
-            kept[2].max(above[2]),
-            kept[3].max(above[3]),
-        ];
-    }
-    boxes[0] = boxes[1];
 }
 
 /// A bitmap pose's inverse mapping in fixed point (semantics.md 4.5): pixel `(i, j)`,
@@ -808,7 +766,9 @@ mod tests {
         let t = Texels::from_alpha(5, 2, vec![0, 3, 9, 0, 1, 7, 7, 7, 7, 7]);
         assert_eq!(t.row_runs(0), &[(1, 3), (4, 5)]);
         assert_eq!(t.row_runs(1), &[(0, 5)]);
-        assert_eq!(t.bytes(), 4096 + 10 + 3 * 8 + 3 * 4);
+        // The outlines: eight u32 bounds for each of 256 thresholds.
+        assert_eq!(SolidOutlines::BYTES, 8192);
+        assert_eq!(t.bytes(), 8192 + 10 + 3 * 8 + 3 * 4);
         assert_eq!(t.solid_box(1), Some([0, 0, 5, 2]));
         assert_eq!(t.solid_box(8), Some([2, 0, 3, 1]));
         assert_eq!(t.solid_box(10), None);

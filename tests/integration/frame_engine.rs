@@ -226,3 +226,84 @@ fn slivers_regions_and_smoothing_give_the_plain_answer() {
     // Slivers meet often enough to test something, and miss often enough too.
     assert!(hits > 300 && hits < 2700, "{hits} hits");
 }
+
+/// A bitmap whose solid texels are a shape the diagonals cut (a disc, a diamond, a
+/// triangle or a lumpy rock, soft-edged or hard), placed so that it touches some sides of
+/// the bitmap and keeps clear of others.
+fn outlined_bitmap(rng: &mut Rng) -> Bitmap {
+    let (w, h) = (rng.int(2, 48) as u32, rng.int(2, 48) as u32);
+    let (cx, cy) = (
+        rng.range(-0.2, 1.2) * f64::from(w),
+        rng.range(-0.2, 1.2) * f64::from(h),
+    );
+    let r = rng.range(0.2, 0.8) * f64::from(w.max(h));
+    let (kind, soft) = (rng.int(0, 3), rng.range(0.0, 3.0));
+    let lumps = [rng.range(0.0, 0.15), rng.range(0.0, 6.3)];
+    let mut rgba = Vec::with_capacity((w * h * 4) as usize);
+    for y in 0..h {
+        for x in 0..w {
+            let (dx, dy) = (f64::from(x) + 0.5 - cx, f64::from(y) + 0.5 - cy);
+            let inside = match kind {
+                0 => r - dx.hypot(dy),
+                1 => r - dx.abs() - dy.abs(),
+                2 => (r - dx - dy).min(dx + r / 2.0).min(dy + r / 2.0),
+                _ => r * (1.0 + lumps[0] * (5.0 * dy.atan2(dx) + lumps[1]).cos()) - dx.hypot(dy),
+            };
+            let a = ((inside / soft.max(0.01)) * 255.0 + 128.0).clamp(0.0, 255.0) as u8;
+            rgba.extend_from_slice(&[30, 60, 90, a]);
+        }
+    }
+    Bitmap::from_rgba8(w, h, rgba).unwrap()
+}
+
+/// Pairs of sprites whose solid texels' octagon is much smaller than their box (discs,
+/// diamonds, triangles, rocks): rows are read only where centres fall in both octagons
+/// (with anti-aliasing, carried past the sides the solid texels touch), and windows are
+/// cut to the octagons' pixels. Turned, scaled 0.01 to 100, skewed, colour-transformed,
+/// near the origin and far from it, at tolerance 0, 127, 255 and others, anti-aliased and
+/// not: the plain path's answers.
+#[test]
+fn solid_octagons_give_the_plain_answer() {
+    let mut rng = Rng::new(0x0c7a_90d5);
+    let mut hits = 0;
+    for case in 0..3000 {
+        let mut stage = Stage::new();
+        let root = stage.root();
+        let (base, scale) = pair_placement(&mut rng, case);
+        let reach = 12.0 * scale.1.min(4.0);
+        let nodes = [0, 1].map(|k| {
+            let image = outlined_bitmap(&mut rng);
+            let centre = DAffine2::from_translation(
+                -DVec2::new(f64::from(image.width()), f64::from(image.height())) / 2.0,
+            );
+            let node = stage.add_bitmap(root, image, false).unwrap();
+            let at = base + DVec2::new(rng.range(-reach, reach), rng.range(-reach, reach)) * f64::from(k);
+            let skew = rng.int(0, 3) == 0;
+            let scale = if k == 0 { scale } else { (0.5, 2.5) };
+            stage
+                .set_matrix(node, random_matrix(&mut rng, scale, skew, at) * centre)
+                .unwrap();
+            if rng.int(0, 4) == 0 {
+                let ct = ColorTransform::new(
+                    [1.0, 1.0, 1.0, rng.range(0.2, 1.5)],
+                    [0.0, 0.0, 0.0, rng.range(-60.0, 60.0)],
+                );
+                stage.set_color_transform(node, ct).unwrap();
+            }
+            node
+        });
+        let tolerance = match case % 4 {
+            0 => 0,
+            1 => 127,
+            2 => 255,
+            _ => random_tolerance(&mut rng),
+        };
+        let opts = CollisionOptions::default()
+            .tolerance(tolerance)
+            .anti_alias(case % 3 != 0)
+            .max_pixels(1 << 26);
+        let plain = assert_as_plain(&stage, (nodes[0], nodes[1]), root, &opts, case, case % 5 == 1);
+        hits += usize::from(plain.overlap_pixels.unwrap_or(0) > 0);
+    }
+    assert!(hits > 600 && hits < 2400, "{hits} hits");
+}
