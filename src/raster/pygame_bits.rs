@@ -20,6 +20,15 @@
 //!   pixels ([`PygamePlan::texels_to_pixels`]) with two pixels to spare, and in each row the
 //!   steps between the box's sides.
 //!
+//! A pixel costs what its decision needs. The row's steps are pygame's, in the flipped
+//! source; they are turned once a row into the same walk over the source as stored
+//! ([`Unflipped`]: a flipped axis negated and offset, exactly), so that a pixel is one
+//! multiply-add into the alpha (`rotate`) or the blocks' ranges (`rotozoom`), not the
+//! flipped reads of the plain rows. A `rotozoom` pixel whose block's range is all on one
+//! side of the threshold is decided by that range; the others (about a sixth in the game's
+//! scene) are blended out of line from the same four texels, put in the flipped order.
+//! With a colour transform every pixel is sampled as the plain rows sample it.
+//!
 //! Steps in C `int`s wrap as pygame's do; a row is stepped here in i64 only when its last
 //! step still fits an `int` (then no step in between wrapped), and the caller takes the
 //! plain route otherwise.
@@ -30,6 +39,7 @@ use super::item::Shape;
 use super::prepare::Item;
 use super::pygame_item::RenderedShape;
 use super::pygame_plan::{OnSteps, PygamePlan};
+use super::pygame_rotozoom::blend;
 use super::pygame_texels::{Steps, Texels};
 use super::row_steps::AxisSteps;
 use crate::geom::rect::PixelRect;
@@ -145,7 +155,9 @@ impl<'a> PygameBits<'a> {
         let ranges = source.block_ranges();
         let kernel = Kernel {
             texels: plan.texels((&source.alpha[..], 1, source.width as usize)),
-            blocks: (!ranges.is_empty()).then(|| plan.blocks(ranges)),
+            alpha: &source.alpha,
+            ranges,
+            plan,
             solid_box: flipped(plan, solid_box),
             rows,
             left: region.x0 - self.anchor.0,
@@ -171,8 +183,11 @@ fn flipped(plan: &PygamePlan, [u0, v0, u1, v1]: [u32; 4]) -> [u32; 4] {
 /// One fill's rows, run for the plan's code path.
 struct Kernel<'k> {
     texels: Texels<'k>,
-    /// The source's blocks' ranges, when it has them (a `rotozoom` source).
-    blocks: Option<Texels<'k, [u8; 2]>>,
+    /// The source's alpha and its blocks' ranges as stored (unflipped, row-major): what
+    /// the unflipped walks ([`Unflipped`]) read.
+    alpha: &'k [u8],
+    ranges: &'k [[u8; 2]],
+    plan: &'k PygamePlan,
     /// The solid box in the flipped source's texels.
     solid_box: [u32; 4],
     /// The rows and columns to decide, relative to the anchor (inside the surface).
@@ -190,27 +205,188 @@ struct Kernel<'k> {
 impl OnSteps for Kernel<'_> {
     type Output = bool;
 
-    fn on<S: Steps>(mut self, steps: &S) -> bool {
+    fn on<S: Steps>(self, steps: &S) -> bool {
         let t = self.threshold;
-        match (self.table, self.blocks.take()) {
+        let ((w, h), flips) = (self.plan.source_size(), self.plan.flips());
+        let (w, h) = (i64::from(w), i64::from(h));
+        match (self.table, !self.ranges.is_empty()) {
             // A blend lies between its texels' least and greatest alpha: a block all at or
             // above the threshold is solid, one all below it is clear, whatever the weights.
-            (None, Some(blocks)) => self.rows_of(steps, |texels, p| match steps.range(&blocks, p) {
-                Some([least, _]) if least >= t => true,
-                Some([_, greatest]) if greatest < t => false,
-                _ => steps.value(texels, p) >= t,
-            }),
-            (None, None) => self.rows_of(steps, |texels, p| steps.value(texels, p) >= t),
+            // Blocks are read unflipped: the 2 x 2 block a step blends is the same four
+            // texels, whichever way the source is flipped.
+            (None, true) if S::REACH == 1 => {
+                let unflipped = Unflipped::new(flips, (w, h), S::REACH);
+                let (texels, ranges, alpha) = (self.texels, self.ranges, self.alpha);
+                let (bw, bh) = (w - 1, h - 1);
+                self.rows_of(steps, |mask, my, bits, start, d| {
+                    let ((mut u, mut v), (du, dv)) = unflipped.walk(start, d);
+                    words(mask, my, bits, || {
+                        let (b, c) = (u >> 16, v >> 16);
+                        // One unsigned compare an axis: a negative part wraps past the end.
+                        let inside = (b as u64) < bw as u64 && (c as u64) < bh as u64;
+                        let range = match inside {
+                            true => ranges.get((c * bw + b) as usize).copied(),
+                            false => None,
+                        };
+                        let solid = match range {
+                            Some([least, _]) if least >= t => true,
+                            Some([_, greatest]) if greatest < t => false,
+                            _ => undecided(steps, (&texels, alpha, w), &unflipped, (u, v), inside) >= t,
+                        };
+                        (u, v) = (u + du, v + dv);
+                        u64::from(solid)
+                    });
+                })
+            }
+            // A nearest texel is read where the source keeps it: one multiply-add.
+            (None, false) if S::REACH == 0 => {
+                let unflipped = Unflipped::new(flips, (w, h), S::REACH);
+                let alpha = self.alpha;
+                self.rows_of(steps, |mask, my, bits, start, d| {
+                    let ((mut u, mut v), (du, dv)) = unflipped.walk(start, d);
+                    words(mask, my, bits, || {
+                        let a = alpha
+                            .get(((v >> 16) * w + (u >> 16)) as usize)
+                            .copied()
+                            .unwrap_or(0);
+                        (u, v) = (u + du, v + dv);
+                        u64::from(a >= t)
+                    });
+                })
+            }
+            (None, _) => {
+                let texels = self.texels;
+                self.rows_of(steps, |mask, my, bits, start, d| {
+                    pixels(mask, my, bits, start, d, |p| steps.value(&texels, p) >= t);
+                })
+            }
             (Some(table), _) => {
-                self.rows_of(steps, |texels, p| table[usize::from(steps.value(texels, p))] >= t)
+                let texels = self.texels;
+                self.rows_of(steps, |mask, my, bits, start, d| {
+                    pixels(mask, my, bits, start, d, |p| {
+                        table[usize::from(steps.value(&texels, p))] >= t
+                    });
+                })
             }
         }
     }
 }
 
+/// A walk of the flipped source's steps as the same walk over the source as stored: the
+/// whole part of a step is then the unflipped texel (nearest) or block (blending) it reads.
+/// Flipped texel `i'` of `w` is texel `w - 1 - i'`, and flipped block `i'` (texels `i'`,
+/// `i' + 1`) is block `w - 2 - i'`; `off - s` has whole part `n - 1 - (s >> 16)` for
+/// `off = (n << 16) - 1`, so a flipped axis is negated and offset, exactly, in integers.
+#[derive(Clone, Copy)]
+struct Unflipped {
+    /// Per axis: the offset, and whether it is flipped.
+    u: (i64, bool),
+    v: (i64, bool),
+}
+
+impl Unflipped {
+    fn new((fx, fy): (bool, bool), (w, h): (i64, i64), reach: i64) -> Unflipped {
+        let off = |n: i64| ((n - reach) << 16) - 1;
+        Unflipped {
+            u: (off(w), fx),
+            v: (off(h), fy),
+        }
+    }
+
+    /// The step `s` and the step between pixels `d` of a flipped walk, unflipped (its own
+    /// inverse: `walk` of an unflipped step gives the flipped one back).
+    #[inline(always)]
+    fn walk(&self, (su, sv): (i64, i64), (du, dv): (i64, i64)) -> ((i64, i64), (i64, i64)) {
+        let axis = |(off, flip): (i64, bool), s: i64, d: i64| if flip { (off - s, -d) } else { (s, d) };
+        let ((su, du), (sv, dv)) = (axis(self.u, su, du), axis(self.v, sv, dv));
+        ((su, sv), (du, dv))
+    }
+
+    /// SDL_gfx's blend at the unflipped step `(u, v)` of a blending walk whose block is
+    /// inside the source (both paths blend such a block's four texels, `Rotozoom::value`
+    /// and `Zoom::value`): the texels read where the source keeps them and put in the
+    /// flipped order, the weights of a flipped axis mirrored (`off - s` has fraction
+    /// `0xffff - (s & 0xffff)`).
+    #[inline(always)]
+    fn blend(&self, alpha: &[u8], w: i64, (u, v): (i64, i64)) -> u8 {
+        let first = ((v >> 16) * w + (u >> 16)) as usize;
+        let at = |k: usize| alpha.get(k).copied().unwrap_or(0);
+        let (mut q00, mut q01) = (at(first), at(first + 1));
+        let w = w as usize;
+        let (mut q10, mut q11) = (at(first + w), at(first + w + 1));
+        let (mut ex, mut ey) = ((u & 0xffff) as i32, (v & 0xffff) as i32);
+        if self.u.1 {
+            (q00, q01, q10, q11) = (q01, q00, q11, q10);
+            ex = 0xffff - ex;
+        }
+        if self.v.1 {
+            (q00, q01, q10, q11) = (q10, q11, q00, q01);
+            ey = 0xffff - ey;
+        }
+        blend(q00, q01, q10, q11, ex, ey)
+    }
+}
+
+/// The alpha of the unflipped step `p` of a blending walk, when its block's range leaves
+/// it undecided: blended from the block (inside the source) or as the path steps it (on the
+/// border). Out of line, so that the loop over decided pixels keeps its registers.
+#[cold]
+#[inline(never)]
+fn undecided<S: Steps>(
+    steps: &S,
+    (texels, alpha, w): (&Texels<'_>, &[u8], i64),
+    unflipped: &Unflipped,
+    p: (i64, i64),
+    inside: bool,
+) -> u8 {
+    match inside {
+        true => unflipped.blend(alpha, w, p),
+        false => steps.value(texels, unflipped.walk(p, (0, 0)).0),
+    }
+}
+
+/// Sets the bits `first..end` of row `my` of `mask` that `pixel` gives (0 or 1, called once
+/// a bit, in order), a word at a time.
+#[inline(always)]
+fn words(mask: &mut BitMask, my: usize, (first, end): (usize, usize), mut pixel: impl FnMut() -> u64) {
+    let mut x = first;
+    while x < end {
+        let k = x / 64;
+        let stop = ((k + 1) * 64).min(end);
+        let mut word = 0u64;
+        for bit in x % 64..stop - k * 64 {
+            word |= pixel() << bit;
+        }
+        mask.or_word(my, k, word);
+        x = stop;
+    }
+}
+
+/// [`words`] with `solid` deciding each pixel from its step in the flipped source.
+#[inline(always)]
+fn pixels(
+    mask: &mut BitMask,
+    my: usize,
+    bits: (usize, usize),
+    (mut u, mut v): (i64, i64),
+    (du, dv): (i64, i64),
+    solid: impl Fn((i64, i64)) -> bool,
+) {
+    words(mask, my, bits, || {
+        let bit = u64::from(solid((u, v)));
+        (u, v) = (u + du, v + dv);
+        bit
+    });
+}
+
 impl Kernel<'_> {
-    /// The rows, `solid` deciding the pixel drawn from a step.
-    fn rows_of<S: Steps>(self, steps: &S, solid: impl Fn(&Texels<'_>, (i64, i64)) -> bool) -> bool {
+    /// The rows, `run` writing the bits `first..end` of mask row `my` from the step of the
+    /// first (in the flipped source) and the step between pixels.
+    fn rows_of<S: Steps>(
+        self,
+        steps: &S,
+        mut run: impl FnMut(&mut BitMask, usize, (usize, usize), (i64, i64), (i64, i64)),
+    ) -> bool {
         let [wu0, wu1, wv0, wv1] = steps.written();
         // A step can read a texel of the box when its whole part is in the box, or (a
         // blend) one texel before it.
@@ -247,21 +423,9 @@ impl Kernel<'_> {
                 continue;
             }
             self.counts.texels_read += (b - a) as u64;
-            // Gather the bits of pixels `a..b` a word at a time.
             let first = (c0 + a - self.left) as usize;
-            let (mut u, mut v) = (su + a * du, sv + a * dv);
-            let (mut x, end) = (first, first + (b - a) as usize);
-            while x < end {
-                let k = x / 64;
-                let stop = ((k + 1) * 64).min(end);
-                let mut word = 0u64;
-                for bit in x % 64..stop - k * 64 {
-                    word |= u64::from(solid(&self.texels, (u, v))) << bit;
-                    (u, v) = (u + du, v + dv);
-                }
-                self.mask.or_word(my, k, word);
-                x = stop;
-            }
+            let bits = (first, first + (b - a) as usize);
+            run(self.mask, my, bits, (su + a * du, sv + a * dv), (du, dv));
         }
         true
     }

@@ -2,6 +2,7 @@
 //! steppers' fixed-point walk, and C's `MAX` of four `fabs` in the size computations.
 
 /// The source's alpha as the transform reads it: after `flip`, texel (i, j).
+#[derive(Clone, Copy)]
 pub(crate) struct Texels<'a, T = u8> {
     bytes: &'a [T],
     /// The byte of flipped texel (0, 0)'s alpha, and the bytes from a texel to the next one
@@ -97,13 +98,6 @@ pub(crate) trait Steps {
     fn written(&self) -> [i64; 4];
     /// The alpha drawn from step `p` (one of the written ones).
     fn value(&self, texels: &Texels<'_>, p: (i64, i64)) -> u8;
-    /// `[least, greatest]` of the alphas step `p` (a written one) blends, from `blocks`
-    /// (the flipped source's 2 x 2 blocks' ranges), when the step reads one whole block;
-    /// `None` when that is not known this cheaply.
-    #[inline(always)]
-    fn range(&self, _blocks: &Texels<'_, [u8; 2]>, _p: (i64, i64)) -> Option<[u8; 2]> {
-        None
-    }
 }
 
 /// Output pixels `x0 ..` of row `y` (all inside the surface) of the path `s`, stepped as
