@@ -19,6 +19,14 @@
 //! - rows and columns whose steps cannot fall in that box: the box mapped to the surface's
 //!   pixels ([`PygamePlan::texels_to_pixels`]) with two pixels to spare, and in each row the
 //!   steps between the box's sides.
+//! - pixels whose steps cannot fall in the convex outline of those texels
+//!   ([`SolidOutline`], kept with the source, grown by a texel for a blend): where the walk
+//!   is affine (it wraps nowhere), the outline's preimage in the surface gives each row's
+//!   columns ([`OutlineRows`]). The rocks of the game's scene are discs in a square box;
+//!   about a fifth of the box's pixels are never read. A `rotozoom` row clipped so needs
+//!   no box (its pixel reads nothing outside the source and writes 0 off the path's
+//!   steps); a `rotate` row still takes the box's exact, half-open bounds, which keep its
+//!   reads inside the source.
 //!
 //! A pixel costs what its decision needs. The row's steps are pygame's, in the flipped
 //! source; they are turned once a row into the same walk over the source as stored
@@ -38,10 +46,12 @@ use super::bitmask::BitMask;
 use super::item::Shape;
 use super::prepare::Item;
 use super::pygame_item::RenderedShape;
+use super::pygame_outline::OutlineRows;
 use super::pygame_plan::{OnSteps, PygamePlan};
 use super::pygame_rotozoom::blend;
 use super::pygame_texels::{Steps, Texels};
 use super::row_steps::AxisSteps;
+use super::solid_outline::SolidOutline;
 use crate::geom::rect::PixelRect;
 
 /// One rendered bitmap item in a pose, with the lowest alpha that is solid.
@@ -141,7 +151,10 @@ impl<'a> PygameBits<'a> {
         mask: &mut BitMask,
     ) -> bool {
         mask.reset(region);
-        let Some(solid_box) = self.solid_box() else {
+        let Some(source_threshold) = self.source_threshold() else {
+            return true;
+        };
+        let Some(solid_box) = self.shape.source.solid_box(source_threshold) else {
             return true;
         };
         let rows = region
@@ -157,6 +170,7 @@ impl<'a> PygameBits<'a> {
             texels: plan.texels((&source.alpha[..], 1, source.width as usize)),
             alpha: &source.alpha,
             ranges,
+            outline: source.outline().map(|o| (o, source_threshold)),
             plan,
             solid_box: flipped(plan, solid_box),
             rows,
@@ -187,6 +201,8 @@ struct Kernel<'k> {
     /// the unflipped walks ([`Unflipped`]) read.
     alpha: &'k [u8],
     ranges: &'k [[u8; 2]],
+    /// The source's solid outline and the source alpha it is asked at, when it has one.
+    outline: Option<(&'k SolidOutline, u8)>,
     plan: &'k PygamePlan,
     /// The solid box in the flipped source's texels.
     solid_box: [u32; 4],
@@ -218,7 +234,7 @@ impl OnSteps for Kernel<'_> {
                 let unflipped = Unflipped::new(flips, (w, h), S::REACH);
                 let (texels, ranges, alpha) = (self.texels, self.ranges, self.alpha);
                 let (bw, bh) = (w - 1, h - 1);
-                self.rows_of(steps, |mask, my, bits, start, d| {
+                self.rows_of(steps, true, |mask, my, bits, start, d| {
                     let ((mut u, mut v), (du, dv)) = unflipped.walk(start, d);
                     words(mask, my, bits, || {
                         let (b, c) = (u >> 16, v >> 16);
@@ -242,7 +258,7 @@ impl OnSteps for Kernel<'_> {
             (None, false) if S::REACH == 0 => {
                 let unflipped = Unflipped::new(flips, (w, h), S::REACH);
                 let alpha = self.alpha;
-                self.rows_of(steps, |mask, my, bits, start, d| {
+                self.rows_of(steps, false, |mask, my, bits, start, d| {
                     let ((mut u, mut v), (du, dv)) = unflipped.walk(start, d);
                     words(mask, my, bits, || {
                         let a = alpha
@@ -256,13 +272,13 @@ impl OnSteps for Kernel<'_> {
             }
             (None, _) => {
                 let texels = self.texels;
-                self.rows_of(steps, |mask, my, bits, start, d| {
+                self.rows_of(steps, false, |mask, my, bits, start, d| {
                     pixels(mask, my, bits, start, d, |p| steps.value(&texels, p) >= t);
                 })
             }
             (Some(table), _) => {
                 let texels = self.texels;
-                self.rows_of(steps, |mask, my, bits, start, d| {
+                self.rows_of(steps, false, |mask, my, bits, start, d| {
                     pixels(mask, my, bits, start, d, |p| {
                         table[usize::from(steps.value(&texels, p))] >= t
                     });
@@ -328,8 +344,9 @@ impl Unflipped {
 }
 
 /// The alpha of the unflipped step `p` of a blending walk, when its block's range leaves
-/// it undecided: blended from the block (inside the source) or as the path steps it (on the
-/// border). Out of line, so that the loop over decided pixels keeps its registers.
+/// it undecided: blended from the block (inside the source), or as the path steps it (on
+/// the border), or 0 (a step the path does not write). Out of line, so that the loop over
+/// decided pixels keeps its registers.
 #[cold]
 #[inline(never)]
 fn undecided<S: Steps>(
@@ -339,9 +356,15 @@ fn undecided<S: Steps>(
     p: (i64, i64),
     inside: bool,
 ) -> u8 {
-    match inside {
-        true => unflipped.blend(alpha, w, p),
-        false => steps.value(texels, unflipped.walk(p, (0, 0)).0),
+    if inside {
+        return unflipped.blend(alpha, w, p);
+    }
+    // A row clipped by the outline alone can step past what the path writes.
+    let (u, v) = unflipped.walk(p, (0, 0)).0;
+    let [u0, u1, v0, v1] = steps.written();
+    match u >= u0 && u < u1 && v >= v0 && v < v1 {
+        true => steps.value(texels, (u, v)),
+        false => 0,
     }
 }
 
@@ -379,14 +402,35 @@ fn pixels(
     });
 }
 
-impl Kernel<'_> {
+impl<'k> Kernel<'k> {
+    /// The outline's preimage in the surface ([`OutlineRows`]), when the source has an
+    /// outline and the walk is affine over the whole surface (it cannot wrap).
+    fn outline_rows<S: Steps>(&self, steps: &S) -> Option<OutlineRows<'k>> {
+        let (outline, threshold) = self.outline?;
+        if !steps.affine() {
+            return None;
+        }
+        let ((w, h), flips) = (self.plan.source_size(), self.plan.flips());
+        let unflipped = Unflipped::new(flips, (i64::from(w), i64::from(h)), S::REACH);
+        let (first, d) = steps.row_steps(0, 0);
+        let (s0, d) = unflipped.walk(first, d);
+        let (s1, _) = unflipped.walk(steps.row_steps(1, 0).0, (0, 0));
+        let e = (s1.0 - s0.0, s1.1 - s0.1);
+        OutlineRows::new(outline.hull(threshold, S::REACH == 1), s0, d, e)
+    }
+
     /// The rows, `run` writing the bits `first..end` of mask row `my` from the step of the
-    /// first (in the flipped source) and the step between pixels.
+    /// first (in the flipped source) and the step between pixels. `any_step`: `run` takes
+    /// any step (it reads nothing outside the source and writes 0 where the path does not
+    /// write), so that a row the outline clips needs no clip by the box.
     fn rows_of<S: Steps>(
         self,
         steps: &S,
+        any_step: bool,
         mut run: impl FnMut(&mut BitMask, usize, (usize, usize), (i64, i64), (i64, i64)),
     ) -> bool {
+        let mut outline = self.outline_rows(steps);
+        let affine = outline.is_some();
         let [wu0, wu1, wv0, wv1] = steps.written();
         // A step can read a texel of the box when its whole part is in the box, or (a
         // blend) one texel before it.
@@ -394,7 +438,11 @@ impl Kernel<'_> {
         let reach = S::REACH << 16;
         let across = (wu0.max(bu0 - reach), wu1.min(bu1));
         let down = (wv0.max(bv0 - reach), wv1.min(bv1));
-        let rows = self.rows;
+        let mut rows = self.rows;
+        if let Some(o) = &outline {
+            let (y0, y1) = o.rows();
+            (rows.y0, rows.y1) = (rows.y0.max(y0), rows.y1.min(y1));
+        }
         for y in rows.y0..rows.y1 {
             let my = (y - self.top) as usize;
             let (mut c0, mut c1) = (rows.x0, rows.x1);
@@ -404,6 +452,10 @@ impl Kernel<'_> {
                 };
                 (c0, c1) = (c0.max(self.left + x0 as i64), c1.min(self.left + x1 as i64));
             }
+            if let Some(o) = &mut outline {
+                let (x0, x1) = o.row(y);
+                (c0, c1) = (c0.max(x0), c1.min(x1));
+            }
             if c0 >= c1 {
                 continue;
             }
@@ -411,13 +463,19 @@ impl Kernel<'_> {
             // Inside the surface, rows and columns fit an `int` (sides are at most 16384).
             let ((su, sv), (du, dv)) = steps.row_steps(y as i32, c0 as i32);
             let fits = |s: i64, d: i64| i32::try_from(s + (n - 1) * d).is_ok();
-            if S::WRAPS && !(fits(su, du) && fits(sv, dv)) {
+            // An affine walk (the outline's rows need one) wraps nowhere in the surface.
+            if S::WRAPS && !affine && !(fits(su, du) && fits(sv, dv)) {
                 self.mask.reset(self.mask.rect());
                 return false;
             }
-            let (a0, b0) = AxisSteps::new(du, across).steps(su, n);
-            let (a1, b1) = AxisSteps::new(dv, down).steps(sv, n);
-            let (a, b) = (a0.max(a1), b0.min(b1));
+            let (a, b) = match any_step && affine {
+                true => (0, n),
+                false => {
+                    let (a0, b0) = AxisSteps::new(du, across).steps(su, n);
+                    let (a1, b1) = AxisSteps::new(dv, down).steps(sv, n);
+                    (a0.max(a1), b0.min(b1))
+                }
+            };
             self.counts.rows += 1;
             if a >= b {
                 continue;

@@ -134,6 +134,10 @@ impl Steps for Rotozoom {
         self.walk.row_steps(y, x0)
     }
 
+    fn affine(&self) -> bool {
+        self.walk.affine(self.out_w, self.out_h)
+    }
+
     fn written(&self) -> [i64; 4] {
         let side = |last: i32| [-(1 << 16), (i64::from(last) + 1) << 16];
         let ([u0, u1], [v0, v1]) = (side(self.sw), side(self.sh));
@@ -207,6 +211,10 @@ impl Steps for Zoom {
 
     fn row_steps(&self, y: i32, x0: i32) -> ((i64, i64), (i64, i64)) {
         ((i64::from(x0) * self.sx, i64::from(y) * self.sy), (self.sx, 0))
+    }
+
+    fn affine(&self) -> bool {
+        true
     }
 
     fn written(&self) -> [i64; 4] {

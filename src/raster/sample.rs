@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use glam::DAffine2;
 
+use super::solid_outline::SolidOutline;
 use crate::Bitmap;
 use crate::geom::color::{ColorTransform, round_channel};
 use crate::geom::whole::round_small;
@@ -47,6 +48,9 @@ pub(crate) struct Texels {
     /// `rotozoom` blends four texels of, where a block whose range is all on one side of the
     /// threshold decides its pixels without the blend).
     block_ranges: Box<[[u8; 2]]>,
+    /// The outline of the solid texels per level of alpha; `None` unless made by
+    /// [`Texels::with_block_ranges`] (a source that a pygame renderer draws).
+    outline: Option<Box<SolidOutline>>,
     /// Cache entries holding it (its texel entry, poses and rasters of it): the cache
     /// counts its bytes once, while any of them holds it.
     cache_holders: AtomicUsize,
@@ -112,14 +116,16 @@ impl Texels {
             run_starts,
             solid_boxes,
             block_ranges: Box::default(),
+            outline: None,
             cache_holders: AtomicUsize::new(0),
         }
     }
 
-    /// The same texels with their blocks' ranges ([`Texels::block_ranges`]). Its texels are
-    /// never patched in place (`raster::bitmap_patch` drops such tables): the ranges would
-    /// go stale.
+    /// The same texels with their blocks' ranges ([`Texels::block_ranges`]) and the outline
+    /// of their solid texels ([`Texels::outline`]): the tables of a source that a pygame
+    /// renderer draws, patched with the texels by [`Texels::patch_rect`].
     pub fn with_block_ranges(mut self) -> Texels {
+        self.outline = Some(Box::new(SolidOutline::new(self.width, &self.alpha)));
         let (w, h) = (self.width as usize, self.height as usize);
         let rows = self.alpha.chunks_exact(w);
         self.block_ranges = rows
@@ -139,6 +145,11 @@ impl Texels {
     /// `width - 1` blocks a row; empty unless made by [`Texels::with_block_ranges`].
     pub fn block_ranges(&self) -> &[[u8; 2]] {
         &self.block_ranges
+    }
+
+    /// The outline of the solid texels, when made ([`Texels::with_block_ranges`]).
+    pub fn outline(&self) -> Option<&SolidOutline> {
+        self.outline.as_deref()
     }
 
     /// The box `(u0, v0, u1, v1)` of the texels whose alpha reaches `threshold`, `None` when
@@ -221,6 +232,9 @@ impl Texels {
             (u0 as u32, v0),
             (u1 - u0) as u32,
         );
+        if let Some(outline) = &mut self.outline {
+            outline.grow(self.width, &self.alpha, [u0 as u32, v0, u1 as u32, v1]);
+        }
         if !self.block_ranges.is_empty() {
             // The blocks that hold a texel of the rectangle.
             let (bw, bh) = (w - 1, self.height as usize - 1);
@@ -263,11 +277,13 @@ impl Texels {
         }
     }
 
-    /// Bytes it holds: the alphas, the run table, the solid boxes and the blocks' ranges.
+    /// Bytes it holds: the alphas, the run table, the solid boxes, the blocks' ranges and
+    /// the outline.
     pub fn bytes(&self) -> usize {
         std::mem::size_of::<[[u32; 4]; 256]>()
             + self.alpha.capacity()
             + std::mem::size_of_val(&*self.block_ranges)
+            + self.outline.as_ref().map_or(0, |o| o.bytes())
             + self.runs.capacity() * std::mem::size_of::<(u32, u32)>()
             + self.run_starts.capacity() * std::mem::size_of::<u32>()
     }
@@ -708,7 +724,12 @@ mod tests {
             let bitmap = Bitmap::from_rgba8(w, h, rgba.clone()).unwrap();
             let mut t = Texels::new(&bitmap, &ColorTransform::IDENTITY).with_block_ranges();
             let plain = Texels::new(&bitmap, &ColorTransform::IDENTITY);
-            assert_eq!(t.bytes(), plain.bytes() + 2 * ((w - 1) * (h - 1)) as usize);
+            let outline = t.outline().map_or(0, SolidOutline::bytes);
+            assert!(outline > 0);
+            assert_eq!(
+                t.bytes(),
+                plain.bytes() + 2 * ((w - 1) * (h - 1)) as usize + outline
+            );
             for _ in 0..20 {
                 let alpha: Vec<u8> = rgba.chunks_exact(4).map(|p| p[3]).collect();
                 assert_eq!(
