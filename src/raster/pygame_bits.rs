@@ -23,10 +23,12 @@
 //!   ([`SolidOutline`], kept with the source, grown by a texel for a blend): where the walk
 //!   is affine (it wraps nowhere), the outline's preimage in the surface gives each row's
 //!   columns ([`OutlineRows`]). The rocks of the game's scene are discs in a square box;
-//!   about a fifth of the box's pixels are never read. A `rotozoom` row clipped so needs
-//!   no box (its pixel reads nothing outside the source and writes 0 off the path's
-//!   steps); a `rotate` row still takes the box's exact, half-open bounds, which keep its
-//!   reads inside the source.
+//!   about a fifth of the box's pixels are never read. A row clipped so needs no box: a
+//!   `rotozoom` pixel reads nothing outside the source and writes 0 off the path's steps,
+//!   and a `rotate` pixel reads a copy of the alpha padded with a clear column and row
+//!   ([`super::sample::Texels::padded`]), where a step at most a texel past a side (the
+//!   outline's columns are within a small part of a pixel of it) reads 0, as the path
+//!   writes nothing there.
 //!
 //! A pixel costs what its decision needs. The row's steps are pygame's, in the flipped
 //! source; they are turned once a row into the same walk over the source as stored
@@ -169,6 +171,7 @@ impl<'a> PygameBits<'a> {
         let kernel = Kernel {
             texels: plan.texels((&source.alpha[..], 1, source.width as usize)),
             alpha: &source.alpha,
+            padded: source.padded(),
             ranges,
             outline: source.outline().map(|o| (o, source_threshold)),
             plan,
@@ -200,6 +203,9 @@ struct Kernel<'k> {
     /// The source's alpha and its blocks' ranges as stored (unflipped, row-major): what
     /// the unflipped walks ([`Unflipped`]) read.
     alpha: &'k [u8],
+    /// The alpha padded with a clear column and row ([`super::sample::Texels::padded`]),
+    /// when kept.
+    padded: &'k [u8],
     ranges: &'k [[u8; 2]],
     /// The source's solid outline and the source alpha it is asked at, when it has one.
     outline: Option<(&'k SolidOutline, u8)>,
@@ -255,14 +261,19 @@ impl OnSteps for Kernel<'_> {
                 })
             }
             // A nearest texel is read where the source keeps it: one multiply-add.
-            (None, false) if S::REACH == 0 => {
+            (None, _) if S::REACH == 0 => {
                 let unflipped = Unflipped::new(flips, (w, h), S::REACH);
-                let alpha = self.alpha;
-                self.rows_of(steps, false, |mask, my, bits, start, d| {
+                // Read padded, a step a texel past a side reads 0 (the path writes nothing
+                // there either), so a row the outline clips needs no box.
+                let (alpha, stride, any_step) = match self.padded.is_empty() {
+                    true => (self.alpha, w, false),
+                    false => (self.padded, w + 1, true),
+                };
+                self.rows_of(steps, any_step, |mask, my, bits, start, d| {
                     let ((mut u, mut v), (du, dv)) = unflipped.walk(start, d);
                     words(mask, my, bits, || {
                         let a = alpha
-                            .get(((v >> 16) * w + (u >> 16)) as usize)
+                            .get(((v >> 16) * stride + (u >> 16)) as usize)
                             .copied()
                             .unwrap_or(0);
                         (u, v) = (u + du, v + dv);

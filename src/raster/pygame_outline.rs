@@ -129,9 +129,13 @@ impl<'h> OutlineRows<'h> {
     fn edge(&self, at: usize, backward: bool) -> Chain {
         let (p, q) = (self.point(at), self.point(self.next(at, backward)));
         let dy = q.1 - p.1;
-        // A flat edge (or the bottom vertex's own) gives both ends' columns.
+        // A flat edge gives both ends' columns; past the bottom vertex (rows within the
+        // margin below it) only its own column is near the outline.
         let flat = at == self.bottom_vertex || dy.abs() < FLAT;
-        let (left, right) = (least(p.0, q.0), greatest(p.0, q.0));
+        let (left, right) = match at == self.bottom_vertex {
+            true => (p.0, p.0),
+            false => (least(p.0, q.0), greatest(p.0, q.0)),
+        };
         Chain {
             at,
             backward,
@@ -222,6 +226,12 @@ mod tests {
 
     /// Whether the 16.16 point `p` is in the closed hull (texel corners), in integers.
     fn inside(hull: &[[i32; 2]], p: (i64, i64)) -> bool {
+        near(hull, p, 0.0)
+    }
+
+    /// Whether the 16.16 point `p` is within `by` (16.16) of the closed hull's every edge
+    /// line (for a convex hull: within `by` of the hull, about).
+    fn near(hull: &[[i32; 2]], p: (i64, i64), by: f64) -> bool {
         (0..hull.len()).all(|k| {
             let (a, b) = (hull[k], hull[(k + 1) % hull.len()]);
             let e = (i128::from(b[0] - a[0]), i128::from(b[1] - a[1]));
@@ -229,7 +239,8 @@ mod tests {
                 i128::from(p.0) - (i128::from(a[0]) << 16),
                 i128::from(p.1) - (i128::from(a[1]) << 16),
             );
-            e.0 * q.1 - e.1 * q.0 >= 0
+            let length = ((e.0 * e.0 + e.1 * e.1) as f64).sqrt();
+            (e.0 * q.1 - e.1 * q.0) as f64 >= -by * length
         })
     }
 
@@ -288,6 +299,16 @@ mod tests {
                     assert!(
                         x0 <= x && x < x1,
                         "case {case}: row {y} column {x} outside {x0}..{x1}"
+                    );
+                }
+                // The kernel reads a padded source at any column given: each must step within
+                // a small part of a pixel of the outline (a texel of `rotate`'s at most).
+                let pixel = (d.0 as f64).hypot(d.1 as f64);
+                for x in [x0, x1 - 1].into_iter().filter(|_| x0 < x1) {
+                    let p = (s0.0 + x * d.0 + y * e.0, s0.1 + x * d.1 + y * e.1);
+                    assert!(
+                        near(hull, p, pixel / 16.0),
+                        "case {case}: row {y} column {x} ({x0}..{x1}) is far"
                     );
                 }
                 if let (Some(&first), Some(&last)) = (steps_in.first(), steps_in.last()) {

@@ -51,6 +51,10 @@ pub(crate) struct Texels {
     /// The outline of the solid texels per level of alpha; `None` unless made by
     /// [`Texels::with_block_ranges`] (a source that a pygame renderer draws).
     outline: Option<Box<SolidOutline>>,
+    /// The alphas again with a clear column after each row and a clear row after the last
+    /// (`width + 1` a row); empty unless made by [`Texels::with_block_ranges`]: a read one
+    /// texel past a side is 0, never the next row's texel.
+    padded: Box<[u8]>,
     /// Cache entries holding it (its texel entry, poses and rasters of it): the cache
     /// counts its bytes once, while any of them holds it.
     cache_holders: AtomicUsize,
@@ -117,6 +121,7 @@ impl Texels {
             solid_boxes,
             block_ranges: Box::default(),
             outline: None,
+            padded: Box::default(),
             cache_holders: AtomicUsize::new(0),
         }
     }
@@ -126,6 +131,12 @@ impl Texels {
     /// renderer draws, patched with the texels by [`Texels::patch_rect`].
     pub fn with_block_ranges(mut self) -> Texels {
         self.outline = Some(Box::new(SolidOutline::new(self.width, &self.alpha)));
+        let (w, h) = (self.width as usize, self.height as usize);
+        let mut padded = vec![0u8; (w + 1) * (h + 1)];
+        for (row, alpha) in padded.chunks_exact_mut(w + 1).zip(self.alpha.chunks_exact(w)) {
+            row[..w].copy_from_slice(alpha);
+        }
+        self.padded = padded.into_boxed_slice();
         let (w, h) = (self.width as usize, self.height as usize);
         let rows = self.alpha.chunks_exact(w);
         self.block_ranges = rows
@@ -145,6 +156,12 @@ impl Texels {
     /// `width - 1` blocks a row; empty unless made by [`Texels::with_block_ranges`].
     pub fn block_ranges(&self) -> &[[u8; 2]] {
         &self.block_ranges
+    }
+
+    /// The alphas with a clear column after each row and a clear row after the last
+    /// (`width + 1` a row); empty unless made by [`Texels::with_block_ranges`].
+    pub fn padded(&self) -> &[u8] {
+        &self.padded
     }
 
     /// The outline of the solid texels, when made ([`Texels::with_block_ranges`]).
@@ -232,6 +249,12 @@ impl Texels {
             (u0 as u32, v0),
             (u1 - u0) as u32,
         );
+        if !self.padded.is_empty() {
+            for v in v0 as usize..v1 as usize {
+                let (from, to) = (v * w, v * (w + 1));
+                self.padded[to + u0..to + u1].copy_from_slice(&self.alpha[from + u0..from + u1]);
+            }
+        }
         if let Some(outline) = &mut self.outline {
             outline.grow(self.width, &self.alpha, [u0 as u32, v0, u1 as u32, v1]);
         }
@@ -284,6 +307,7 @@ impl Texels {
             + self.alpha.capacity()
             + std::mem::size_of_val(&*self.block_ranges)
             + self.outline.as_ref().map_or(0, |o| o.bytes())
+            + self.padded.len()
             + self.runs.capacity() * std::mem::size_of::<(u32, u32)>()
             + self.run_starts.capacity() * std::mem::size_of::<u32>()
     }
@@ -728,14 +752,22 @@ mod tests {
             assert!(outline > 0);
             assert_eq!(
                 t.bytes(),
-                plain.bytes() + 2 * ((w - 1) * (h - 1)) as usize + outline
+                plain.bytes() + 2 * ((w - 1) * (h - 1)) as usize + outline + ((w + 1) * (h + 1)) as usize
             );
+            let padded_by_hand = |alpha: &[u8]| -> Vec<u8> {
+                let mut p = vec![0u8; ((w + 1) * (h + 1)) as usize];
+                for (k, &a) in alpha.iter().enumerate() {
+                    p[k / w as usize * (w as usize + 1) + k % w as usize] = a;
+                }
+                p
+            };
             for _ in 0..20 {
                 let alpha: Vec<u8> = rgba.chunks_exact(4).map(|p| p[3]).collect();
                 assert_eq!(
                     t.block_ranges(),
                     &ranges_by_hand(w as usize, h as usize, &alpha)[..]
                 );
+                assert_eq!(t.padded(), &padded_by_hand(&alpha)[..]);
                 blocks += t.block_ranges().len();
                 let (u0, v0) = (next(u64::from(w)) as u32, next(u64::from(h)) as u32);
                 let (u1, v1) = (
