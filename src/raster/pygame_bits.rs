@@ -33,8 +33,9 @@
 //! A pixel costs what its decision needs. The row's steps are pygame's, in the flipped
 //! source; they are turned once a row into the same walk over the source as stored
 //! ([`Unflipped`]: a flipped axis negated and offset, exactly), so that a pixel is one
-//! multiply-add into the alpha (`rotate`) or the blocks' ranges (`rotozoom`), not the
-//! flipped reads of the plain rows. A `rotozoom` pixel whose block's range is all on one
+//! multiply-add into the alpha (`rotate`) or the blocks' ranges (`rotozoom`, kept for the
+//! border's clamped blocks too and one clear block past them, so that no pixel tests the
+//! border), not the flipped reads of the plain rows. A `rotozoom` pixel whose block's range is all on one
 //! side of the threshold is decided by that range; the others (about a sixth in the game's
 //! scene) are blended out of line from the same four texels, put in the flipped order.
 //! With a colour transform every pixel is sampled as the plain rows sample it.
@@ -239,21 +240,17 @@ impl OnSteps for Kernel<'_> {
             (None, true) if S::REACH == 1 => {
                 let unflipped = Unflipped::new(flips, (w, h), S::REACH);
                 let (texels, ranges, alpha) = (self.texels, self.ranges, self.alpha);
-                let (bw, bh) = (w - 1, h - 1);
+                // Block (b, c) at (c + 2) (w + 3) + b + 2: the border's blocks are kept
+                // clamped, and one more clear one past them (`Texels::block_ranges`).
+                let stride = w + 3;
                 self.rows_of(steps, true, |mask, my, bits, start, d| {
                     let ((mut u, mut v), (du, dv)) = unflipped.walk(start, d);
                     words(mask, my, bits, || {
-                        let (b, c) = (u >> 16, v >> 16);
-                        // One unsigned compare an axis: a negative part wraps past the end.
-                        let inside = (b as u64) < bw as u64 && (c as u64) < bh as u64;
-                        let range = match inside {
-                            true => ranges.get((c * bw + b) as usize).copied(),
-                            false => None,
-                        };
-                        let solid = match range {
-                            Some([least, _]) if least >= t => true,
-                            Some([_, greatest]) if greatest < t => false,
-                            _ => undecided(steps, (&texels, alpha, w), &unflipped, (u, v), inside) >= t,
+                        let k = ((v >> 16) + 2) * stride + (u >> 16) + 2;
+                        let solid = match ranges.get(k as usize) {
+                            Some(&[least, _]) if least >= t => true,
+                            Some(&[_, greatest]) if greatest < t => false,
+                            _ => undecided(steps, (&texels, alpha, (w, h)), &unflipped, (u, v)) >= t,
                         };
                         (u, v) = (u + du, v + dv);
                         u64::from(solid)
@@ -362,12 +359,12 @@ impl Unflipped {
 #[inline(never)]
 fn undecided<S: Steps>(
     steps: &S,
-    (texels, alpha, w): (&Texels<'_>, &[u8], i64),
+    (texels, alpha, (w, h)): (&Texels<'_>, &[u8], (i64, i64)),
     unflipped: &Unflipped,
     p: (i64, i64),
-    inside: bool,
 ) -> u8 {
-    if inside {
+    // One unsigned compare an axis: a negative part wraps past the end.
+    if ((p.0 >> 16) as u64) < (w - 1) as u64 && ((p.1 >> 16) as u64) < (h - 1) as u64 {
         return unflipped.blend(alpha, w, p);
     }
     // A row clipped by the outline alone can step past what the path writes.
@@ -442,6 +439,10 @@ impl<'k> Kernel<'k> {
     ) -> bool {
         let mut outline = self.outline_rows(steps);
         let affine = outline.is_some();
+        // The outline's columns step within 1/16 px of it, so within a texel (the padding
+        // of the tables an `any_step` run reads) while a pixel is at most 16 texels.
+        let d = steps.row_steps(0, 0).1;
+        let near = d.0.abs().max(d.1.abs()) <= 1 << 20;
         let [wu0, wu1, wv0, wv1] = steps.written();
         // A step can read a texel of the box when its whole part is in the box, or (a
         // blend) one texel before it.
@@ -479,7 +480,7 @@ impl<'k> Kernel<'k> {
                 self.mask.reset(self.mask.rect());
                 return false;
             }
-            let (a, b) = match any_step && affine {
+            let (a, b) = match any_step && affine && near {
                 true => (0, n),
                 false => {
                     let (a0, b0) = AxisSteps::new(du, across).steps(su, n);

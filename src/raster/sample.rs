@@ -137,23 +137,19 @@ impl Texels {
             row[..w].copy_from_slice(alpha);
         }
         self.padded = padded.into_boxed_slice();
-        let (w, h) = (self.width as usize, self.height as usize);
-        let rows = self.alpha.chunks_exact(w);
-        self.block_ranges = rows
-            .clone()
-            .zip(rows.skip(1))
-            .take(h.saturating_sub(1))
-            .flat_map(|(top, bottom)| {
-                top.windows(2)
-                    .zip(bottom.windows(2))
-                    .map(|(t, b)| block_range(t, b))
-            })
+        let (w, h) = (self.width as i64, self.height as i64);
+        self.block_ranges = (-BLOCK_PAD..h + BLOCK_PAD - 1)
+            .flat_map(|c| (-BLOCK_PAD..w + BLOCK_PAD - 1).map(move |b| (b, c)))
+            .map(|(b, c)| clamped_block_range(&self.alpha, (w, h), (b, c)))
             .collect();
         self
     }
 
-    /// For each 2 x 2 block of texels, `[least, greatest]` alpha, row-major with
-    /// `width - 1` blocks a row; empty unless made by [`Texels::with_block_ranges`].
+    /// For each block `(b, c)` (texels `b`, `b + 1` of rows `c`, `c + 1`, clamped into the
+    /// bitmap, as SDL_gfx's blend clamps them on the border) with `-2 <= b <= width` and
+    /// `-2 <= c <= height`, `[least, greatest]` alpha; `[0, 0]` for the blocks past the
+    /// border's (`b` or `c` of -2, or the side): row-major, block `(b, c)` at
+    /// `(c + 2) (width + 3) + b + 2`. Empty unless made by [`Texels::with_block_ranges`].
     pub fn block_ranges(&self) -> &[[u8; 2]] {
         &self.block_ranges
     }
@@ -259,12 +255,12 @@ impl Texels {
             outline.grow(self.width, &self.alpha, [u0 as u32, v0, u1 as u32, v1]);
         }
         if !self.block_ranges.is_empty() {
-            // The blocks that hold a texel of the rectangle.
-            let (bw, bh) = (w - 1, self.height as usize - 1);
-            for b in (v0 as usize).saturating_sub(1)..(v1 as usize).min(bh) {
-                for a in u0.saturating_sub(1)..u1.min(bw) {
-                    let (top, bottom) = (&self.alpha[b * w + a..][..2], &self.alpha[(b + 1) * w + a..][..2]);
-                    self.block_ranges[b * bw + a] = block_range(top, bottom);
+            // The blocks that read a texel of the rectangle, clamped ones included.
+            let (wi, hi) = (self.width as i64, i64::from(self.height));
+            for c in i64::from(v0) - 1..i64::from(v1) {
+                for b in u0 as i64 - 1..u1 as i64 {
+                    let k = (c + BLOCK_PAD) * (wi + 2 * BLOCK_PAD - 1) + b + BLOCK_PAD;
+                    self.block_ranges[k as usize] = clamped_block_range(&self.alpha, (wi, hi), (b, c));
                 }
             }
         }
@@ -361,6 +357,21 @@ impl Texels {
         let sum = top * (one - tv) + bottom * tv;
         ((sum + (1 << 63)) >> 64) as u8
     }
+}
+
+/// Blocks kept past each side of a bitmap's blocks ([`Texels::block_ranges`]): the
+/// border's own (clamped), then one more, clear.
+const BLOCK_PAD: i64 = 2;
+
+/// `[least, greatest]` alpha of block `(b, c)` of a `w` x `h` bitmap: its texels clamped
+/// into the bitmap for `-1 <= b < w`, `-1 <= c < h`, else `[0, 0]`.
+fn clamped_block_range(alpha: &[u8], (w, h): (i64, i64), (b, c): (i64, i64)) -> [u8; 2] {
+    if b < -1 || c < -1 || b >= w || c >= h {
+        return [0, 0];
+    }
+    let at = |u: i64, v: i64| alpha[(v.clamp(0, h - 1) * w + u.clamp(0, w - 1)) as usize];
+    let (top, bottom) = ([at(b, c), at(b + 1, c)], [at(b, c + 1), at(b + 1, c + 1)]);
+    block_range(&top, &bottom)
 }
 
 /// `[least, greatest]` alpha of the 2 x 2 block whose rows start `top` and `bottom`.
@@ -726,10 +737,16 @@ mod tests {
     /// Each block's least and greatest alpha, by reading the four texels one by one.
     fn ranges_by_hand(w: usize, h: usize, alpha: &[u8]) -> Vec<[u8; 2]> {
         let mut out = Vec::new();
-        for j in 0..h.saturating_sub(1) {
-            for i in 0..w - 1 {
-                let four = [(0, 0), (1, 0), (0, 1), (1, 1)].map(|(a, b)| alpha[(j + b) * w + i + a]);
-                out.push([*four.iter().min().unwrap(), *four.iter().max().unwrap()]);
+        let (w, h) = (w as i64, h as i64);
+        for j in -2..=h {
+            for i in -2..=w {
+                let read = |u: i64, v: i64| alpha[(v.min(h - 1).max(0) * w + u.min(w - 1).max(0)) as usize];
+                let four = [(0, 0), (1, 0), (0, 1), (1, 1)].map(|(a, b)| read(i + a, j + b));
+                let outside = i < -1 || j < -1 || i >= w || j >= h;
+                out.push(match outside {
+                    true => [0, 0],
+                    false => [*four.iter().min().unwrap(), *four.iter().max().unwrap()],
+                });
             }
         }
         out
@@ -752,7 +769,7 @@ mod tests {
             assert!(outline > 0);
             assert_eq!(
                 t.bytes(),
-                plain.bytes() + 2 * ((w - 1) * (h - 1)) as usize + outline + ((w + 1) * (h + 1)) as usize
+                plain.bytes() + 2 * ((w + 3) * (h + 3)) as usize + outline + ((w + 1) * (h + 1)) as usize
             );
             let padded_by_hand = |alpha: &[u8]| -> Vec<u8> {
                 let mut p = vec![0u8; ((w + 1) * (h + 1)) as usize];
