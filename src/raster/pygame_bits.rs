@@ -239,7 +239,14 @@ impl OnSteps for Kernel<'_> {
             // texels, whichever way the source is flipped.
             (None, true) if S::REACH == 1 => {
                 let unflipped = Unflipped::new(flips, (w, h), S::REACH);
-                let (texels, ranges, alpha) = (self.texels, self.ranges, self.alpha);
+                let ranges = self.ranges;
+                let blends = Blends {
+                    steps,
+                    texels: self.texels,
+                    alpha: self.alpha,
+                    size: (w, h),
+                    unflipped,
+                };
                 // Block (b, c) at (c + 2) (w + 3) + b + 2: the border's blocks are kept
                 // clamped, and one more clear one past them (`Texels::block_ranges`).
                 let stride = w + 3;
@@ -250,7 +257,7 @@ impl OnSteps for Kernel<'_> {
                         let solid = match ranges.get(k as usize) {
                             Some(&[least, _]) if least >= t => true,
                             Some(&[_, greatest]) if greatest < t => false,
-                            _ => undecided(steps, (&texels, alpha, (w, h)), &unflipped, (u, v)) >= t,
+                            _ => blends.undecided((u, v)) >= t,
                         };
                         (u, v) = (u + du, v + dv);
                         u64::from(solid)
@@ -351,28 +358,35 @@ impl Unflipped {
     }
 }
 
-/// The alpha of the unflipped step `p` of a blending walk, when its block's range leaves
-/// it undecided: blended from the block (inside the source), or as the path steps it (on
-/// the border), or 0 (a step the path does not write). Out of line, so that the loop over
-/// decided pixels keeps its registers.
-#[cold]
-#[inline(never)]
-fn undecided<S: Steps>(
-    steps: &S,
-    (texels, alpha, (w, h)): (&Texels<'_>, &[u8], (i64, i64)),
-    unflipped: &Unflipped,
-    p: (i64, i64),
-) -> u8 {
-    // One unsigned compare an axis: a negative part wraps past the end.
-    if ((p.0 >> 16) as u64) < (w - 1) as u64 && ((p.1 >> 16) as u64) < (h - 1) as u64 {
-        return unflipped.blend(alpha, w, p);
-    }
-    // A row clipped by the outline alone can step past what the path writes.
-    let (u, v) = unflipped.walk(p, (0, 0)).0;
-    let [u0, u1, v0, v1] = steps.written();
-    match u >= u0 && u < u1 && v >= v0 && v < v1 {
-        true => steps.value(texels, (u, v)),
-        false => 0,
+/// What a blending walk's undecided pixels read: one reference for the out-of-line call.
+struct Blends<'b, S> {
+    steps: &'b S,
+    texels: Texels<'b>,
+    alpha: &'b [u8],
+    size: (i64, i64),
+    unflipped: Unflipped,
+}
+
+impl<S: Steps> Blends<'_, S> {
+    /// The alpha of the unflipped step `p`, when its block's range leaves it undecided:
+    /// blended from the block (inside the source), or as the path steps it (on the border),
+    /// or 0 (a step the path does not write). Out of line, so that the loop over decided
+    /// pixels keeps its registers.
+    #[cold]
+    #[inline(never)]
+    fn undecided(&self, p: (i64, i64)) -> u8 {
+        let (w, h) = self.size;
+        // One unsigned compare an axis: a negative part wraps past the end.
+        if ((p.0 >> 16) as u64) < (w - 1) as u64 && ((p.1 >> 16) as u64) < (h - 1) as u64 {
+            return self.unflipped.blend(self.alpha, w, p);
+        }
+        // A row clipped by the outline alone can step past what the path writes.
+        let (u, v) = self.unflipped.walk(p, (0, 0)).0;
+        let [u0, u1, v0, v1] = self.steps.written();
+        match u >= u0 && u < u1 && v >= v0 && v < v1 {
+            true => self.steps.value(&self.texels, (u, v)),
+            false => 0,
+        }
     }
 }
 
