@@ -67,7 +67,7 @@ fn parts(key: &RasterKey, shape: &Shape) -> Option<(Parts, Arc<Texels>)> {
 }
 
 /// The colour transform a table was made for, from its key's bits (only alpha is read);
-/// a `rotozoom` source's table ([`BLOCK_RANGES`]) is untransformed.
+/// a pygame renderer's source table ([`BLOCK_RANGES`]) is untransformed.
 fn alpha_transform(key @ (multiplier, offset): (u64, u64)) -> ColorTransform {
     if key == BLOCK_RANGES {
         return ColorTransform::IDENTITY;

@@ -238,7 +238,7 @@ pub(crate) type LocalKey = (u64, u8, u64, u64);
 /// offset, as bits.
 pub(super) type TexelKey = (u64, u64, u64);
 
-/// The colour-transform part of the key of [`RasterCache::blended_texels`]' tables: NaN's
+/// The colour-transform part of the key of [`RasterCache::rendered_texels`]' tables: NaN's
 /// bits, which no finite colour transform (all that reach the cache) has.
 pub(super) const BLOCK_RANGES: (u64, u64) = (u64::MAX, u64::MAX);
 
@@ -1043,11 +1043,11 @@ impl RasterCache {
         t
     }
 
-    /// The bitmap's alpha, untransformed, with its blocks' ranges
-    /// ([`Texels::with_block_ranges`]): the source of a bitmap that `rotozoom` draws. Kept
-    /// apart from [`RasterCache::texels`]' tables (a bitmap sampled otherwise does not pay
-    /// for the ranges), under [`BLOCK_RANGES`].
-    pub fn blended_texels(&self, bitmap: &Bitmap) -> Arc<Texels> {
+    /// The bitmap's alpha, untransformed, with its blocks' ranges and solid outline
+    /// ([`Texels::with_block_ranges`]): the source of a bitmap that a pygame renderer draws.
+    /// Kept apart from [`RasterCache::texels`]' tables (a bitmap sampled otherwise does not
+    /// pay for them), under [`BLOCK_RANGES`].
+    pub fn rendered_texels(&self, bitmap: &Bitmap) -> Arc<Texels> {
         self.texels_under((bitmap.id(), BLOCK_RANGES.0, BLOCK_RANGES.1), || {
             Texels::new(bitmap, &crate::ColorTransform::IDENTITY).with_block_ranges()
         })

@@ -35,7 +35,10 @@
 //!   overlap of two masks.
 //! - [`pygame_item`]: a bitmap item with a renderer, its rows from the plan below;
 //!   [`pygame_bits`]: its solid pixels written straight into a bit mask, the frame
-//!   engine's kernel for it ([`solid_bits`] picks the kernel of an item).
+//!   engine's kernel for it ([`solid_bits`] picks the kernel of an item);
+//!   [`solid_hull`]: the convex hull of a bitmap's solid texels per level of alpha,
+//!   which that kernel clips its rows with ([`pygame_outline`]: the hull seen from a
+//!   surface's rows).
 //! - [`pygame_plan`], [`pygame_rotate`], [`pygame_rotozoom`], [`pygame_texels`]: bitmaps as pygame's `rotate`
 //!   and `rotozoom` draw them (semantics.md 4.9; the names are in `geom::renderer`), in
 //!   pygame's own fixed-point steps, any row alone.
@@ -66,6 +69,7 @@ mod plane;
 mod prepare;
 mod pygame_bits;
 mod pygame_item;
+mod pygame_outline;
 mod pygame_plan;
 mod pygame_rotate;
 mod pygame_rotozoom;
@@ -75,6 +79,7 @@ mod region_tests;
 mod row_steps;
 mod sample;
 mod solid_bits;
+mod solid_hull;
 mod solid_outline;
 mod span_scan;
 mod spans;

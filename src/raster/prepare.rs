@@ -693,12 +693,7 @@ fn build_shape(
                 return Ok(None);
             }
             let quad = quad_edges([0.0, 0.0, f64::from(w), f64::from(h)], rel, target)?;
-            let crate::BitmapRenderer::Pygame(t) = rendered.renderer;
-            let source = if t.is_rotozoom() {
-                cache.blended_texels(bitmap)
-            } else {
-                cache.texels(bitmap, &ColorTransform::IDENTITY)
-            };
+            let source = cache.rendered_texels(bitmap);
             Shape::Rendered(RenderedShape::new(bitmap, source, rendered, ct, quad))
         }
         Leaf::Bitmap(bitmap, smoothing, None) => {

@@ -19,6 +19,26 @@
 //! - rows and columns whose steps cannot fall in that box: the box mapped to the surface's
 //!   pixels ([`PygamePlan::texels_to_pixels`]) with two pixels to spare, and in each row the
 //!   steps between the box's sides.
+//! - pixels whose steps cannot fall in the convex outline of those texels
+//!   ([`SolidHull`], kept with the source, grown by a texel for a blend): where the walk
+//!   is affine (it wraps nowhere), the outline's preimage in the surface gives each row's
+//!   columns ([`OutlineRows`]). The rocks of the game's scene are discs in a square box;
+//!   about a fifth of the box's pixels are never read. A row clipped so needs no box: a
+//!   `rotozoom` pixel reads nothing outside the source and writes 0 off the path's steps,
+//!   and a `rotate` pixel reads a copy of the alpha padded with a clear column and row
+//!   ([`super::sample::Texels::padded`]), where a step at most a texel past a side (the
+//!   outline's columns are within a small part of a pixel of it) reads 0, as the path
+//!   writes nothing there.
+//!
+//! A pixel costs what its decision needs. The row's steps are pygame's, in the flipped
+//! source; they are turned once a row into the same walk over the source as stored
+//! ([`Unflipped`]: a flipped axis negated and offset, exactly), so that a pixel is one
+//! multiply-add into the alpha (`rotate`) or the blocks' ranges (`rotozoom`, kept for the
+//! border's clamped blocks too and one clear block past them, so that no pixel tests the
+//! border), not the flipped reads of the plain rows. A `rotozoom` pixel whose block's range is all on one
+//! side of the threshold is decided by that range; the others (about a sixth in the game's
+//! scene) are blended out of line from the same four texels, put in the flipped order.
+//! With a colour transform every pixel is sampled as the plain rows sample it.
 //!
 //! Steps in C `int`s wrap as pygame's do; a row is stepped here in i64 only when its last
 //! step still fits an `int` (then no step in between wrapped), and the caller takes the
@@ -29,9 +49,12 @@ use super::bitmask::BitMask;
 use super::item::Shape;
 use super::prepare::Item;
 use super::pygame_item::RenderedShape;
+use super::pygame_outline::OutlineRows;
 use super::pygame_plan::{OnSteps, PygamePlan};
+use super::pygame_rotozoom::blend;
 use super::pygame_texels::{Steps, Texels};
 use super::row_steps::AxisSteps;
+use super::solid_hull::SolidHull;
 use crate::geom::rect::PixelRect;
 
 /// One rendered bitmap item in a pose, with the lowest alpha that is solid.
@@ -131,7 +154,10 @@ impl<'a> PygameBits<'a> {
         mask: &mut BitMask,
     ) -> bool {
         mask.reset(region);
-        let Some(solid_box) = self.solid_box() else {
+        let Some(source_threshold) = self.source_threshold() else {
+            return true;
+        };
+        let Some(solid_box) = self.shape.source.solid_box(source_threshold) else {
             return true;
         };
         let rows = region
@@ -145,7 +171,11 @@ impl<'a> PygameBits<'a> {
         let ranges = source.block_ranges();
         let kernel = Kernel {
             texels: plan.texels((&source.alpha[..], 1, source.width as usize)),
-            blocks: (!ranges.is_empty()).then(|| plan.blocks(ranges)),
+            alpha: &source.alpha,
+            padded: source.padded(),
+            ranges,
+            outline: source.hull().map(|o| (o, source_threshold)),
+            plan,
             solid_box: flipped(plan, solid_box),
             rows,
             left: region.x0 - self.anchor.0,
@@ -171,8 +201,16 @@ fn flipped(plan: &PygamePlan, [u0, v0, u1, v1]: [u32; 4]) -> [u32; 4] {
 /// One fill's rows, run for the plan's code path.
 struct Kernel<'k> {
     texels: Texels<'k>,
-    /// The source's blocks' ranges, when it has them (a `rotozoom` source).
-    blocks: Option<Texels<'k, [u8; 2]>>,
+    /// The source's alpha and its blocks' ranges as stored (unflipped, row-major): what
+    /// the unflipped walks ([`Unflipped`]) read.
+    alpha: &'k [u8],
+    /// The alpha padded with a clear column and row ([`super::sample::Texels::padded`]),
+    /// when kept.
+    padded: &'k [u8],
+    ranges: &'k [[u8; 2]],
+    /// The source's solid outline and the source alpha it is asked at, when it has one.
+    outline: Option<(&'k SolidHull, u8)>,
+    plan: &'k PygamePlan,
     /// The solid box in the flipped source's texels.
     solid_box: [u32; 4],
     /// The rows and columns to decide, relative to the anchor (inside the surface).
@@ -190,27 +228,235 @@ struct Kernel<'k> {
 impl OnSteps for Kernel<'_> {
     type Output = bool;
 
-    fn on<S: Steps>(mut self, steps: &S) -> bool {
+    fn on<S: Steps>(self, steps: &S) -> bool {
         let t = self.threshold;
-        match (self.table, self.blocks.take()) {
+        let ((w, h), flips) = (self.plan.source_size(), self.plan.flips());
+        let (w, h) = (i64::from(w), i64::from(h));
+        match (self.table, !self.ranges.is_empty()) {
             // A blend lies between its texels' least and greatest alpha: a block all at or
             // above the threshold is solid, one all below it is clear, whatever the weights.
-            (None, Some(blocks)) => self.rows_of(steps, |texels, p| match steps.range(&blocks, p) {
-                Some([least, _]) if least >= t => true,
-                Some([_, greatest]) if greatest < t => false,
-                _ => steps.value(texels, p) >= t,
-            }),
-            (None, None) => self.rows_of(steps, |texels, p| steps.value(texels, p) >= t),
+            // Blocks are read unflipped: the 2 x 2 block a step blends is the same four
+            // texels, whichever way the source is flipped.
+            (None, true) if S::REACH == 1 => {
+                let unflipped = Unflipped::new(flips, (w, h), S::REACH);
+                let ranges = self.ranges;
+                let blends = Blends {
+                    steps,
+                    texels: self.texels,
+                    alpha: self.alpha,
+                    size: (w, h),
+                    unflipped,
+                };
+                // Block (b, c) at (c + 2) (w + 3) + b + 2: the border's blocks are kept
+                // clamped, and one more clear one past them (`Texels::block_ranges`).
+                let stride = w + 3;
+                self.rows_of(steps, true, |mask, my, bits, start, d| {
+                    let ((mut u, mut v), (du, dv)) = unflipped.walk(start, d);
+                    words(mask, my, bits, || {
+                        let k = ((v >> 16) + 2) * stride + (u >> 16) + 2;
+                        let solid = match ranges.get(k as usize) {
+                            Some(&[least, _]) if least >= t => true,
+                            Some(&[_, greatest]) if greatest < t => false,
+                            _ => blends.undecided((u, v)) >= t,
+                        };
+                        (u, v) = (u + du, v + dv);
+                        u64::from(solid)
+                    });
+                })
+            }
+            // A nearest texel is read where the source keeps it: one multiply-add.
+            (None, _) if S::REACH == 0 => {
+                let unflipped = Unflipped::new(flips, (w, h), S::REACH);
+                // Read padded, a step a texel past a side reads 0 (the path writes nothing
+                // there either), so a row the outline clips needs no box.
+                let (alpha, stride, any_step) = match self.padded.is_empty() {
+                    true => (self.alpha, w, false),
+                    false => (self.padded, w + 1, true),
+                };
+                self.rows_of(steps, any_step, |mask, my, bits, start, d| {
+                    let ((mut u, mut v), (du, dv)) = unflipped.walk(start, d);
+                    words(mask, my, bits, || {
+                        let a = alpha
+                            .get(((v >> 16) * stride + (u >> 16)) as usize)
+                            .copied()
+                            .unwrap_or(0);
+                        (u, v) = (u + du, v + dv);
+                        u64::from(a >= t)
+                    });
+                })
+            }
+            (None, _) => {
+                let texels = self.texels;
+                self.rows_of(steps, false, |mask, my, bits, start, d| {
+                    pixels(mask, my, bits, start, d, |p| steps.value(&texels, p) >= t);
+                })
+            }
             (Some(table), _) => {
-                self.rows_of(steps, |texels, p| table[usize::from(steps.value(texels, p))] >= t)
+                let texels = self.texels;
+                self.rows_of(steps, false, |mask, my, bits, start, d| {
+                    pixels(mask, my, bits, start, d, |p| {
+                        table[usize::from(steps.value(&texels, p))] >= t
+                    });
+                })
             }
         }
     }
 }
 
-impl Kernel<'_> {
-    /// The rows, `solid` deciding the pixel drawn from a step.
-    fn rows_of<S: Steps>(self, steps: &S, solid: impl Fn(&Texels<'_>, (i64, i64)) -> bool) -> bool {
+/// A walk of the flipped source's steps as the same walk over the source as stored: the
+/// whole part of a step is then the unflipped texel (nearest) or block (blending) it reads.
+/// Flipped texel `i'` of `w` is texel `w - 1 - i'`, and flipped block `i'` (texels `i'`,
+/// `i' + 1`) is block `w - 2 - i'`; `off - s` has whole part `n - 1 - (s >> 16)` for
+/// `off = (n << 16) - 1`, so a flipped axis is negated and offset, exactly, in integers.
+#[derive(Clone, Copy)]
+struct Unflipped {
+    /// Per axis: the offset, and whether it is flipped.
+    u: (i64, bool),
+    v: (i64, bool),
+}
+
+impl Unflipped {
+    fn new((fx, fy): (bool, bool), (w, h): (i64, i64), reach: i64) -> Unflipped {
+        let off = |n: i64| ((n - reach) << 16) - 1;
+        Unflipped {
+            u: (off(w), fx),
+            v: (off(h), fy),
+        }
+    }
+
+    /// The step `s` and the step between pixels `d` of a flipped walk, unflipped (its own
+    /// inverse: `walk` of an unflipped step gives the flipped one back).
+    #[inline(always)]
+    fn walk(&self, (su, sv): (i64, i64), (du, dv): (i64, i64)) -> ((i64, i64), (i64, i64)) {
+        let axis = |(off, flip): (i64, bool), s: i64, d: i64| if flip { (off - s, -d) } else { (s, d) };
+        let ((su, du), (sv, dv)) = (axis(self.u, su, du), axis(self.v, sv, dv));
+        ((su, sv), (du, dv))
+    }
+
+    /// SDL_gfx's blend at the unflipped step `(u, v)` of a blending walk whose block is
+    /// inside the source (both paths blend such a block's four texels, `Rotozoom::value`
+    /// and `Zoom::value`): the texels read where the source keeps them and put in the
+    /// flipped order, the weights of a flipped axis mirrored (`off - s` has fraction
+    /// `0xffff - (s & 0xffff)`).
+    #[inline(always)]
+    fn blend(&self, alpha: &[u8], w: i64, (u, v): (i64, i64)) -> u8 {
+        let first = ((v >> 16) * w + (u >> 16)) as usize;
+        let at = |k: usize| alpha.get(k).copied().unwrap_or(0);
+        let (mut q00, mut q01) = (at(first), at(first + 1));
+        let w = w as usize;
+        let (mut q10, mut q11) = (at(first + w), at(first + w + 1));
+        let (mut ex, mut ey) = ((u & 0xffff) as i32, (v & 0xffff) as i32);
+        if self.u.1 {
+            (q00, q01, q10, q11) = (q01, q00, q11, q10);
+            ex = 0xffff - ex;
+        }
+        if self.v.1 {
+            (q00, q01, q10, q11) = (q10, q11, q00, q01);
+            ey = 0xffff - ey;
+        }
+        blend(q00, q01, q10, q11, ex, ey)
+    }
+}
+
+/// What a blending walk's undecided pixels read: one reference for the out-of-line call.
+struct Blends<'b, S> {
+    steps: &'b S,
+    texels: Texels<'b>,
+    alpha: &'b [u8],
+    size: (i64, i64),
+    unflipped: Unflipped,
+}
+
+impl<S: Steps> Blends<'_, S> {
+    /// The alpha of the unflipped step `p`, when its block's range leaves it undecided:
+    /// blended from the block (inside the source), or as the path steps it (on the border),
+    /// or 0 (a step the path does not write). Out of line, so that the loop over decided
+    /// pixels keeps its registers.
+    #[cold]
+    #[inline(never)]
+    fn undecided(&self, p: (i64, i64)) -> u8 {
+        let (w, h) = self.size;
+        // One unsigned compare an axis: a negative part wraps past the end.
+        if ((p.0 >> 16) as u64) < (w - 1) as u64 && ((p.1 >> 16) as u64) < (h - 1) as u64 {
+            return self.unflipped.blend(self.alpha, w, p);
+        }
+        // A row clipped by the outline alone can step past what the path writes.
+        let (u, v) = self.unflipped.walk(p, (0, 0)).0;
+        let [u0, u1, v0, v1] = self.steps.written();
+        match u >= u0 && u < u1 && v >= v0 && v < v1 {
+            true => self.steps.value(&self.texels, (u, v)),
+            false => 0,
+        }
+    }
+}
+
+/// Sets the bits `first..end` of row `my` of `mask` that `pixel` gives (0 or 1, called once
+/// a bit, in order), a word at a time.
+#[inline(always)]
+fn words(mask: &mut BitMask, my: usize, (first, end): (usize, usize), mut pixel: impl FnMut() -> u64) {
+    let mut x = first;
+    while x < end {
+        let k = x / 64;
+        let stop = ((k + 1) * 64).min(end);
+        let mut word = 0u64;
+        for bit in x % 64..stop - k * 64 {
+            word |= pixel() << bit;
+        }
+        mask.or_word(my, k, word);
+        x = stop;
+    }
+}
+
+/// [`words`] with `solid` deciding each pixel from its step in the flipped source.
+#[inline(always)]
+fn pixels(
+    mask: &mut BitMask,
+    my: usize,
+    bits: (usize, usize),
+    (mut u, mut v): (i64, i64),
+    (du, dv): (i64, i64),
+    solid: impl Fn((i64, i64)) -> bool,
+) {
+    words(mask, my, bits, || {
+        let bit = u64::from(solid((u, v)));
+        (u, v) = (u + du, v + dv);
+        bit
+    });
+}
+
+impl<'k> Kernel<'k> {
+    /// The outline's preimage in the surface ([`OutlineRows`]), when the source has an
+    /// outline and the walk is affine over the whole surface (it cannot wrap).
+    fn outline_rows<S: Steps>(&self, steps: &S) -> Option<OutlineRows<'k>> {
+        let (outline, threshold) = self.outline?;
+        if !steps.affine() {
+            return None;
+        }
+        let ((w, h), flips) = (self.plan.source_size(), self.plan.flips());
+        let unflipped = Unflipped::new(flips, (i64::from(w), i64::from(h)), S::REACH);
+        let (first, d) = steps.row_steps(0, 0);
+        let (s0, d) = unflipped.walk(first, d);
+        let (s1, _) = unflipped.walk(steps.row_steps(1, 0).0, (0, 0));
+        let e = (s1.0 - s0.0, s1.1 - s0.1);
+        OutlineRows::new(outline.hull(threshold, S::REACH == 1), s0, d, e)
+    }
+
+    /// The rows, `run` writing the bits `first..end` of mask row `my` from the step of the
+    /// first (in the flipped source) and the step between pixels. `any_step`: `run` takes
+    /// any step (it reads nothing outside the source and writes 0 where the path does not
+    /// write), so that a row the outline clips needs no clip by the box.
+    fn rows_of<S: Steps>(
+        self,
+        steps: &S,
+        any_step: bool,
+        mut run: impl FnMut(&mut BitMask, usize, (usize, usize), (i64, i64), (i64, i64)),
+    ) -> bool {
+        let mut outline = self.outline_rows(steps);
+        let affine = outline.is_some();
+        // The outline's columns step within 1/16 px of it, so within a texel (the padding
+        // of the tables an `any_step` run reads) while a pixel is at most 16 texels.
+        let d = steps.row_steps(0, 0).1;
+        let near = d.0.abs().max(d.1.abs()) <= 1 << 20;
         let [wu0, wu1, wv0, wv1] = steps.written();
         // A step can read a texel of the box when its whole part is in the box, or (a
         // blend) one texel before it.
@@ -218,7 +464,11 @@ impl Kernel<'_> {
         let reach = S::REACH << 16;
         let across = (wu0.max(bu0 - reach), wu1.min(bu1));
         let down = (wv0.max(bv0 - reach), wv1.min(bv1));
-        let rows = self.rows;
+        let mut rows = self.rows;
+        if let Some(o) = &outline {
+            let (y0, y1) = o.rows();
+            (rows.y0, rows.y1) = (rows.y0.max(y0), rows.y1.min(y1));
+        }
         for y in rows.y0..rows.y1 {
             let my = (y - self.top) as usize;
             let (mut c0, mut c1) = (rows.x0, rows.x1);
@@ -228,6 +478,10 @@ impl Kernel<'_> {
                 };
                 (c0, c1) = (c0.max(self.left + x0 as i64), c1.min(self.left + x1 as i64));
             }
+            if let Some(o) = &mut outline {
+                let (x0, x1) = o.row(y);
+                (c0, c1) = (c0.max(x0), c1.min(x1));
+            }
             if c0 >= c1 {
                 continue;
             }
@@ -235,33 +489,27 @@ impl Kernel<'_> {
             // Inside the surface, rows and columns fit an `int` (sides are at most 16384).
             let ((su, sv), (du, dv)) = steps.row_steps(y as i32, c0 as i32);
             let fits = |s: i64, d: i64| i32::try_from(s + (n - 1) * d).is_ok();
-            if S::WRAPS && !(fits(su, du) && fits(sv, dv)) {
+            // An affine walk (the outline's rows need one) wraps nowhere in the surface.
+            if S::WRAPS && !affine && !(fits(su, du) && fits(sv, dv)) {
                 self.mask.reset(self.mask.rect());
                 return false;
             }
-            let (a0, b0) = AxisSteps::new(du, across).steps(su, n);
-            let (a1, b1) = AxisSteps::new(dv, down).steps(sv, n);
-            let (a, b) = (a0.max(a1), b0.min(b1));
+            let (a, b) = match any_step && affine && near {
+                true => (0, n),
+                false => {
+                    let (a0, b0) = AxisSteps::new(du, across).steps(su, n);
+                    let (a1, b1) = AxisSteps::new(dv, down).steps(sv, n);
+                    (a0.max(a1), b0.min(b1))
+                }
+            };
             self.counts.rows += 1;
             if a >= b {
                 continue;
             }
             self.counts.texels_read += (b - a) as u64;
-            // Gather the bits of pixels `a..b` a word at a time.
             let first = (c0 + a - self.left) as usize;
-            let (mut u, mut v) = (su + a * du, sv + a * dv);
-            let (mut x, end) = (first, first + (b - a) as usize);
-            while x < end {
-                let k = x / 64;
-                let stop = ((k + 1) * 64).min(end);
-                let mut word = 0u64;
-                for bit in x % 64..stop - k * 64 {
-                    word |= u64::from(solid(&self.texels, (u, v))) << bit;
-                    (u, v) = (u + du, v + dv);
-                }
-                self.mask.or_word(my, k, word);
-                x = stop;
-            }
+            let bits = (first, first + (b - a) as usize);
+            run(self.mask, my, bits, (su + a * du, sv + a * dv), (du, dv));
         }
         true
     }

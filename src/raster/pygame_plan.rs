@@ -133,15 +133,6 @@ impl PygamePlan {
         Texels::new(source, size, (self.flip_x, self.flip_y))
     }
 
-    /// The source's 2 x 2 blocks' `[least, greatest]` alphas (`width - 1` a row, as
-    /// `raster::sample::Texels::block_ranges` keeps them) as the transform reads them,
-    /// flipped: block (i, j) holds the flipped source's texels i, i + 1 of rows j, j + 1.
-    pub(crate) fn blocks<'s>(&self, ranges: &'s [[u8; 2]]) -> Texels<'s, [u8; 2]> {
-        let (w, h) = (self.src_w as usize, self.src_h as usize);
-        let (bw, bh) = (w.saturating_sub(1), h.saturating_sub(1));
-        Texels::new((ranges, 1, bw), (bw, bh), (self.flip_x, self.flip_y))
-    }
-
     /// Alpha of output pixels `x0 ..` of row `y` into `out` (0 outside the surface). The
     /// source is `(bytes, texel, row)`: its bytes from its top-left texel on, `texel` bytes
     /// a texel with alpha last (4 for RGBA, 1 for an alpha plane), rows `row` texels apart

@@ -80,6 +80,10 @@ impl Steps for Turn {
         [0, i64::from(self.w) << 16, 0, i64::from(self.h) << 16]
     }
 
+    fn affine(&self) -> bool {
+        true
+    }
+
     #[inline]
     fn value(&self, texels: &Texels<'_>, (u, v): (i64, i64)) -> u8 {
         texels.at((u >> 16) as usize, (v >> 16) as usize)
@@ -148,6 +152,10 @@ impl Steps for Rotate {
 
     fn row_steps(&self, y: i32, x0: i32) -> ((i64, i64), (i64, i64)) {
         self.walk.row_steps(y, x0)
+    }
+
+    fn affine(&self) -> bool {
+        self.walk.affine(self.out_w, self.out_h)
     }
 
     fn written(&self) -> [i64; 4] {

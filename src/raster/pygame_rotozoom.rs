@@ -12,7 +12,7 @@ pub(crate) const ANGLE_LIMIT: f64 = 0.001;
 /// SDL_gfx's bilinear blend of one channel, exactly as written (t1 and t2 masked to a
 /// byte, shifts arithmetic).
 #[inline(always)]
-fn blend(c00: u8, c01: u8, c10: u8, c11: u8, ex: i32, ey: i32) -> u8 {
+pub(crate) fn blend(c00: u8, c01: u8, c10: u8, c11: u8, ex: i32, ey: i32) -> u8 {
     let (c00, c01, c10, c11) = (i32::from(c00), i32::from(c01), i32::from(c10), i32::from(c11));
     let t1 = ((((c01 - c00) * ex) >> 16) + c00) & 0xff;
     let t2 = ((((c11 - c10) * ex) >> 16) + c10) & 0xff;
@@ -134,6 +134,10 @@ impl Steps for Rotozoom {
         self.walk.row_steps(y, x0)
     }
 
+    fn affine(&self) -> bool {
+        self.walk.affine(self.out_w, self.out_h)
+    }
+
     fn written(&self) -> [i64; 4] {
         let side = |last: i32| [-(1 << 16), (i64::from(last) + 1) << 16];
         let ([u0, u1], [v0, v1]) = (side(self.sw), side(self.sh));
@@ -146,20 +150,6 @@ impl Steps for Rotozoom {
         let (dx, dy) = ((sdx >> 16) as i32, (sdy >> 16) as i32);
         let [c00, c01, c10, c11] = self.corners(texels, dx, dy);
         blend(c00, c01, c10, c11, (sdx & 0xffff) as i32, (sdy & 0xffff) as i32)
-    }
-
-    /// Inside the source's border the four texels are block (dx, dy), and the blend lies
-    /// between their least and greatest alpha (`blend`'s bound).
-    #[inline(always)]
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    fn range(&self, blocks: &Texels<'_, [u8; 2]>, (sdx, sdy): (i64, i64)) -> Option<[u8; 2]> {
-        // One unsigned compare an axis: a negative part wraps past the last column.
-        let (dx, dy) = ((sdx >> 16) as i32 as u32, (sdy >> 16) as i32 as u32);
-        if dx < self.sw as u32 && dy < self.sh as u32 {
-            blocks.element(dx as usize, dy as usize)
-        } else {
-            None
-        }
     }
 }
 
@@ -223,6 +213,10 @@ impl Steps for Zoom {
         ((i64::from(x0) * self.sx, i64::from(y) * self.sy), (self.sx, 0))
     }
 
+    fn affine(&self) -> bool {
+        true
+    }
+
     fn written(&self) -> [i64; 4] {
         // Every pixel is written (its steps stay inside the source).
         let all = 1 << 60;
@@ -238,15 +232,6 @@ impl Steps for Zoom {
         let (i1, j1) = ((i + 1).min(self.w - 1), (j + 1).min(self.h - 1));
         let at = |a: i32, b: i32| texels.at(a as usize, b as usize);
         blend(at(i, j), at(i1, j), at(i, j1), at(i1, j1), ex, ey)
-    }
-
-    /// Before the last column and row the four texels are block (i, j) (as `Rotozoom`'s).
-    #[inline(always)]
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    fn range(&self, blocks: &Texels<'_, [u8; 2]>, (rx, ry): (i64, i64)) -> Option<[u8; 2]> {
-        let (i, j) = ((rx >> 16) as i32, (ry >> 16) as i32);
-        (i >= 0 && j >= 0 && i < self.w - 1 && j < self.h - 1)
-            .then(|| blocks.element(i as usize, j as usize))?
     }
 }
 

@@ -2,6 +2,7 @@
 //! steppers' fixed-point walk, and C's `MAX` of four `fabs` in the size computations.
 
 /// The source's alpha as the transform reads it: after `flip`, texel (i, j).
+#[derive(Clone, Copy)]
 pub(crate) struct Texels<'a, T = u8> {
     bytes: &'a [T],
     /// The byte of flipped texel (0, 0)'s alpha, and the bytes from a texel to the next one
@@ -97,13 +98,9 @@ pub(crate) trait Steps {
     fn written(&self) -> [i64; 4];
     /// The alpha drawn from step `p` (one of the written ones).
     fn value(&self, texels: &Texels<'_>, p: (i64, i64)) -> u8;
-    /// `[least, greatest]` of the alphas step `p` (a written one) blends, from `blocks`
-    /// (the flipped source's 2 x 2 blocks' ranges), when the step reads one whole block;
-    /// `None` when that is not known this cheaply.
-    #[inline(always)]
-    fn range(&self, _blocks: &Texels<'_, [u8; 2]>, _p: (i64, i64)) -> Option<[u8; 2]> {
-        None
-    }
+    /// Whether every pixel of the surface steps to an affine function of its (x, y),
+    /// exactly: no step wraps.
+    fn affine(&self) -> bool;
 }
 
 /// Output pixels `x0 ..` of row `y` (all inside the surface) of the path `s`, stepped as
@@ -154,14 +151,7 @@ impl Walk {
     /// (x, y) is `L^-1 (p - c)`. `None` when a step over a `w` x `h` surface could wrap
     /// (then the walk is not affine).
     pub(crate) fn undone(&self, w: i32, h: i32) -> Option<glam::DAffine2> {
-        let reach = |base: i32, along: i32, across: i32| {
-            i64::from(base).abs()
-                + i64::from(along).abs() * (i64::from(self.cy).abs() + i64::from(h))
-                + i64::from(across).abs() * i64::from(w)
-        };
-        if reach(self.base_x, self.isin, self.icos) >= 1 << 30
-            || reach(self.base_y, self.icos, self.isin) >= 1 << 30
-        {
+        if !self.affine(w, h) {
             return None;
         }
         let one = 65536.0;
@@ -173,6 +163,18 @@ impl Walk {
             (f64::from(self.base_y) - f64::from(self.icos) * f64::from(self.cy)) / one,
         );
         (l.determinant() != 0.0).then(|| glam::DAffine2::from_mat2_translation(l, t).inverse())
+    }
+
+    /// Whether no step over a `w` x `h` surface can wrap: then pixel (x, y) steps to
+    /// exactly `start(0, 0) + x (icos, isin) + y (-isin, icos)`.
+    pub(crate) fn affine(&self, w: i32, h: i32) -> bool {
+        let reach = |base: i32, along: i32, across: i32| {
+            i64::from(base).abs()
+                + i64::from(along).abs() * (i64::from(self.cy).abs() + i64::from(h))
+                + i64::from(across).abs() * i64::from(w)
+        };
+        reach(self.base_x, self.isin, self.icos) < 1 << 30
+            && reach(self.base_y, self.icos, self.isin) < 1 << 30
     }
 
     /// The step at pixel `x0` of row `y`: in wrapping ints, starting there is the same as

@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use glam::DAffine2;
 
+use super::solid_hull::SolidHull;
 use super::solid_outline::{Octagon, SolidOutlines};
 use crate::Bitmap;
 use crate::geom::color::{ColorTransform, round_channel};
@@ -48,6 +49,13 @@ pub(crate) struct Texels {
     /// `rotozoom` blends four texels of, where a block whose range is all on one side of the
     /// threshold decides its pixels without the blend).
     block_ranges: Box<[[u8; 2]]>,
+    /// The convex hull of the solid texels per level of alpha; `None` unless made by
+    /// [`Texels::with_block_ranges`] (a source that a pygame renderer draws).
+    hull: Option<Box<SolidHull>>,
+    /// The alphas again with a clear column after each row and a clear row after the last
+    /// (`width + 1` a row); empty unless made by [`Texels::with_block_ranges`]: a read one
+    /// texel past a side is 0, never the next row's texel.
+    padded: Box<[u8]>,
     /// Cache entries holding it (its texel entry, poses and rasters of it): the cache
     /// counts its bytes once, while any of them holds it.
     cache_holders: AtomicUsize,
@@ -113,33 +121,49 @@ impl Texels {
             run_starts,
             outlines,
             block_ranges: Box::default(),
+            hull: None,
+            padded: Box::default(),
             cache_holders: AtomicUsize::new(0),
         }
     }
 
-    /// The same texels with their blocks' ranges ([`Texels::block_ranges`]). Its texels are
-    /// never patched in place (`raster::bitmap_patch` drops such tables): the ranges would
-    /// go stale.
+    /// The same texels with their blocks' ranges ([`Texels::block_ranges`]) and the outline
+    /// of their solid texels ([`Texels::hull`]): the tables of a source that a pygame
+    /// renderer draws, patched with the texels by [`Texels::patch_rect`].
     pub fn with_block_ranges(mut self) -> Texels {
+        self.hull = Some(Box::new(SolidHull::new(self.width, &self.alpha)));
         let (w, h) = (self.width as usize, self.height as usize);
-        let rows = self.alpha.chunks_exact(w);
-        self.block_ranges = rows
-            .clone()
-            .zip(rows.skip(1))
-            .take(h.saturating_sub(1))
-            .flat_map(|(top, bottom)| {
-                top.windows(2)
-                    .zip(bottom.windows(2))
-                    .map(|(t, b)| block_range(t, b))
-            })
+        let mut padded = vec![0u8; (w + 1) * (h + 1)];
+        for (row, alpha) in padded.chunks_exact_mut(w + 1).zip(self.alpha.chunks_exact(w)) {
+            row[..w].copy_from_slice(alpha);
+        }
+        self.padded = padded.into_boxed_slice();
+        let (w, h) = (self.width as i64, self.height as i64);
+        self.block_ranges = (-BLOCK_PAD..h + BLOCK_PAD - 1)
+            .flat_map(|c| (-BLOCK_PAD..w + BLOCK_PAD - 1).map(move |b| (b, c)))
+            .map(|(b, c)| clamped_block_range(&self.alpha, (w, h), (b, c)))
             .collect();
         self
     }
 
-    /// For each 2 x 2 block of texels, `[least, greatest]` alpha, row-major with
-    /// `width - 1` blocks a row; empty unless made by [`Texels::with_block_ranges`].
+    /// For each block `(b, c)` (texels `b`, `b + 1` of rows `c`, `c + 1`, clamped into the
+    /// bitmap, as SDL_gfx's blend clamps them on the border) with `-2 <= b <= width` and
+    /// `-2 <= c <= height`, `[least, greatest]` alpha; `[0, 0]` for the blocks past the
+    /// border's (`b` or `c` of -2, or the side): row-major, block `(b, c)` at
+    /// `(c + 2) (width + 3) + b + 2`. Empty unless made by [`Texels::with_block_ranges`].
     pub fn block_ranges(&self) -> &[[u8; 2]] {
         &self.block_ranges
+    }
+
+    /// The alphas with a clear column after each row and a clear row after the last
+    /// (`width + 1` a row); empty unless made by [`Texels::with_block_ranges`].
+    pub fn padded(&self) -> &[u8] {
+        &self.padded
+    }
+
+    /// The convex hull of the solid texels, when made ([`Texels::with_block_ranges`]).
+    pub fn hull(&self) -> Option<&SolidHull> {
+        self.hull.as_deref()
     }
 
     /// The box `(u0, v0, u1, v1)` of the texels whose alpha reaches `threshold`, `None` when
@@ -226,13 +250,22 @@ impl Texels {
         let height = self.height;
         self.outlines
             .grow(rect_alpha, [u0 as u32, v0, (u1 - u0) as u32], height);
+        if !self.padded.is_empty() {
+            for v in v0 as usize..v1 as usize {
+                let (from, to) = (v * w, v * (w + 1));
+                self.padded[to + u0..to + u1].copy_from_slice(&self.alpha[from + u0..from + u1]);
+            }
+        }
+        if let Some(hull) = &mut self.hull {
+            hull.grow(self.width, &self.alpha, [u0 as u32, v0, u1 as u32, v1]);
+        }
         if !self.block_ranges.is_empty() {
-            // The blocks that hold a texel of the rectangle.
-            let (bw, bh) = (w - 1, self.height as usize - 1);
-            for b in (v0 as usize).saturating_sub(1)..(v1 as usize).min(bh) {
-                for a in u0.saturating_sub(1)..u1.min(bw) {
-                    let (top, bottom) = (&self.alpha[b * w + a..][..2], &self.alpha[(b + 1) * w + a..][..2]);
-                    self.block_ranges[b * bw + a] = block_range(top, bottom);
+            // The blocks that read a texel of the rectangle, clamped ones included.
+            let (wi, hi) = (self.width as i64, i64::from(self.height));
+            for c in i64::from(v0) - 1..i64::from(v1) {
+                for b in u0 as i64 - 1..u1 as i64 {
+                    let k = (c + BLOCK_PAD) * (wi + 2 * BLOCK_PAD - 1) + b + BLOCK_PAD;
+                    self.block_ranges[k as usize] = clamped_block_range(&self.alpha, (wi, hi), (b, c));
                 }
             }
         }
@@ -268,12 +301,14 @@ impl Texels {
         }
     }
 
-    /// Bytes it holds: the alphas, the run table, the solid outlines and the blocks'
-    /// ranges.
+    /// Bytes it holds: the alphas, the run table, the solid octagons, the blocks' ranges,
+    /// the padded alphas and the solid hull.
     pub fn bytes(&self) -> usize {
         SolidOutlines::BYTES
             + self.alpha.capacity()
             + std::mem::size_of_val(&*self.block_ranges)
+            + self.hull.as_ref().map_or(0, |o| o.bytes())
+            + self.padded.len()
             + self.runs.capacity() * std::mem::size_of::<(u32, u32)>()
             + self.run_starts.capacity() * std::mem::size_of::<u32>()
     }
@@ -327,6 +362,21 @@ impl Texels {
         let sum = top * (one - tv) + bottom * tv;
         ((sum + (1 << 63)) >> 64) as u8
     }
+}
+
+/// Blocks kept past each side of a bitmap's blocks ([`Texels::block_ranges`]): the
+/// border's own (clamped), then one more, clear.
+const BLOCK_PAD: i64 = 2;
+
+/// `[least, greatest]` alpha of block `(b, c)` of a `w` x `h` bitmap: its texels clamped
+/// into the bitmap for `-1 <= b < w`, `-1 <= c < h`, else `[0, 0]`.
+fn clamped_block_range(alpha: &[u8], (w, h): (i64, i64), (b, c): (i64, i64)) -> [u8; 2] {
+    if b < -1 || c < -1 || b >= w || c >= h {
+        return [0, 0];
+    }
+    let at = |u: i64, v: i64| alpha[(v.clamp(0, h - 1) * w + u.clamp(0, w - 1)) as usize];
+    let (top, bottom) = ([at(b, c), at(b + 1, c)], [at(b, c + 1), at(b + 1, c + 1)]);
+    block_range(&top, &bottom)
 }
 
 /// `[least, greatest]` alpha of the 2 x 2 block whose rows start `top` and `bottom`.
@@ -644,10 +694,16 @@ mod tests {
     /// Each block's least and greatest alpha, by reading the four texels one by one.
     fn ranges_by_hand(w: usize, h: usize, alpha: &[u8]) -> Vec<[u8; 2]> {
         let mut out = Vec::new();
-        for j in 0..h.saturating_sub(1) {
-            for i in 0..w - 1 {
-                let four = [(0, 0), (1, 0), (0, 1), (1, 1)].map(|(a, b)| alpha[(j + b) * w + i + a]);
-                out.push([*four.iter().min().unwrap(), *four.iter().max().unwrap()]);
+        let (w, h) = (w as i64, h as i64);
+        for j in -2..=h {
+            for i in -2..=w {
+                let read = |u: i64, v: i64| alpha[(v.min(h - 1).max(0) * w + u.min(w - 1).max(0)) as usize];
+                let four = [(0, 0), (1, 0), (0, 1), (1, 1)].map(|(a, b)| read(i + a, j + b));
+                let outside = i < -1 || j < -1 || i >= w || j >= h;
+                out.push(match outside {
+                    true => [0, 0],
+                    false => [*four.iter().min().unwrap(), *four.iter().max().unwrap()],
+                });
             }
         }
         out
@@ -666,13 +722,26 @@ mod tests {
             let bitmap = Bitmap::from_rgba8(w, h, rgba.clone()).unwrap();
             let mut t = Texels::new(&bitmap, &ColorTransform::IDENTITY).with_block_ranges();
             let plain = Texels::new(&bitmap, &ColorTransform::IDENTITY);
-            assert_eq!(t.bytes(), plain.bytes() + 2 * ((w - 1) * (h - 1)) as usize);
+            let outline = t.hull().map_or(0, SolidHull::bytes);
+            assert!(outline > 0);
+            assert_eq!(
+                t.bytes(),
+                plain.bytes() + 2 * ((w + 3) * (h + 3)) as usize + outline + ((w + 1) * (h + 1)) as usize
+            );
+            let padded_by_hand = |alpha: &[u8]| -> Vec<u8> {
+                let mut p = vec![0u8; ((w + 1) * (h + 1)) as usize];
+                for (k, &a) in alpha.iter().enumerate() {
+                    p[k / w as usize * (w as usize + 1) + k % w as usize] = a;
+                }
+                p
+            };
             for _ in 0..20 {
                 let alpha: Vec<u8> = rgba.chunks_exact(4).map(|p| p[3]).collect();
                 assert_eq!(
                     t.block_ranges(),
                     &ranges_by_hand(w as usize, h as usize, &alpha)[..]
                 );
+                assert_eq!(t.padded(), &padded_by_hand(&alpha)[..]);
                 blocks += t.block_ranges().len();
                 let (u0, v0) = (next(u64::from(w)) as u32, next(u64::from(h)) as u32);
                 let (u1, v1) = (

@@ -21,7 +21,40 @@ use pixelhit::{
 /// Random art: `bordered_bitmap`'s soft, clear and opaque texels, or hard art (alpha 0 or
 /// 255 only, as a colour key makes it), or a soft disc.
 fn art(rng: &mut Rng) -> Bitmap {
-    match rng.int(0, 4) {
+    match rng.int(0, 6) {
+        // A disc with holes, or thin bars: outlines much smaller than the box, and rows
+        // that cross clear texels inside them.
+        4 | 5 => {
+            let (w, h) = (rng.int(3, 48) as u32, rng.int(3, 48) as u32);
+            let bars = rng.coin();
+            let holes: Vec<(f64, f64, f64)> = (0..rng.int(0, 3))
+                .map(|_| {
+                    (
+                        rng.range(0.0, f64::from(w)),
+                        rng.range(0.0, f64::from(h)),
+                        rng.range(1.0, 6.0),
+                    )
+                })
+                .collect();
+            let (rim, core) = (rng.int(1, 255) as u8, rng.pick(&[255u8, 200, 128, 127]));
+            let rgba = (0..w * h)
+                .flat_map(|k| {
+                    let (x, y) = (f64::from(k % w) + 0.5, f64::from(k / w) + 0.5);
+                    let (cx, cy) = (f64::from(w) / 2.0, f64::from(h) / 2.0);
+                    let r = ((x - cx) / cx).hypot((y - cy) / cy);
+                    let hole = holes.iter().any(|&(hx, hy, hr)| (x - hx).hypot(y - hy) < hr);
+                    let a = match bars {
+                        true if (k % w) % 5 == 2 || (k / w) % 7 == 3 => core,
+                        true => 0,
+                        false if hole || r >= 1.0 => 0,
+                        false if r < 0.8 => core,
+                        false => rim,
+                    };
+                    [4, 5, 6, a]
+                })
+                .collect();
+            Bitmap::from_rgba8(w, h, rgba).unwrap()
+        }
         0 => bordered_bitmap(rng, 40, 3),
         1 => bordered_bitmap(rng, 40, 4),
         2 => {
