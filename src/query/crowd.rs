@@ -474,10 +474,18 @@ impl Stage {
         // Only the hits are kept, in the pairs' order: a frame of many close pairs that do
         // not touch holds no memory for them.
         #[cfg(feature = "parallel")]
-        if opts.parallel && crate::query::split::pays(boxes, pairs) {
-            return crate::query::in_order::hits_in_order(pairs, one);
+        let hits = match opts.parallel && crate::query::split::pays(boxes, pairs) {
+            true => crate::query::in_order::hits_in_order(pairs, one),
+            false => pairs.iter().filter_map(|p| one(p).transpose()).collect(),
+        };
+        #[cfg(not(feature = "parallel"))]
+        let hits = pairs.iter().filter_map(|p| one(p).transpose()).collect();
+        // Every pair is done: the whole masks are the memos' alone, and the next query
+        // fills their buffers.
+        for memo in memos {
+            memo.give_back_mask(self);
         }
-        pairs.iter().filter_map(|p| one(p).transpose()).collect()
+        hits
     }
 
     /// The details of a contact whose overlap is `rect` (whole pixels), `a` being the

@@ -19,6 +19,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use super::item::Shape;
 use super::sample::Texels;
+use super::spares::Spares;
 use crate::Bitmap;
 use crate::geom::path::Polylines;
 use crate::geom::rect::PixelRect;
@@ -28,6 +29,17 @@ use crate::raster::bitmask::BitMask;
 pub(crate) const CACHE_BYTES: usize = 128 << 20;
 /// What every entry costs besides its data: the map slot, the key, the `Arc` header.
 const ENTRY_BYTES: usize = 192;
+/// An `Arc`'s two counts, before its value.
+const ARC_BYTES: usize = 16;
+
+/// Spares kept ([`super::spares`]): more whole masks than a frame of 1,000 sprites makes
+/// (about ten frames' bytes of them); and as many poses as an age drops, so that the
+/// poses of turning sprites are written into the `Arc`s of those two ages before (at
+/// most an age's intake of bytes, which the old generation held until then).
+const SPARE_MASKS: usize = 4096;
+const SPARE_MASK_BYTES: usize = 8 << 20;
+const SPARE_POSES: usize = 1 << 17;
+const SPARE_POSE_BYTES: usize = AGE_BYTES;
 
 /// What an item's pose depends on, besides the shared path or bitmap it was made from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -581,9 +593,17 @@ pub(crate) struct RasterCache {
     /// Counts queries, for [`RasterCache::query_epoch`].
     epoch: AtomicU64,
     batches: AtomicUsize,
+    /// Whole-mask buffers of the last many-object query, for the next one, and poses
+    /// an age dropped, to be written over by new ones (both counted in `bytes` while they
+    /// wait: `raster::spares`).
+    spare_masks: Spares<BitMask>,
+    spare_poses: Spares<Shape>,
     /// What the tests of the policy count: poses and rasters made, pair answers found.
     #[cfg(test)]
     made: [AtomicUsize; 3],
+    /// Spare mask buffers and pose `Arc`s taken.
+    #[cfg(test)]
+    reused: [AtomicUsize; 2],
 }
 
 impl Default for RasterCache {
@@ -600,8 +620,12 @@ impl Default for RasterCache {
             kept: (0..SHARDS).map(|_| Mutex::default()).collect(),
             epoch: AtomicU64::new(0),
             batches: AtomicUsize::new(0),
+            spare_masks: Spares::new(SPARE_MASKS, SPARE_MASK_BYTES),
+            spare_poses: Spares::new(SPARE_POSES, SPARE_POSE_BYTES),
             #[cfg(test)]
             made: Default::default(),
+            #[cfg(test)]
+            reused: Default::default(),
         }
     }
 }
@@ -674,7 +698,88 @@ impl RasterCache {
             old.leave_all();
         }
         self.drop_setups();
+        self.spare_masks.clear();
+        self.spare_poses.clear();
         self.bytes.store(0, Ordering::Relaxed);
+    }
+
+    /// A buffer for a whole mask ([`super::whole_mask`]): one a query gave back
+    /// ([`RasterCache::give_back_mask`]) when there is one, else a new one. Its words are
+    /// for [`BitMask::reset`] to clear.
+    pub fn spare_mask(&self) -> Arc<BitMask> {
+        match self.spare_masks.take() {
+            Some((mask, bytes)) => {
+                self.release(bytes);
+                #[cfg(test)]
+                self.reused[0].fetch_add(1, Ordering::Relaxed);
+                mask
+            }
+            None => Arc::new(BitMask::empty()),
+        }
+    }
+
+    /// Keeps a whole mask's buffer for the next query when nothing else holds it and the
+    /// cache has room for its bytes.
+    pub fn give_back_mask(&self, mut mask: Arc<BitMask>) {
+        let Some(m) = Arc::get_mut(&mut mask) else {
+            return;
+        };
+        let bytes = m.bytes() + std::mem::size_of::<BitMask>() + ARC_BYTES;
+        self.keep_spare(&self.spare_masks, mask, bytes);
+    }
+
+    /// `shape` behind an `Arc`: the `Arc` of a pose an age dropped when there is one
+    /// ([`RasterCache::give_back_poses`]), else a new one.
+    pub fn new_pose(&self, shape: Shape) -> Arc<Shape> {
+        if let Some((mut spare, bytes)) = self.spare_poses.take() {
+            self.release(bytes);
+            if let Some(s) = Arc::get_mut(&mut spare) {
+                *s = shape;
+                #[cfg(test)]
+                self.reused[1].fetch_add(1, Ordering::Relaxed);
+                return spare;
+            }
+        }
+        Arc::new(shape)
+    }
+
+    /// Keeps the `Arc`s of dropped poses that nothing else holds, emptied (their texels
+    /// let go), for new poses to be written into.
+    fn give_back_poses(&self, dropped: &mut Dropped) {
+        for map in &mut dropped.poses {
+            for (_, (mut shape, _)) in map.drain() {
+                let Some(s) = Arc::get_mut(&mut shape) else {
+                    continue;
+                };
+                *s = Shape::spare();
+                let bytes = std::mem::size_of::<Shape>() + ARC_BYTES;
+                if !self.keep_spare(&self.spare_poses, shape, bytes) {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Keeps a spare in `list` when the cache has room for its bytes, counting them (not
+    /// as taken in: a spare is not new to the cache and does not bring an age nearer).
+    fn keep_spare<T>(&self, list: &Spares<T>, spare: Arc<T>, bytes: usize) -> bool {
+        if self.bytes() + bytes > CACHE_BYTES || !list.give(spare, bytes) {
+            return false;
+        }
+        self.bytes.fetch_add(bytes, Ordering::Relaxed);
+        true
+    }
+
+    /// How many mask buffers and pose `Arc`s wait, and how many of each were taken so far
+    /// (tests).
+    #[cfg(test)]
+    pub fn spares(&self) -> [usize; 4] {
+        [
+            self.spare_masks.len(),
+            self.spare_poses.len(),
+            self.reused[0].load(Ordering::Relaxed),
+            self.reused[1].load(Ordering::Relaxed),
+        ]
     }
 
     /// Counts bytes allocated outside the maps (masks made on demand).
@@ -815,6 +920,7 @@ impl RasterCache {
                 let mut dropped = Dropped::default();
                 let freed = self.shard(i).new_frame(frame, &mut dropped);
                 self.release(freed);
+                self.give_back_poses(&mut dropped);
                 drop(dropped);
             }
             self.drop_setups();
@@ -1133,7 +1239,13 @@ impl RasterCache {
         total += (0..SHARDS)
             .map(|i| self.setups_in(i).values().map(|(_, w)| w).sum::<usize>())
             .sum::<usize>();
-        total
+        total + self.spare_bytes()
+    }
+
+    /// The bytes of the spares waiting (`raster::spares`).
+    #[cfg(test)]
+    pub(crate) fn spare_bytes(&self) -> usize {
+        self.spare_masks.bytes() + self.spare_poses.bytes()
     }
 
     /// Poses made, whole rasters made and pair answers found so far.
@@ -1203,6 +1315,10 @@ mod tests {
         cache.query_epoch(14);
         cache.query_epoch(15);
         assert_eq!(cache.counts().poses, 0);
+        // What is left are the three poses' `Arc`s, emptied, for new poses.
+        assert_eq!(cache.spares()[1], 3);
+        assert_eq!(cache.bytes(), cache.spare_bytes());
+        cache.clear();
         assert_eq!(cache.bytes(), 0);
     }
 

@@ -72,6 +72,16 @@ impl Scratch {
 }
 
 impl Shape {
+    /// An empty fill holding nothing: what a spare pose's `Arc` holds until a new pose is
+    /// written into it (`raster::spares`).
+    pub fn spare() -> Shape {
+        Shape::Fill {
+            edges: Edges::default(),
+            rule: FillRule::NonZero,
+            alpha: 0,
+        }
+    }
+
     /// The pixels it can touch, relative to its anchor.
     pub fn rect(&self) -> PixelRect {
         match self {

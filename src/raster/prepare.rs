@@ -390,7 +390,7 @@ impl Prepared {
                     return Ok(());
                 };
                 budget.take_vertices(shape.vertices(), target)?;
-                let shape = Arc::new(shape);
+                let shape = cache.new_pose(shape);
                 cache.keep_pose(key, shape.clone(), self.epoch);
                 (shape, false)
             }
