@@ -83,6 +83,8 @@ pub(crate) mod point;
 mod pygame_frame_tests;
 #[cfg(test)]
 mod span_tests;
+#[cfg(test)]
+mod steady_frame_tests;
 pub(crate) mod split;
 pub(crate) mod target;
 pub(crate) mod target_memo;

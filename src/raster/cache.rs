@@ -505,31 +505,47 @@ struct Shard {
 /// What a shard drops, kept until its lock is let go.
 #[derive(Default)]
 struct Dropped {
-    rasters: Vec<FastMap<RasterKey, Arc<CachedRaster>>>,
-    poses: Vec<FastMap<RasterKey, PoseEntry>>,
-    sources: Vec<(FastMap<LocalKey, LocalEntry>, FastMap<TexelKey, TexelEntry>)>,
-    pairs: Vec<FastMap<PairKey, KeptPair>>,
+    rasters: Option<FastMap<RasterKey, Arc<CachedRaster>>>,
+    poses: Option<FastMap<RasterKey, PoseEntry>>,
+    sources: Option<(FastMap<LocalKey, LocalEntry>, FastMap<TexelKey, TexelEntry>)>,
 }
 
 impl Shard {
     /// A new frame: pose-dependent entries of the frame before the last are dropped, pair
-    /// answers of the last frame too, and shared sources every [`SOURCE_FRAMES`] frames.
+    /// answers of the last frame too (in place: their map keeps its room), and shared
+    /// sources every [`SOURCE_FRAMES`] frames.
     fn new_frame(&mut self, frame: u64, out: &mut Dropped) -> usize {
         let (r, wr) = self.rasters.age();
         let (p, wp) = self.poses.age();
-        let pairs = std::mem::take(&mut self.pairs);
-        let wq = weigh_leaving(pairs.values());
-        out.rasters.push(r);
-        out.poses.push(p);
-        out.pairs.push(pairs);
+        let wq = weigh_leaving(self.pairs.values());
+        self.pairs.clear();
+        out.rasters = Some(r);
+        out.poses = Some(p);
         let mut freed = wr + wp + wq;
         if frame.is_multiple_of(SOURCE_FRAMES) {
             let (l, wl) = self.local.age();
             let (t, wt) = self.texels.age();
-            out.sources.push((l, t));
+            out.sources = Some((l, t));
             freed += wl + wt;
         }
         freed
+    }
+
+    /// Takes back the maps of `dropped`, emptied outside the lock, as the young
+    /// generations (when those are still empty): a turning crowd fills a young generation
+    /// again every age, and the room of the one it dropped saves the map's growing.
+    fn reuse_maps(&mut self, dropped: &mut Dropped) {
+        fn reuse<K, V>(young: &mut FastMap<K, V>, emptied: Option<&mut FastMap<K, V>>) {
+            if let Some(map) = emptied
+                && map.is_empty()
+                && young.is_empty()
+                && map.capacity() > young.capacity()
+            {
+                std::mem::swap(young, map);
+            }
+        }
+        reuse(&mut self.poses.young, dropped.poses.as_mut());
+        reuse(&mut self.rasters.young, dropped.rasters.as_mut());
     }
 
     /// Every entry leaves (the shard is being dropped whole).
@@ -551,9 +567,9 @@ impl Shard {
         let (p, wp) = self.poses.drop_old();
         let (l, wl) = self.local.drop_old();
         let (t, wt) = self.texels.drop_old();
-        out.rasters.push(r);
-        out.poses.push(p);
-        out.sources.push((l, t));
+        out.rasters = Some(r);
+        out.poses = Some(p);
+        out.sources = Some((l, t));
         wr + wp + wl + wt
     }
 }
@@ -744,19 +760,19 @@ impl RasterCache {
     }
 
     /// Keeps the `Arc`s of dropped poses that nothing else holds, emptied (their texels
-    /// let go), for new poses to be written into.
+    /// let go), for new poses to be written into; empties the dropped maps.
     fn give_back_poses(&self, dropped: &mut Dropped) {
-        for map in &mut dropped.poses {
-            for (_, (mut shape, _)) in map.drain() {
-                let Some(s) = Arc::get_mut(&mut shape) else {
-                    continue;
-                };
-                *s = Shape::spare();
-                let bytes = std::mem::size_of::<Shape>() + ARC_BYTES;
-                if !self.keep_spare(&self.spare_poses, shape, bytes) {
-                    break;
-                }
-            }
+        let mut room = true;
+        for (_, (mut shape, _)) in dropped.poses.iter_mut().flat_map(|map| map.drain()) {
+            let Some(s) = room.then(|| Arc::get_mut(&mut shape)).flatten() else {
+                continue;
+            };
+            *s = Shape::spare();
+            let bytes = std::mem::size_of::<Shape>() + ARC_BYTES;
+            room = self.keep_spare(&self.spare_poses, shape, bytes);
+        }
+        if let Some(rasters) = &mut dropped.rasters {
+            rasters.clear();
         }
     }
 
@@ -921,6 +937,7 @@ impl RasterCache {
                 let freed = self.shard(i).new_frame(frame, &mut dropped);
                 self.release(freed);
                 self.give_back_poses(&mut dropped);
+                self.shard(i).reuse_maps(&mut dropped);
                 drop(dropped);
             }
             self.drop_setups();
