@@ -83,9 +83,9 @@ pub(crate) mod point;
 mod pygame_frame_tests;
 #[cfg(test)]
 mod span_tests;
+pub(crate) mod split;
 #[cfg(test)]
 mod steady_frame_tests;
-pub(crate) mod split;
 pub(crate) mod target;
 pub(crate) mod target_memo;
 pub(crate) mod target_plan;

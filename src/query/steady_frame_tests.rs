@@ -85,7 +85,9 @@ fn allocations_a_frame(turn: Turn, n: usize, warm: usize, measured: usize) -> (V
                     let size = images[*image].width();
                     let (w, h) = t.output_size(size, size);
                     let (x, y) = (st[0].round() - f64::from(w / 2), st[1].round() - f64::from(h / 2));
-                    stage.set_bitmap_renderer(*node, Some(BitmapRenderer::Pygame(t))).unwrap();
+                    stage
+                        .set_bitmap_renderer(*node, Some(BitmapRenderer::Pygame(t)))
+                        .unwrap();
                     stage.set_position(*node, x, y).unwrap();
                 }
             }
@@ -116,7 +118,10 @@ fn a_steady_frame_of_turning_sprites_allocates_a_bounded_amount() {
             let (counts, contacts) = allocations_a_frame(turn, n, 40, 12);
             let most = counts.iter().copied().max().unwrap_or(0);
             eprintln!("{turn:?}, {n} rocks: allocations a frame {counts:?}; {contacts} contacts");
-            assert!(contacts > n, "{turn:?}, {n} rocks: the rocks must meet ({contacts} contacts)");
+            assert!(
+                contacts > n,
+                "{turn:?}, {n} rocks: the rocks must meet ({contacts} contacts)"
+            );
             assert!(most <= FRAME_ALLOCATIONS, "{turn:?}, {n} rocks: {counts:?}");
             worst.push(most);
         }

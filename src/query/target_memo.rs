@@ -346,7 +346,10 @@ mod tests {
                 .tolerance([0, 127, 255][frame % 3]);
             let answers = |s: &Stage| -> Vec<_> {
                 let found = s.contacts_among(&sprites, world, &opts).unwrap();
-                found.iter().map(|c| (c.a, c.b, c.rect, c.overlap_pixels)).collect()
+                found
+                    .iter()
+                    .map(|c| (c.a, c.b, c.rect, c.overlap_pixels))
+                    .collect()
             };
             let (got, want) = (answers(&stage), answers(&stage.clone()));
             assert_eq!(got, want, "frame {frame}");

@@ -68,6 +68,33 @@ impl std::hash::Hash for RasterKey {
     }
 }
 
+/// A [`RasterKey`] with its hash worked out once. A new pose looks its key up and keeps
+/// it in several maps (the rasters, then the poses, each in two generations, and the shard
+/// for each call): hashed each time, the 80-byte key was hashed about nine times a pose;
+/// now once, and a map hashes only the one word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct HashedKey {
+    hash: u64,
+    key: RasterKey,
+}
+
+impl HashedKey {
+    pub fn new(key: RasterKey) -> HashedKey {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        HashedKey {
+            hash: BuildHasherDefault::<KeyHasher>::default().hash_one(key),
+            key,
+        }
+    }
+}
+
+// The word worked out from the whole key: equal keys give equal words.
+impl std::hash::Hash for HashedKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
 /// A whole item raster, relative to the item's anchor, with its bit masks.
 #[derive(Debug)]
 pub(crate) struct CachedRaster {
@@ -455,11 +482,17 @@ impl<K: std::hash::Hash + Eq + Copy, V: Clone + Weighed> Generations<K, V> {
         (dropped, weight)
     }
 
-    /// Takes out every entry whose key `pick` accepts, returning their weight.
-    fn take_where(&mut self, pick: impl Fn(&K) -> bool, out: &mut Vec<(K, V)>) -> usize {
+    /// Takes out every entry whose key `pick` accepts, with its key as `into` makes it,
+    /// returning their weight.
+    fn take_where<O>(
+        &mut self,
+        pick: impl Fn(&K) -> bool,
+        into: impl Fn(K) -> O,
+        out: &mut Vec<(O, V)>,
+    ) -> usize {
         let first = out.len();
         for map in [&mut self.young, &mut self.old] {
-            out.extend(map.extract_if(|k, _| pick(k)));
+            out.extend(map.extract_if(|k, _| pick(k)).map(|(k, v)| (into(k), v)));
         }
         weigh_leaving(out[first..].iter().map(|(_, v)| v))
     }
@@ -492,9 +525,9 @@ pub(super) struct TakenBitmap {
 /// One shard of the cache.
 #[derive(Default)]
 struct Shard {
-    rasters: Generations<RasterKey, Arc<CachedRaster>>,
+    rasters: Generations<HashedKey, Arc<CachedRaster>>,
     /// Poses seen, with the epoch of the query that saw them.
-    poses: Generations<RasterKey, PoseEntry>,
+    poses: Generations<HashedKey, PoseEntry>,
     local: Generations<LocalKey, LocalEntry>,
     /// Transformed alpha of bitmaps, by (bitmap, alpha multiplier, alpha offset).
     texels: Generations<TexelKey, TexelEntry>,
@@ -505,8 +538,8 @@ struct Shard {
 /// What a shard drops, kept until its lock is let go.
 #[derive(Default)]
 struct Dropped {
-    rasters: Option<FastMap<RasterKey, Arc<CachedRaster>>>,
-    poses: Option<FastMap<RasterKey, PoseEntry>>,
+    rasters: Option<FastMap<HashedKey, Arc<CachedRaster>>>,
+    poses: Option<FastMap<HashedKey, PoseEntry>>,
     sources: Option<(FastMap<LocalKey, LocalEntry>, FastMap<TexelKey, TexelEntry>)>,
 }
 
@@ -946,12 +979,12 @@ impl RasterCache {
         frame
     }
 
-    pub fn raster(&self, key: &RasterKey) -> Option<Arc<CachedRaster>> {
+    pub fn raster(&self, key: &HashedKey) -> Option<Arc<CachedRaster>> {
         self.shard_for(key).rasters.get(key)
     }
 
     /// Keeps a whole raster, and forgets the pose it was drawn from.
-    pub fn keep_raster(&self, key: RasterKey, raster: Arc<CachedRaster>) {
+    pub fn keep_raster(&self, key: HashedKey, raster: Arc<CachedRaster>) {
         let freed = self.shard_for(&key).poses.remove(&key);
         self.release(freed);
         #[cfg(test)]
@@ -960,11 +993,11 @@ impl RasterCache {
     }
 
     /// A pose seen before, and the epoch it was seen in.
-    pub fn pose(&self, key: &RasterKey) -> Option<(Arc<Shape>, u64)> {
+    pub fn pose(&self, key: &HashedKey) -> Option<(Arc<Shape>, u64)> {
         self.shard_for(key).poses.get(key)
     }
 
-    pub fn keep_pose(&self, key: RasterKey, shape: Arc<Shape>, epoch: u64) {
+    pub fn keep_pose(&self, key: HashedKey, shape: Arc<Shape>, epoch: u64) {
         #[cfg(test)]
         self.made[0].fetch_add(1, Ordering::Relaxed);
         self.keep(key, (shape, epoch), |s| &mut s.poses);
@@ -1182,9 +1215,10 @@ impl RasterCache {
         let mut taken = TakenBitmap::default();
         for i in 0..SHARDS {
             let mut s = self.shard(i);
-            let mut freed = s.texels.take_where(|k| k.0 == source, &mut taken.texels);
-            freed += s.poses.take_where(|k| k.source == source, &mut taken.poses);
-            freed += s.rasters.take_where(|k| k.source == source, &mut taken.rasters);
+            let mut freed = s.texels.take_where(|k| k.0 == source, |k| k, &mut taken.texels);
+            let (pick, into) = (|k: &HashedKey| k.key.source == source, |k: HashedKey| k.key);
+            freed += s.poses.take_where(pick, into, &mut taken.poses);
+            freed += s.rasters.take_where(pick, into, &mut taken.rasters);
             drop(s);
             self.release(freed);
         }
@@ -1198,12 +1232,12 @@ impl RasterCache {
 
     /// Keeps a pose again, if there is room.
     pub(super) fn put_pose(&self, key: RasterKey, pose: PoseEntry) {
-        self.keep_as(key, pose, |s| &mut s.poses, false);
+        self.keep_as(HashedKey::new(key), pose, |s| &mut s.poses, false);
     }
 
     /// Keeps a whole raster again, if there is room.
     pub(super) fn put_raster(&self, key: RasterKey, raster: Arc<CachedRaster>) {
-        self.keep_as(key, raster, |s| &mut s.rasters, false);
+        self.keep_as(HashedKey::new(key), raster, |s| &mut s.rasters, false);
     }
 
     /// Every entry weighed again, masks included: what `bytes` must equal.
@@ -1278,15 +1312,15 @@ mod tests {
     use crate::FillRule;
     use crate::raster::edges::Edges;
 
-    fn key(n: usize) -> RasterKey {
-        RasterKey {
+    fn key(n: usize) -> HashedKey {
+        HashedKey::new(RasterKey {
             source: n as u64,
             kind: 0,
             extra: [0; 2],
             matrix: [0; 6],
             alpha: 255,
             anti_alias: true,
-        }
+        })
     }
 
     fn shape(edges: usize) -> Arc<Shape> {

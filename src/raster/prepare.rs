@@ -7,7 +7,7 @@ use glam::{DAffine2, DVec2};
 
 use super::bitmask::BitMask;
 use super::budget::DrawBudget;
-use super::cache::{CachedRaster, LocalKey, MaskRef, RasterCache, RasterKey};
+use super::cache::{CachedRaster, HashedKey, LocalKey, MaskRef, RasterCache, RasterKey};
 use super::edges::{Edges, TooFar, snap};
 use super::item::{Scratch, Shape};
 use super::pygame_item::RenderedShape;
@@ -356,6 +356,8 @@ impl Prepared {
                 anti_alias: self.anti_alias,
             },
         };
+        // Hashed once for the lookups and the keeping below.
+        let key = HashedKey::new(key);
         // Which items may be whole rasters is settled by the pixel budget alone, taken by
         // every item that could be one (not empty, not too large), in paint order, whether
         // its raster is cached, drawn now, or not drawn: so it never depends on the cache.
