@@ -128,7 +128,13 @@ impl Stage {
                     .and_then(Option::as_ref)
                     .is_some_and(|m| m.prepared.only_rasters())
             };
-            if !(cached(ma) && cached(mb)) {
+            // Two whole masks made already (by earlier pairs) compare in fewer instructions
+            // than the outline test takes (about 800 against 1,300 on average, 5,700 when it
+            // searches the hulls), and give the same answer: a near miss has no pixel in
+            // common.
+            let masked = |m: &TargetMemo| m.mask.get().is_some_and(Option::is_some);
+            let compare_at_once = cached(ma) && cached(mb) || masked(ma) && masked(mb) && opts.fast_paths;
+            if !compare_at_once {
                 let outline = |m: &'m TargetMemo, t: &Target| {
                     m.outline.get_or_init(|| self.kept_outline(t.node, parent))
                 };
