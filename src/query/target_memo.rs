@@ -22,6 +22,7 @@
 //! The near-miss outline test runs before a target is prepared for the memo, as before; it
 //! is skipped when both memos hold only cached rasters, as the cache-only attempt skips it.
 
+use std::cell::Cell;
 use std::sync::{Arc, OnceLock};
 
 use crate::query::near_miss::KeptOutline;
@@ -75,6 +76,29 @@ impl TargetMemo {
             whole,
             ..TargetMemo::default()
         }
+    }
+}
+
+thread_local! {
+    /// The memos' array of this thread's last many-object query, emptied, for its next: a
+    /// frame of 1,000 sprites made a new 0.4 MB array every frame.
+    static SPARE_MEMOS: Cell<Vec<TargetMemo>> = const { Cell::new(Vec::new()) };
+}
+
+/// Most memos whose room a thread keeps between queries (about 1.7 MB).
+const SPARE_MEMO_ROOM: usize = 4096;
+
+/// An empty array for a query's memos: the room of this thread's last one.
+pub(crate) fn memo_array() -> Vec<TargetMemo> {
+    SPARE_MEMOS.with(Cell::take)
+}
+
+/// Keeps the room of a query's memo array for the thread's next query, unless it is
+/// larger than [`SPARE_MEMO_ROOM`] memos.
+pub(crate) fn give_back_memo_array(mut memos: Vec<TargetMemo>) {
+    memos.clear();
+    if memos.capacity() <= SPARE_MEMO_ROOM {
+        SPARE_MEMOS.with(|spare| spare.set(memos));
     }
 }
 
