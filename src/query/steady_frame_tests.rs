@@ -1,5 +1,6 @@
 //! A steady frame of turning sprites allocates next to nothing (issue 29, item 4): a new
-//! pose's quad is held inline, its `Arc` is one an age dropped, the query's whole masks
+//! pose's quad is held inline (a fill's edges are made in the vector of a pose an age
+//! dropped), its `Arc` is one an age dropped, the query's whole masks
 //! fill the buffers the last query gave back, and near-miss hulls are mapped into the
 //! thread's buffers (`raster::spares`), and the memos' array is the room of the thread's
 //! last one. What is left is the query's own arrays (the broad phase's, the plan, the
@@ -7,7 +8,9 @@
 //! Counted with allocation-counter's global allocator, which only the test binaries link.
 
 use crate::query::budget_tests::Rng;
-use crate::{Bitmap, BitmapRenderer, CollisionOptions, NodeId, PygameTransform, Stage};
+use crate::{
+    Bitmap, BitmapRenderer, CollisionOptions, FillRule, Graphic, NodeId, Path, PygameTransform, Stage,
+};
 
 /// A `size` px lumpy disc with a soft rim and a hole, as the asteroids bench draws rocks.
 fn rock(size: u32, rng: &mut Rng) -> Bitmap {
@@ -37,9 +40,23 @@ enum Turn {
     Rotation,
     /// pygame's `rotate` and `rotozoom` (semantics.md 4.9).
     Pygame,
+    /// Stars (fills) instead of rocks, turned by their rotation.
+    Stars,
 }
 
-/// Allocations of each of `measured` frames of `n` rocks drifting and turning every frame,
+/// A star of `points` tips, `r` px out, as a fill.
+fn star(points: u32, r: f64) -> Graphic {
+    let pts: Vec<(f64, f64)> = (0..2 * points)
+        .map(|k| {
+            let (sin, cos) = (f64::from(k) * std::f64::consts::PI / f64::from(points)).sin_cos();
+            let reach = if k % 2 == 0 { r } else { r * 0.45 };
+            (reach * cos, reach * sin)
+        })
+        .collect();
+    Graphic::fill(Path::polygon(&pts), FillRule::NonZero, 1.0).unwrap()
+}
+
+/// Allocations of each of `measured` frames of `n` rocks (or stars) drifting and turning every frame,
 /// after `warm` frames, with an age of the cache every few frames; and the contacts found.
 fn allocations_a_frame(turn: Turn, n: usize, warm: usize, measured: usize) -> (Vec<u64>, usize) {
     let mut rng = Rng(0x57ea_d7f0 + n as u64);
@@ -53,7 +70,17 @@ fn allocations_a_frame(turn: Turn, n: usize, warm: usize, measured: usize) -> (V
     let mut rocks: Vec<(NodeId, usize, [f64; 6])> = (0..n)
         .map(|k| {
             let image = k % 3;
-            let node = stage.add_bitmap(world, images[image].clone(), false).unwrap();
+            let node = match turn {
+                Turn::Stars => {
+                    let node = stage.add_container(world).unwrap();
+                    let size = f64::from(images[image].width());
+                    stage
+                        .add_graphic(node, star(5 + image as u32, size / 2.0))
+                        .unwrap();
+                    node
+                }
+                _ => stage.add_bitmap(world, images[image].clone(), false).unwrap(),
+            };
             let state = [
                 rng.range(0.0, field),
                 rng.range(0.0, field),
@@ -74,7 +101,7 @@ fn allocations_a_frame(turn: Turn, n: usize, warm: usize, measured: usize) -> (V
             st[1] = (st[1] + st[3]).rem_euclid(field);
             st[4] = (st[4] + st[5]).rem_euclid(360.0);
             match turn {
-                Turn::Rotation => {
+                Turn::Rotation | Turn::Stars => {
                     stage.set_position(*node, st[0], st[1]).unwrap();
                     stage.set_rotation(*node, st[4]).unwrap();
                 }
@@ -113,7 +140,7 @@ const FRAME_ALLOCATIONS: u64 = 80;
 
 #[test]
 fn a_steady_frame_of_turning_sprites_allocates_a_bounded_amount() {
-    for turn in [Turn::Rotation, Turn::Pygame] {
+    for turn in [Turn::Rotation, Turn::Pygame, Turn::Stars] {
         let mut worst = Vec::new();
         for n in [60, 240] {
             let (counts, contacts) = allocations_a_frame(turn, n, 40, 12);

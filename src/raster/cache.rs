@@ -777,17 +777,25 @@ impl RasterCache {
         self.keep_spare(&self.spare_masks, mask, bytes);
     }
 
-    /// `shape` behind an `Arc`: the `Arc` of a pose an age dropped when there is one
-    /// ([`RasterCache::give_back_poses`]), else a new one.
-    pub fn new_pose(&self, shape: Shape) -> Arc<Shape> {
-        if let Some((mut spare, bytes)) = self.spare_poses.take() {
-            self.release(bytes);
-            if let Some(s) = Arc::get_mut(&mut spare) {
-                *s = shape;
-                #[cfg(test)]
-                self.reused[1].fetch_add(1, Ordering::Relaxed);
-                return spare;
-            }
+    /// The `Arc` of a pose an age dropped ([`RasterCache::give_back_poses`]), for a new
+    /// pose to be written into ([`RasterCache::new_pose`]); a fill's keeps its emptied
+    /// edge vector ([`Shape::take_room`]).
+    pub fn spare_pose(&self) -> Option<Arc<Shape>> {
+        let (spare, bytes) = self.spare_poses.take()?;
+        self.release(bytes);
+        Some(spare)
+    }
+
+    /// `shape` behind an `Arc`: `spare` ([`RasterCache::spare_pose`]) written over when
+    /// nothing else holds it, else a new one.
+    pub fn new_pose(&self, shape: Shape, spare: Option<Arc<Shape>>) -> Arc<Shape> {
+        if let Some(mut spare) = spare
+            && let Some(s) = Arc::get_mut(&mut spare)
+        {
+            *s = shape;
+            #[cfg(test)]
+            self.reused[1].fetch_add(1, Ordering::Relaxed);
+            return spare;
         }
         Arc::new(shape)
     }
@@ -800,8 +808,8 @@ impl RasterCache {
             let Some(s) = room.then(|| Arc::get_mut(&mut shape)).flatten() else {
                 continue;
             };
-            *s = Shape::spare();
-            let bytes = std::mem::size_of::<Shape>() + ARC_BYTES;
+            s.make_spare();
+            let bytes = s.bytes() + ARC_BYTES;
             room = self.keep_spare(&self.spare_poses, shape, bytes);
         }
         if let Some(rasters) = &mut dropped.rasters {
