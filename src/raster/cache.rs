@@ -646,7 +646,8 @@ pub(crate) struct RasterCache {
     /// an age dropped, to be written over by new ones (both counted in `bytes` while they
     /// wait: `raster::spares`).
     spare_masks: Spares<BitMask>,
-    spare_poses: Spares<Shape>,
+    /// Pose `Arc`s without, then with, an edge vector's room (a fill's).
+    spare_poses: [Spares<Shape>; 2],
     /// What the tests of the policy count: poses and rasters made, pair answers found.
     #[cfg(test)]
     made: [AtomicUsize; 3],
@@ -670,7 +671,7 @@ impl Default for RasterCache {
             epoch: AtomicU64::new(0),
             batches: AtomicUsize::new(0),
             spare_masks: Spares::new(SPARE_MASKS, SPARE_MASK_BYTES),
-            spare_poses: Spares::new(SPARE_POSES, SPARE_POSE_BYTES),
+            spare_poses: [(); 2].map(|()| Spares::new(SPARE_POSES, SPARE_POSE_BYTES)),
             #[cfg(test)]
             made: Default::default(),
             #[cfg(test)]
@@ -748,7 +749,9 @@ impl RasterCache {
         }
         self.drop_setups();
         self.spare_masks.clear();
-        self.spare_poses.clear();
+        for list in &self.spare_poses {
+            list.clear();
+        }
         self.bytes.store(0, Ordering::Relaxed);
     }
 
@@ -778,10 +781,15 @@ impl RasterCache {
     }
 
     /// The `Arc` of a pose an age dropped ([`RasterCache::give_back_poses`]), for a new
-    /// pose to be written into ([`RasterCache::new_pose`]); a fill's keeps its emptied
-    /// edge vector ([`Shape::take_room`]).
-    pub fn spare_pose(&self) -> Option<Arc<Shape>> {
-        let (spare, bytes) = self.spare_poses.take()?;
+    /// pose to be written into ([`RasterCache::new_pose`]): for a fill (`fill`), one of a
+    /// fill first, which keeps its emptied edge vector ([`Shape::take_room`]); for
+    /// anything else, one without first.
+    pub fn spare_pose(&self, fill: bool) -> Option<Arc<Shape>> {
+        let [first, then] = match fill {
+            true => [&self.spare_poses[1], &self.spare_poses[0]],
+            false => [&self.spare_poses[0], &self.spare_poses[1]],
+        };
+        let (spare, bytes) = first.take().or_else(|| then.take())?;
         self.release(bytes);
         Some(spare)
     }
@@ -803,14 +811,14 @@ impl RasterCache {
     /// Keeps the `Arc`s of dropped poses that nothing else holds, emptied (their texels
     /// let go), for new poses to be written into; empties the dropped maps.
     fn give_back_poses(&self, dropped: &mut Dropped) {
-        let mut room = true;
         for (_, (mut shape, _)) in dropped.poses.iter_mut().flat_map(|map| map.drain()) {
-            let Some(s) = room.then(|| Arc::get_mut(&mut shape)).flatten() else {
+            let Some(s) = Arc::get_mut(&mut shape) else {
                 continue;
             };
             s.make_spare();
             let bytes = s.bytes() + ARC_BYTES;
-            room = self.keep_spare(&self.spare_poses, shape, bytes);
+            let with_room = bytes > std::mem::size_of::<Shape>() + ARC_BYTES;
+            self.keep_spare(&self.spare_poses[usize::from(with_room)], shape, bytes);
         }
         if let Some(rasters) = &mut dropped.rasters {
             rasters.clear();
@@ -833,7 +841,7 @@ impl RasterCache {
     pub fn spares(&self) -> [usize; 4] {
         [
             self.spare_masks.len(),
-            self.spare_poses.len(),
+            self.spare_poses.iter().map(Spares::len).sum(),
             self.reused[0].load(Ordering::Relaxed),
             self.reused[1].load(Ordering::Relaxed),
         ]
@@ -1304,7 +1312,7 @@ impl RasterCache {
     /// The bytes of the spares waiting (`raster::spares`).
     #[cfg(test)]
     pub(crate) fn spare_bytes(&self) -> usize {
-        self.spare_masks.bytes() + self.spare_poses.bytes()
+        self.spare_masks.bytes() + self.spare_poses.iter().map(Spares::bytes).sum::<usize>()
     }
 
     /// Poses made, whole rasters made and pair answers found so far.

@@ -390,7 +390,7 @@ impl Prepared {
             None => {
                 // The `Arc` of a pose an age dropped, and its edge vector, when there is
                 // one: a turning sprite's new pose allocates nothing.
-                let mut spare = cache.spare_pose();
+                let mut spare = cache.spare_pose(matches!(leaf, Leaf::Graphic(_)));
                 let room = spare
                     .as_mut()
                     .and_then(Arc::get_mut)
