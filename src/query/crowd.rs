@@ -23,7 +23,7 @@ use glam::DVec2;
 use crate::geom::rect::PixelRect;
 use crate::query::broad_phase::{FIRST, SECOND, overlapping_pairs, overlapping_pairs_between};
 use crate::query::pipeline::{PairRequest, Planes, PreparedPair, Setup, dense_budget, kept_answer_key};
-use crate::query::target_memo::TargetMemo;
+use crate::query::target_memo::{TargetMemo, give_back_memo_array, memo_array};
 use crate::query::target_plan::plan_whole;
 use crate::query::work_budget::check_pairs;
 use crate::{CollisionOptions, Error, NodeId, Rect, Result, Stage};
@@ -412,11 +412,13 @@ impl Stage {
         // Each object's bounds and preparation, made by its first pair (`target_memo.rs`),
         // and the whole mask of those many pairs read (`target_plan.rs`).
         // Each box is the broad phase's, which is the one a pair would work out.
-        let memos: Vec<TargetMemo> = plan_whole(boxes, pairs, |i| self.lone_unsmoothed_bitmap(objects[i]))
-            .into_iter()
-            .zip(boxes)
-            .map(|(whole, &bounds)| TargetMemo::planned(bounds, whole))
-            .collect();
+        let mut memos = memo_array();
+        memos.extend(
+            plan_whole(boxes, pairs, |i| self.lone_unsmoothed_bitmap(objects[i]))
+                .into_iter()
+                .zip(boxes)
+                .map(|(whole, &bounds)| TargetMemo::planned(bounds, whole)),
+        );
         let one = |&(i, j): &(usize, usize)| -> Result<Option<Contact>> {
             let (a, b) = (objects[i], objects[j]);
             let key = kept_answer_key(a, b, parent, opts);
@@ -474,10 +476,19 @@ impl Stage {
         // Only the hits are kept, in the pairs' order: a frame of many close pairs that do
         // not touch holds no memory for them.
         #[cfg(feature = "parallel")]
-        if opts.parallel && crate::query::split::pays(boxes, pairs) {
-            return crate::query::in_order::hits_in_order(pairs, one);
+        let hits = match opts.parallel && crate::query::split::pays(boxes, pairs) {
+            true => crate::query::in_order::hits_in_order(pairs, one),
+            false => pairs.iter().filter_map(|p| one(p).transpose()).collect(),
+        };
+        #[cfg(not(feature = "parallel"))]
+        let hits = pairs.iter().filter_map(|p| one(p).transpose()).collect();
+        // Every pair is done: the whole masks are the memos' alone, and the next query
+        // fills their buffers.
+        for memo in memos.drain(..) {
+            memo.give_back_mask(self);
         }
-        pairs.iter().filter_map(|p| one(p).transpose()).collect()
+        give_back_memo_array(memos);
+        hits
     }
 
     /// The details of a contact whose overlap is `rect` (whole pixels), `a` being the

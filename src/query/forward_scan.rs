@@ -40,7 +40,9 @@ pub(crate) enum Scan {
 /// with [`Scan::TooMany`] past `max_pairs`, and with [`Scan::GaveUp`] (and the comparisons it
 /// made, in `work`) when the comparisons pass the budget.
 pub(crate) fn forward_scan(boxes: &[ScanBox], max_pairs: usize, work: &mut usize) -> Scan {
-    let mut pairs = Vec::new();
+    // About as many close pairs as boxes in a spread-out crowd: room for them at once, not
+    // a dozen doublings.
+    let mut pairs = Vec::with_capacity(boxes.len().min(max_pairs.saturating_add(1)));
     let mut budget = COMPARISONS_PER_ITEM.saturating_mul(boxes.len());
     for (k, a) in boxes.iter().enumerate() {
         for b in &boxes[k + 1..] {

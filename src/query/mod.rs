@@ -84,6 +84,8 @@ mod pygame_frame_tests;
 #[cfg(test)]
 mod span_tests;
 pub(crate) mod split;
+#[cfg(test)]
+mod steady_frame_tests;
 pub(crate) mod target;
 pub(crate) mod target_memo;
 pub(crate) mod target_plan;

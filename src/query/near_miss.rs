@@ -16,7 +16,6 @@
 //! fixed point, and f64 rounding of coordinates far from the origin.
 
 use std::cell::RefCell;
-use std::sync::OnceLock;
 
 use glam::{DAffine2, DVec2};
 
@@ -208,25 +207,25 @@ impl Owned {
 /// each of them.
 pub(crate) struct KeptOutline {
     gathered: Gathered,
-    /// A one-item outline's points mapped into the parent, when a pair needed them.
-    mapped: OnceLock<Vec<DVec2>>,
 }
 
-impl KeptOutline {
-    /// The outline's mapped points, as [`Outline::map_first`] maps them.
-    fn view<'p>(&'p self, o: &'p Owned) -> HullView<'p> {
-        let points = match &o.first {
-            Some((local, m)) => self.mapped.get_or_init(|| {
-                let mut points = Vec::new();
-                hull::map_hull(local, m, &mut points);
-                points
-            }),
-            None => &o.points,
+impl Owned {
+    /// The outline's mapped points, as [`Outline::map_first`] maps them: a one-item
+    /// outline's into `buffer` (the thread's, reused: kept with the outline, they were a
+    /// new vector for every target a pair searched, hundreds a frame).
+    fn view<'p>(&'p self, buffer: &'p mut Vec<DVec2>) -> HullView<'p> {
+        let points = match &self.first {
+            Some((local, m)) => {
+                buffer.clear();
+                hull::map_hull(local, m, buffer);
+                buffer
+            }
+            None => &self.points,
         };
         HullView {
             points,
-            centre: o.centre,
-            reach: o.reach,
+            centre: self.centre,
+            reach: self.reach,
         }
     }
 }
@@ -339,15 +338,12 @@ impl Stage {
                 })
             }
         };
-        KeptOutline {
-            gathered,
-            mapped: OnceLock::new(),
-        }
+        KeptOutline { gathered }
     }
 
     /// [`Stage::outlines_apart`] from two kept outlines: the same steps on the same
-    /// numbers, so the same verdict (a one-item outline's points are mapped once, by the
-    /// first pair that needs them).
+    /// numbers, so the same verdict (a one-item outline's points are mapped by each pair
+    /// that searches, into the thread's buffers).
     pub(crate) fn kept_outlines_apart(a: &KeptOutline, b: &KeptOutline) -> bool {
         let oa = match &a.gathered {
             Gathered::Failed => return false,
@@ -361,7 +357,15 @@ impl Stage {
         };
         match by_centres(oa.summary(), ob.summary()) {
             Verdict::Apart(apart) => apart,
-            Verdict::Search(gap) => hull::apart(&a.view(oa), &b.view(ob), gap),
+            Verdict::Search(gap) => OUTLINE_POINTS.with(|cell| {
+                // Borrowed only here and in `outlines_apart`, neither of which calls the
+                // other: a failed borrow cannot happen, and would only reject nothing.
+                let Ok(mut kept) = cell.try_borrow_mut() else {
+                    return false;
+                };
+                let [ka, kb] = &mut *kept;
+                hull::apart(&oa.view(ka), &ob.view(kb), gap)
+            }),
         }
     }
 

@@ -19,6 +19,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use super::item::Shape;
 use super::sample::Texels;
+use super::spares::Spares;
 use crate::Bitmap;
 use crate::geom::path::Polylines;
 use crate::geom::rect::PixelRect;
@@ -28,6 +29,17 @@ use crate::raster::bitmask::BitMask;
 pub(crate) const CACHE_BYTES: usize = 128 << 20;
 /// What every entry costs besides its data: the map slot, the key, the `Arc` header.
 const ENTRY_BYTES: usize = 192;
+/// An `Arc`'s two counts, before its value.
+const ARC_BYTES: usize = 16;
+
+/// Spares kept ([`super::spares`]): more whole masks than a frame of 1,000 sprites makes
+/// (about ten frames' bytes of them); and as many poses as an age drops, so that the
+/// poses of turning sprites are written into the `Arc`s of those two ages before (at
+/// most an age's intake of bytes, which the old generation held until then).
+const SPARE_MASKS: usize = 4096;
+const SPARE_MASK_BYTES: usize = 8 << 20;
+const SPARE_POSES: usize = 1 << 17;
+const SPARE_POSE_BYTES: usize = AGE_BYTES;
 
 /// What an item's pose depends on, besides the shared path or bitmap it was made from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +65,33 @@ impl std::hash::Hash for RasterKey {
         for v in self.extra.iter().chain(&self.matrix) {
             state.write_u64(*v);
         }
+    }
+}
+
+/// A [`RasterKey`] with its hash worked out once. A new pose looks its key up and keeps
+/// it in several maps (the rasters, then the poses, each in two generations, and the shard
+/// for each call): hashed each time, the 80-byte key was hashed about nine times a pose;
+/// now once, and a map hashes only the one word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct HashedKey {
+    hash: u64,
+    key: RasterKey,
+}
+
+impl HashedKey {
+    pub fn new(key: RasterKey) -> HashedKey {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        HashedKey {
+            hash: BuildHasherDefault::<KeyHasher>::default().hash_one(key),
+            key,
+        }
+    }
+}
+
+// The word worked out from the whole key: equal keys give equal words.
+impl std::hash::Hash for HashedKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
     }
 }
 
@@ -443,11 +482,17 @@ impl<K: std::hash::Hash + Eq + Copy, V: Clone + Weighed> Generations<K, V> {
         (dropped, weight)
     }
 
-    /// Takes out every entry whose key `pick` accepts, returning their weight.
-    fn take_where(&mut self, pick: impl Fn(&K) -> bool, out: &mut Vec<(K, V)>) -> usize {
+    /// Takes out every entry whose key `pick` accepts, with its key as `into` makes it,
+    /// returning their weight.
+    fn take_where<O>(
+        &mut self,
+        pick: impl Fn(&K) -> bool,
+        into: impl Fn(K) -> O,
+        out: &mut Vec<(O, V)>,
+    ) -> usize {
         let first = out.len();
         for map in [&mut self.young, &mut self.old] {
-            out.extend(map.extract_if(|k, _| pick(k)));
+            out.extend(map.extract_if(|k, _| pick(k)).map(|(k, v)| (into(k), v)));
         }
         weigh_leaving(out[first..].iter().map(|(_, v)| v))
     }
@@ -480,9 +525,9 @@ pub(super) struct TakenBitmap {
 /// One shard of the cache.
 #[derive(Default)]
 struct Shard {
-    rasters: Generations<RasterKey, Arc<CachedRaster>>,
+    rasters: Generations<HashedKey, Arc<CachedRaster>>,
     /// Poses seen, with the epoch of the query that saw them.
-    poses: Generations<RasterKey, PoseEntry>,
+    poses: Generations<HashedKey, PoseEntry>,
     local: Generations<LocalKey, LocalEntry>,
     /// Transformed alpha of bitmaps, by (bitmap, alpha multiplier, alpha offset).
     texels: Generations<TexelKey, TexelEntry>,
@@ -493,31 +538,47 @@ struct Shard {
 /// What a shard drops, kept until its lock is let go.
 #[derive(Default)]
 struct Dropped {
-    rasters: Vec<FastMap<RasterKey, Arc<CachedRaster>>>,
-    poses: Vec<FastMap<RasterKey, PoseEntry>>,
-    sources: Vec<(FastMap<LocalKey, LocalEntry>, FastMap<TexelKey, TexelEntry>)>,
-    pairs: Vec<FastMap<PairKey, KeptPair>>,
+    rasters: Option<FastMap<HashedKey, Arc<CachedRaster>>>,
+    poses: Option<FastMap<HashedKey, PoseEntry>>,
+    sources: Option<(FastMap<LocalKey, LocalEntry>, FastMap<TexelKey, TexelEntry>)>,
 }
 
 impl Shard {
     /// A new frame: pose-dependent entries of the frame before the last are dropped, pair
-    /// answers of the last frame too, and shared sources every [`SOURCE_FRAMES`] frames.
+    /// answers of the last frame too (in place: their map keeps its room), and shared
+    /// sources every [`SOURCE_FRAMES`] frames.
     fn new_frame(&mut self, frame: u64, out: &mut Dropped) -> usize {
         let (r, wr) = self.rasters.age();
         let (p, wp) = self.poses.age();
-        let pairs = std::mem::take(&mut self.pairs);
-        let wq = weigh_leaving(pairs.values());
-        out.rasters.push(r);
-        out.poses.push(p);
-        out.pairs.push(pairs);
+        let wq = weigh_leaving(self.pairs.values());
+        self.pairs.clear();
+        out.rasters = Some(r);
+        out.poses = Some(p);
         let mut freed = wr + wp + wq;
         if frame.is_multiple_of(SOURCE_FRAMES) {
             let (l, wl) = self.local.age();
             let (t, wt) = self.texels.age();
-            out.sources.push((l, t));
+            out.sources = Some((l, t));
             freed += wl + wt;
         }
         freed
+    }
+
+    /// Takes back the maps of `dropped`, emptied outside the lock, as the young
+    /// generations (when those are still empty): a turning crowd fills a young generation
+    /// again every age, and the room of the one it dropped saves the map's growing.
+    fn reuse_maps(&mut self, dropped: &mut Dropped) {
+        fn reuse<K, V>(young: &mut FastMap<K, V>, emptied: Option<&mut FastMap<K, V>>) {
+            if let Some(map) = emptied
+                && map.is_empty()
+                && young.is_empty()
+                && map.capacity() > young.capacity()
+            {
+                std::mem::swap(young, map);
+            }
+        }
+        reuse(&mut self.poses.young, dropped.poses.as_mut());
+        reuse(&mut self.rasters.young, dropped.rasters.as_mut());
     }
 
     /// Every entry leaves (the shard is being dropped whole).
@@ -539,9 +600,9 @@ impl Shard {
         let (p, wp) = self.poses.drop_old();
         let (l, wl) = self.local.drop_old();
         let (t, wt) = self.texels.drop_old();
-        out.rasters.push(r);
-        out.poses.push(p);
-        out.sources.push((l, t));
+        out.rasters = Some(r);
+        out.poses = Some(p);
+        out.sources = Some((l, t));
         wr + wp + wl + wt
     }
 }
@@ -581,9 +642,18 @@ pub(crate) struct RasterCache {
     /// Counts queries, for [`RasterCache::query_epoch`].
     epoch: AtomicU64,
     batches: AtomicUsize,
+    /// Whole-mask buffers of the last many-object query, for the next one, and poses
+    /// an age dropped, to be written over by new ones (both counted in `bytes` while they
+    /// wait: `raster::spares`).
+    spare_masks: Spares<BitMask>,
+    /// Pose `Arc`s without, then with, an edge vector's room (a fill's).
+    spare_poses: [Spares<Shape>; 2],
     /// What the tests of the policy count: poses and rasters made, pair answers found.
     #[cfg(test)]
     made: [AtomicUsize; 3],
+    /// Spare mask buffers and pose `Arc`s taken.
+    #[cfg(test)]
+    reused: [AtomicUsize; 2],
 }
 
 impl Default for RasterCache {
@@ -600,8 +670,12 @@ impl Default for RasterCache {
             kept: (0..SHARDS).map(|_| Mutex::default()).collect(),
             epoch: AtomicU64::new(0),
             batches: AtomicUsize::new(0),
+            spare_masks: Spares::new(SPARE_MASKS, SPARE_MASK_BYTES),
+            spare_poses: [(); 2].map(|()| Spares::new(SPARE_POSES, SPARE_POSE_BYTES)),
             #[cfg(test)]
             made: Default::default(),
+            #[cfg(test)]
+            reused: Default::default(),
         }
     }
 }
@@ -674,7 +748,103 @@ impl RasterCache {
             old.leave_all();
         }
         self.drop_setups();
+        self.spare_masks.clear();
+        for list in &self.spare_poses {
+            list.clear();
+        }
         self.bytes.store(0, Ordering::Relaxed);
+    }
+
+    /// A buffer for a whole mask ([`super::whole_mask`]): one a query gave back
+    /// ([`RasterCache::give_back_mask`]) when there is one, else a new one. Its words are
+    /// for [`BitMask::reset`] to clear.
+    pub fn spare_mask(&self) -> Arc<BitMask> {
+        match self.spare_masks.take() {
+            Some((mask, bytes)) => {
+                self.release(bytes);
+                #[cfg(test)]
+                self.reused[0].fetch_add(1, Ordering::Relaxed);
+                mask
+            }
+            None => Arc::new(BitMask::empty()),
+        }
+    }
+
+    /// Keeps a whole mask's buffer for the next query when nothing else holds it and the
+    /// cache has room for its bytes.
+    pub fn give_back_mask(&self, mut mask: Arc<BitMask>) {
+        let Some(m) = Arc::get_mut(&mut mask) else {
+            return;
+        };
+        let bytes = m.bytes() + std::mem::size_of::<BitMask>() + ARC_BYTES;
+        self.keep_spare(&self.spare_masks, mask, bytes);
+    }
+
+    /// The `Arc` of a pose an age dropped ([`RasterCache::give_back_poses`]), for a new
+    /// pose to be written into ([`RasterCache::new_pose`]): for a fill (`fill`), one of a
+    /// fill first, which keeps its emptied edge vector ([`Shape::take_room`]); for
+    /// anything else, one without first.
+    pub fn spare_pose(&self, fill: bool) -> Option<Arc<Shape>> {
+        let [first, then] = match fill {
+            true => [&self.spare_poses[1], &self.spare_poses[0]],
+            false => [&self.spare_poses[0], &self.spare_poses[1]],
+        };
+        let (spare, bytes) = first.take().or_else(|| then.take())?;
+        self.release(bytes);
+        Some(spare)
+    }
+
+    /// `shape` behind an `Arc`: `spare` ([`RasterCache::spare_pose`]) written over when
+    /// nothing else holds it, else a new one.
+    pub fn new_pose(&self, shape: Shape, spare: Option<Arc<Shape>>) -> Arc<Shape> {
+        if let Some(mut spare) = spare
+            && let Some(s) = Arc::get_mut(&mut spare)
+        {
+            *s = shape;
+            #[cfg(test)]
+            self.reused[1].fetch_add(1, Ordering::Relaxed);
+            return spare;
+        }
+        Arc::new(shape)
+    }
+
+    /// Keeps the `Arc`s of dropped poses that nothing else holds, emptied (their texels
+    /// let go), for new poses to be written into; empties the dropped maps.
+    fn give_back_poses(&self, dropped: &mut Dropped) {
+        for (_, (mut shape, _)) in dropped.poses.iter_mut().flat_map(|map| map.drain()) {
+            let Some(s) = Arc::get_mut(&mut shape) else {
+                continue;
+            };
+            s.make_spare();
+            let bytes = s.bytes() + ARC_BYTES;
+            let with_room = bytes > std::mem::size_of::<Shape>() + ARC_BYTES;
+            self.keep_spare(&self.spare_poses[usize::from(with_room)], shape, bytes);
+        }
+        if let Some(rasters) = &mut dropped.rasters {
+            rasters.clear();
+        }
+    }
+
+    /// Keeps a spare in `list` when the cache has room for its bytes, counting them (not
+    /// as taken in: a spare is not new to the cache and does not bring an age nearer).
+    fn keep_spare<T>(&self, list: &Spares<T>, spare: Arc<T>, bytes: usize) -> bool {
+        if self.bytes() + bytes > CACHE_BYTES || !list.give(spare, bytes) {
+            return false;
+        }
+        self.bytes.fetch_add(bytes, Ordering::Relaxed);
+        true
+    }
+
+    /// How many mask buffers and pose `Arc`s wait, and how many of each were taken so far
+    /// (tests).
+    #[cfg(test)]
+    pub fn spares(&self) -> [usize; 4] {
+        [
+            self.spare_masks.len(),
+            self.spare_poses.iter().map(Spares::len).sum(),
+            self.reused[0].load(Ordering::Relaxed),
+            self.reused[1].load(Ordering::Relaxed),
+        ]
     }
 
     /// Counts bytes allocated outside the maps (masks made on demand).
@@ -815,6 +985,8 @@ impl RasterCache {
                 let mut dropped = Dropped::default();
                 let freed = self.shard(i).new_frame(frame, &mut dropped);
                 self.release(freed);
+                self.give_back_poses(&mut dropped);
+                self.shard(i).reuse_maps(&mut dropped);
                 drop(dropped);
             }
             self.drop_setups();
@@ -823,12 +995,12 @@ impl RasterCache {
         frame
     }
 
-    pub fn raster(&self, key: &RasterKey) -> Option<Arc<CachedRaster>> {
+    pub fn raster(&self, key: &HashedKey) -> Option<Arc<CachedRaster>> {
         self.shard_for(key).rasters.get(key)
     }
 
     /// Keeps a whole raster, and forgets the pose it was drawn from.
-    pub fn keep_raster(&self, key: RasterKey, raster: Arc<CachedRaster>) {
+    pub fn keep_raster(&self, key: HashedKey, raster: Arc<CachedRaster>) {
         let freed = self.shard_for(&key).poses.remove(&key);
         self.release(freed);
         #[cfg(test)]
@@ -837,11 +1009,11 @@ impl RasterCache {
     }
 
     /// A pose seen before, and the epoch it was seen in.
-    pub fn pose(&self, key: &RasterKey) -> Option<(Arc<Shape>, u64)> {
+    pub fn pose(&self, key: &HashedKey) -> Option<(Arc<Shape>, u64)> {
         self.shard_for(key).poses.get(key)
     }
 
-    pub fn keep_pose(&self, key: RasterKey, shape: Arc<Shape>, epoch: u64) {
+    pub fn keep_pose(&self, key: HashedKey, shape: Arc<Shape>, epoch: u64) {
         #[cfg(test)]
         self.made[0].fetch_add(1, Ordering::Relaxed);
         self.keep(key, (shape, epoch), |s| &mut s.poses);
@@ -1059,9 +1231,10 @@ impl RasterCache {
         let mut taken = TakenBitmap::default();
         for i in 0..SHARDS {
             let mut s = self.shard(i);
-            let mut freed = s.texels.take_where(|k| k.0 == source, &mut taken.texels);
-            freed += s.poses.take_where(|k| k.source == source, &mut taken.poses);
-            freed += s.rasters.take_where(|k| k.source == source, &mut taken.rasters);
+            let mut freed = s.texels.take_where(|k| k.0 == source, |k| k, &mut taken.texels);
+            let (pick, into) = (|k: &HashedKey| k.key.source == source, |k: HashedKey| k.key);
+            freed += s.poses.take_where(pick, into, &mut taken.poses);
+            freed += s.rasters.take_where(pick, into, &mut taken.rasters);
             drop(s);
             self.release(freed);
         }
@@ -1075,12 +1248,12 @@ impl RasterCache {
 
     /// Keeps a pose again, if there is room.
     pub(super) fn put_pose(&self, key: RasterKey, pose: PoseEntry) {
-        self.keep_as(key, pose, |s| &mut s.poses, false);
+        self.keep_as(HashedKey::new(key), pose, |s| &mut s.poses, false);
     }
 
     /// Keeps a whole raster again, if there is room.
     pub(super) fn put_raster(&self, key: RasterKey, raster: Arc<CachedRaster>) {
-        self.keep_as(key, raster, |s| &mut s.rasters, false);
+        self.keep_as(HashedKey::new(key), raster, |s| &mut s.rasters, false);
     }
 
     /// Every entry weighed again, masks included: what `bytes` must equal.
@@ -1133,7 +1306,13 @@ impl RasterCache {
         total += (0..SHARDS)
             .map(|i| self.setups_in(i).values().map(|(_, w)| w).sum::<usize>())
             .sum::<usize>();
-        total
+        total + self.spare_bytes()
+    }
+
+    /// The bytes of the spares waiting (`raster::spares`).
+    #[cfg(test)]
+    pub(crate) fn spare_bytes(&self) -> usize {
+        self.spare_masks.bytes() + self.spare_poses.iter().map(Spares::bytes).sum::<usize>()
     }
 
     /// Poses made, whole rasters made and pair answers found so far.
@@ -1149,15 +1328,15 @@ mod tests {
     use crate::FillRule;
     use crate::raster::edges::Edges;
 
-    fn key(n: usize) -> RasterKey {
-        RasterKey {
+    fn key(n: usize) -> HashedKey {
+        HashedKey::new(RasterKey {
             source: n as u64,
             kind: 0,
             extra: [0; 2],
             matrix: [0; 6],
             alpha: 255,
             anti_alias: true,
-        }
+        })
     }
 
     fn shape(edges: usize) -> Arc<Shape> {
@@ -1203,6 +1382,10 @@ mod tests {
         cache.query_epoch(14);
         cache.query_epoch(15);
         assert_eq!(cache.counts().poses, 0);
+        // What is left are the three poses' `Arc`s, emptied, for new poses.
+        assert_eq!(cache.spares()[1], 3);
+        assert_eq!(cache.bytes(), cache.spare_bytes());
+        cache.clear();
         assert_eq!(cache.bytes(), 0);
     }
 

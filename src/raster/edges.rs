@@ -64,10 +64,99 @@ pub(crate) fn snap(v: DVec2) -> Option<(i64, i64)> {
     Some((round_small(v.x * g), round_small(v.y * g)))
 }
 
+/// Edges held inline: a bitmap's quad has up to four.
+const INLINE_EDGES: usize = 4;
+
+/// An item's edges: up to [`INLINE_EDGES`] held inline, more in a vector. A bitmap's quad
+/// is made for every pose of a turning sprite and kept in the cache; inline, a new pose
+/// allocates nothing for it (a thousand blocks a frame at 1,000 turning rocks before).
+#[derive(Clone, Debug)]
+pub(crate) enum EdgeList {
+    Few { edges: [Edge; INLINE_EDGES], len: u8 },
+    Many(Vec<Edge>),
+}
+
+impl Default for EdgeList {
+    fn default() -> Self {
+        EdgeList::Many(Vec::new())
+    }
+}
+
+impl std::ops::Deref for EdgeList {
+    type Target = [Edge];
+    fn deref(&self) -> &[Edge] {
+        match self {
+            EdgeList::Few { edges, len } => &edges[..usize::from(*len)],
+            EdgeList::Many(all) => all,
+        }
+    }
+}
+
+impl std::ops::DerefMut for EdgeList {
+    fn deref_mut(&mut self) -> &mut [Edge] {
+        match self {
+            EdgeList::Few { edges, len } => &mut edges[..usize::from(*len)],
+            EdgeList::Many(all) => all,
+        }
+    }
+}
+
+impl PartialEq for EdgeList {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for EdgeList {}
+
+impl EdgeList {
+    /// Up to [`INLINE_EDGES`] edges, inline.
+    fn few(found: &[Edge]) -> EdgeList {
+        let none = Edge {
+            x_top: 0,
+            top: 0,
+            x_bottom: 0,
+            bottom: 0,
+            dir: 0,
+        };
+        let mut edges = [none; INLINE_EDGES];
+        let len = found.len().min(INLINE_EDGES);
+        edges[..len].copy_from_slice(&found[..len]);
+        EdgeList::Few {
+            edges,
+            len: len as u8,
+        }
+    }
+
+    /// Adds an edge at the end.
+    pub fn push(&mut self, e: Edge) {
+        match self {
+            EdgeList::Many(all) => all.push(e),
+            EdgeList::Few { edges, len } if usize::from(*len) < INLINE_EDGES => {
+                edges[usize::from(*len)] = e;
+                *len += 1;
+            }
+            EdgeList::Few { edges, .. } => {
+                let mut all = edges.to_vec();
+                all.push(e);
+                *self = EdgeList::Many(all);
+            }
+        }
+    }
+
+    /// Heap memory it holds (inline edges are in the size of what holds them).
+    pub fn heap_bytes(&self) -> usize {
+        match self {
+            EdgeList::Few { .. } => 0,
+            EdgeList::Many(all) => all.capacity() * std::mem::size_of::<Edge>(),
+        }
+    }
+}
+
 /// An item's edges, sorted by their top, and the pixels they can touch.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Edges {
-    pub edges: Vec<Edge>,
+    pub edges: EdgeList,
     /// Pixels (relative to the anchor) any part of the edges reaches; empty when no edge.
     pub rect: PixelRect,
 }
@@ -125,33 +214,72 @@ impl Edges {
     ///
     /// [`TooFar`] when a vertex lands farther than [`FAR_LIMIT`] from the anchor.
     pub fn from_contours(local: &Polylines, rel: &DAffine2) -> Result<Edges, TooFar> {
-        let mut out = Edges::default();
-        let mut snapped = Vec::new();
+        Edges::from_contours_in(local, rel, Vec::new())
+    }
+
+    /// [`Edges::from_contours`] in the room of `room` (emptied first): a turning fill's new
+    /// pose reuses the vector of a pose an age dropped. Each contour's edges are made as
+    /// its points are snapped, closing edge last; [`Edges::finish`] sorts them by their
+    /// whole value, so the order they were made in does not show.
+    ///
+    /// # Errors
+    ///
+    /// As [`Edges::from_contours`].
+    pub fn from_contours_in(local: &Polylines, rel: &DAffine2, mut room: Vec<Edge>) -> Result<Edges, TooFar> {
+        room.clear();
+        let mut out = Edges {
+            edges: EdgeList::Many(room),
+            rect: PixelRect::default(),
+        };
         for c in &local.contours {
-            snapped.clear();
-            for p in local.slice(c) {
-                snapped.push(snap(rel.transform_point2(*p)).ok_or(TooFar)?);
+            let mut points = local.slice(c).iter().map(|p| snap(rel.transform_point2(*p)));
+            let Some(first) = points.next() else { continue };
+            let first = first.ok_or(TooFar)?;
+            let mut prev = first;
+            for p in points {
+                let p = p.ok_or(TooFar)?;
+                if let Some(e) = Edge::new(prev, p) {
+                    out.edges.push(e);
+                }
+                prev = p;
             }
-            out.push_closed(&snapped);
+            if let Some(e) = Edge::new(prev, first) {
+                out.edges.push(e);
+            }
         }
         out.finish();
         Ok(out)
     }
 
-    /// The closed polygon through `points` (grid units).
+    /// Its vector of edges, emptied, for another item's edges to be made in (none when its
+    /// edges are inline).
+    pub fn take_room(&mut self) -> Vec<Edge> {
+        let mut room = match std::mem::take(&mut self.edges) {
+            EdgeList::Many(all) => all,
+            EdgeList::Few { .. } => Vec::new(),
+        };
+        room.clear();
+        self.rect = PixelRect::default();
+        room
+    }
+
+    /// The closed polygon through `points` (grid units): what the tests make edges with
+    /// to check [`Edges::from_contours_in`] and [`Edges::quad`] against.
+    #[cfg(test)]
     pub fn push_closed(&mut self, points: &[(i64, i64)]) {
         let Some(&last) = points.last() else { return };
         let mut prev = last;
         for &p in points {
-            self.edges.extend(Edge::new(prev, p));
+            if let Some(e) = Edge::new(prev, p) {
+                self.edges.push(e);
+            }
             prev = p;
         }
     }
 
     /// The closed quad through `corners` (grid units), finished: the edges and pixels
-    /// [`Edges::push_closed`] and [`Edges::finish`] give, the vector's capacity too, with
-    /// the edges made and sorted on the stack and the vector allocated once at its size
-    /// (a bitmap's quad, made for every pose of a turning sprite).
+    /// [`Edges::push_closed`] and [`Edges::finish`] give, made and sorted on the stack and
+    /// held inline (a bitmap's quad, made for every pose of a turning sprite).
     pub fn quad(corners: [(i64, i64); 4]) -> Edges {
         let none = Edge {
             x_top: 0,
@@ -171,14 +299,10 @@ impl Edges {
         }
         let found = &mut found[..n];
         sort_few(found);
-        // Pushed one by one, one to four edges grow a vector to four places.
-        let mut edges = match n {
-            0 => Vec::new(),
-            _ => Vec::with_capacity(4),
-        };
-        edges.extend_from_slice(found);
-        let rect = pixels_reached(&edges);
-        Edges { edges, rect }
+        Edges {
+            edges: EdgeList::few(found),
+            rect: pixels_reached(found),
+        }
     }
 
     /// Sorts the edges by top and works out the pixels they can touch.
@@ -196,7 +320,7 @@ impl Edges {
     /// rows): there both the area and the centre rules give full coverage under either
     /// fill rule. No pixels otherwise.
     pub fn solid_rect(&self) -> PixelRect {
-        let [a, b] = self.edges.as_slice() else {
+        let [a, b] = &self.edges[..] else {
             return PixelRect::default();
         };
         let vertical = |e: &Edge| e.x_top == e.x_bottom;
@@ -218,9 +342,9 @@ impl Edges {
         }
     }
 
-    /// Memory the edges hold.
+    /// Memory the edges hold outside what holds them.
     pub fn bytes(&self) -> usize {
-        self.edges.capacity() * std::mem::size_of::<Edge>()
+        self.edges.heap_bytes()
     }
 }
 
@@ -317,8 +441,8 @@ mod tests {
         }
     }
 
-    /// A quad made on the stack is the quad pushed and finished, edges, pixels and
-    /// capacity, over 5,000 random quads on a small grid: turned, axis-aligned, flat and
+    /// A quad made on the stack is the quad pushed and finished, edges and pixels, held
+    /// inline, over 5,000 random quads on a small grid: turned, axis-aligned, flat and
     /// folded ones (corners repeated or in a line).
     #[test]
     fn a_quad_is_its_corners_pushed_and_finished() {
@@ -334,7 +458,8 @@ mod tests {
             want.finish();
             assert_eq!(got.edges, want.edges, "{corners:?}");
             assert_eq!(got.rect, want.rect, "{corners:?}");
-            assert_eq!(got.edges.capacity(), want.edges.capacity(), "{corners:?}");
+            assert!(matches!(got.edges, EdgeList::Few { .. }), "{corners:?}");
+            assert_eq!(got.bytes(), 0, "{corners:?}");
             counts[got.edges.len()] += 1;
         }
         // Every count of edges a closed quad can have came up (never one: what goes
@@ -342,6 +467,74 @@ mod tests {
         assert!(
             counts[1] == 0 && [0, 2, 3, 4].iter().all(|&n| counts[n] > 0),
             "{counts:?}"
+        );
+    }
+
+    /// Edges pushed past the inline room move to a vector, in order: the list reads as
+    /// the same edges pushed onto a vector, at every length from 0 to 9.
+    #[test]
+    fn edges_pushed_past_the_inline_room_stay_in_order() {
+        let mut rng = super::super::test_rng::Rng(0x2545_f491_4f6c_dd1d);
+        for n in 0..10 {
+            let mut all = Vec::new();
+            while all.len() < n {
+                let (a, b) = ((rng.below(9), rng.below(9)), (rng.below(9), rng.below(9)));
+                all.extend(Edge::new(a, b));
+            }
+            let mut list = EdgeList::few(&[]);
+            for &e in &all {
+                list.push(e);
+            }
+            assert_eq!(&list[..], &all[..]);
+            assert_eq!(matches!(list, EdgeList::Few { .. }), n <= INLINE_EDGES, "{n}");
+        }
+    }
+
+    /// Edges made as the points are snapped, in the room of an old vector, are the
+    /// contours' points snapped and pushed closed, then finished, over 2,000 random sets
+    /// of one to four contours of one to nine points on a small grid (repeated points,
+    /// flat and horizontal edges), turned and scaled; a point too far refuses the whole.
+    #[test]
+    fn contours_made_in_a_vectors_room_are_the_snapped_polygons() {
+        use crate::geom::path::Polylines;
+        let mut rng = super::super::test_rng::Rng(0x6c07_8965_d1b5_4a32);
+        let mut room = Vec::new();
+        for case in 0..2_000 {
+            let mut local = Polylines::default();
+            for _ in 0..1 + rng.below(4) {
+                let n = 1 + rng.below(9);
+                let pts: Vec<DVec2> = (0..n)
+                    .map(|_| DVec2::new(rng.below(6) as f64 * 1.5 - 4.0, rng.below(6) as f64 * 1.5 - 4.0))
+                    .collect();
+                local.push_contour(pts, true);
+            }
+            let turn = rng.below(360) as f64;
+            let rel = DAffine2::from_scale_angle_translation(
+                DVec2::splat(0.5 + rng.below(4) as f64),
+                turn.to_radians(),
+                DVec2::new(0.25, 0.75),
+            );
+            let mut want = Edges::default();
+            for c in &local.contours {
+                let snapped: Vec<(i64, i64)> = local
+                    .slice(c)
+                    .iter()
+                    .map(|p| snap(rel.transform_point2(*p)).unwrap())
+                    .collect();
+                want.push_closed(&snapped);
+            }
+            want.finish();
+            let got = Edges::from_contours_in(&local, &rel, room).unwrap();
+            assert_eq!((&got.edges, got.rect), (&want.edges, want.rect), "case {case}");
+            let mut got = got;
+            room = got.take_room();
+            assert!(room.is_empty() && got.edges.is_empty());
+        }
+        let mut far = Polylines::default();
+        far.push_contour([DVec2::ZERO, DVec2::new(FAR_LIMIT * 2.0, 0.0), DVec2::ONE], true);
+        assert_eq!(
+            Edges::from_contours_in(&far, &DAffine2::IDENTITY, room).err(),
+            Some(TooFar)
         );
     }
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::centres::{centre_runs, inside};
 use super::coverage::{CoverageRow, ONE};
-use super::edges::{ActiveEdges, Edge, Edges, GRID};
+use super::edges::{ActiveEdges, Edge, EdgeList, Edges, GRID};
 use super::pygame_item::RenderedShape;
 use super::sample::{BitmapPose, TexelMap, Texels, push_run, times_coverage};
 use crate::FillRule;
@@ -72,6 +72,30 @@ impl Scratch {
 }
 
 impl Shape {
+    /// Makes it what a spare pose's `Arc` holds until a new pose is written into it
+    /// (`raster::spares`): an empty fill, holding no texels, with the room of a fill's
+    /// edge vector (for [`Shape::take_room`]).
+    pub fn make_spare(&mut self) {
+        let room = self.take_room();
+        *self = Shape::Fill {
+            edges: Edges {
+                edges: EdgeList::Many(room),
+                rect: PixelRect::default(),
+            },
+            rule: FillRule::NonZero,
+            alpha: 0,
+        };
+    }
+
+    /// A fill's edge vector, emptied, for a new pose's edges to be made in (an empty one
+    /// for anything else).
+    pub fn take_room(&mut self) -> Vec<Edge> {
+        match self {
+            Shape::Fill { edges, .. } => edges.take_room(),
+            Shape::Bitmap { .. } | Shape::Rendered(_) => Vec::new(),
+        }
+    }
+
     /// The pixels it can touch, relative to its anchor.
     pub fn rect(&self) -> PixelRect {
         match self {

@@ -43,7 +43,8 @@
 //!   and `rotozoom` draw them (semantics.md 4.9; the names are in `geom::renderer`), in
 //!   pygame's own fixed-point steps, any row alone.
 //! - [`whole_mask`]: a target's whole solid mask, made once per many-object query for a
-//!   target many pairs read.
+//!   target many pairs read; [`spares`]: their buffers, and the `Arc`s of poses an age
+//!   dropped, handed to the next frame to fill.
 //! - [`cache`] and [`budget`]: what a stage keeps between queries, and what one query may
 //!   hold (`region_tests`: a region of a shared image is cached as content of its own);
 //!   [`bitmap_patch`]: an edit of a bitmap's texels carried into what the cache
@@ -83,6 +84,7 @@ mod solid_hull;
 mod solid_outline;
 mod span_scan;
 mod spans;
+mod spares;
 mod strip_row;
 #[cfg(test)]
 mod test_rng;

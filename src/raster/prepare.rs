@@ -7,7 +7,7 @@ use glam::{DAffine2, DVec2};
 
 use super::bitmask::BitMask;
 use super::budget::DrawBudget;
-use super::cache::{CachedRaster, LocalKey, MaskRef, RasterCache, RasterKey};
+use super::cache::{CachedRaster, HashedKey, LocalKey, MaskRef, RasterCache, RasterKey};
 use super::edges::{Edges, TooFar, snap};
 use super::item::{Scratch, Shape};
 use super::pygame_item::RenderedShape;
@@ -356,6 +356,8 @@ impl Prepared {
                 anti_alias: self.anti_alias,
             },
         };
+        // Hashed once for the lookups and the keeping below.
+        let key = HashedKey::new(key);
         // Which items may be whole rasters is settled by the pixel budget alone, taken by
         // every item that could be one (not empty, not too large), in paint order, whether
         // its raster is cached, drawn now, or not drawn: so it never depends on the cache.
@@ -386,11 +388,18 @@ impl Prepared {
                 (shape, epoch != self.epoch)
             }
             None => {
-                let Some(shape) = build_shape(cache, leaf, &rel, ct, target)? else {
+                // The `Arc` of a pose an age dropped, and its edge vector, when there is
+                // one: a turning sprite's new pose allocates nothing.
+                let mut spare = cache.spare_pose(matches!(leaf, Leaf::Graphic(_)));
+                let room = spare
+                    .as_mut()
+                    .and_then(Arc::get_mut)
+                    .map_or_else(Vec::new, Shape::take_room);
+                let Some(shape) = build_shape(cache, leaf, &rel, ct, room, target)? else {
                     return Ok(());
                 };
                 budget.take_vertices(shape.vertices(), target)?;
-                let shape = Arc::new(shape);
+                let shape = cache.new_pose(shape, spare);
                 cache.keep_pose(key, shape.clone(), self.epoch);
                 (shape, false)
             }
@@ -481,7 +490,14 @@ impl Prepared {
             let (anchor, rel) = anchored(m);
             let shape = match piece {
                 RegionPiece::Fill(g) => {
-                    match build_shape(cache, Leaf::Graphic(g), &rel, &ColorTransform::IDENTITY, target)? {
+                    match build_shape(
+                        cache,
+                        Leaf::Graphic(g),
+                        &rel,
+                        &ColorTransform::IDENTITY,
+                        Vec::new(),
+                        target,
+                    )? {
                         Some(Shape::Fill { edges, rule, .. }) => Shape::Fill {
                             edges,
                             rule,
@@ -657,12 +673,14 @@ fn local_geometry(
     })
 }
 
-/// The pose of one leaf relative to its anchor (`rel`), or `None` when it draws nothing.
+/// The pose of one leaf relative to its anchor (`rel`), or `None` when it draws nothing; a
+/// fill's edges are made in the room of `room`.
 fn build_shape(
     cache: &RasterCache,
     leaf: Leaf<'_>,
     rel: &DAffine2,
     ct: &ColorTransform,
+    room: Vec<super::edges::Edge>,
     target: &dyn Fn() -> String,
 ) -> Result<Option<Shape>> {
     let alpha = |g: &Graphic| round_channel(ct.apply_alpha(g.alpha() * 255.0));
@@ -680,7 +698,7 @@ fn build_shape(
                 }
             };
             let local = local_geometry(cache, g, scale, target)?;
-            let edges = Edges::from_contours(&local, rel).map_err(|TooFar| too_far(target))?;
+            let edges = Edges::from_contours_in(&local, rel, room).map_err(|TooFar| too_far(target))?;
             Shape::Fill {
                 edges,
                 rule,

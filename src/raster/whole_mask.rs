@@ -17,30 +17,36 @@ use super::prepare::Prepared;
 use super::solid_bits::SolidBits;
 use crate::Result;
 
-/// The solid pixels of `target` at `threshold` over everything it can touch, in the
-/// parent's grid. `what` names the target for a work-budget error.
+/// Makes `mask` the solid pixels of `target` at `threshold` over everything it can touch,
+/// in the parent's grid. `mask` may be a buffer that held another mask: every path resets
+/// it first, so nothing of that is left. `what` names the target for a work-budget error.
 ///
 /// # Errors
 ///
 /// [`crate::Error::WorkBudget`] when its edges take more work than a query may do.
-pub(crate) fn whole_mask(target: &Prepared, threshold: u8, what: impl Fn() -> String) -> Result<BitMask> {
-    let mut mask = BitMask::empty();
+pub(crate) fn whole_mask(
+    target: &Prepared,
+    threshold: u8,
+    what: impl Fn() -> String,
+    mask: &mut BitMask,
+) -> Result<()> {
     let Some(extent) = target.extent().filter(|e| !e.is_empty()) else {
-        return Ok(mask);
+        mask.reset(crate::geom::rect::PixelRect::default());
+        return Ok(());
     };
     with_scan_buffers(|buffers| {
         if let Some(fill) = Rasterizer::single_item(target).and_then(|i| FillBits::of(i, threshold)) {
-            fill.fill(extent, target.anti_alias(), None, &mut buffers.fills, &mut mask);
+            fill.fill(extent, target.anti_alias(), None, &mut buffers.fills, mask);
             buffers.fills.check(&what)?;
-            return Ok(mask);
+            return Ok(());
         }
         if let Some(bits) =
             Rasterizer::single_item(target).and_then(|i| SolidBits::of(i, threshold, target.anti_alias()))
         {
-            let done = bits.fill(extent, Within::All, &mut buffers.bits, &mut mask);
+            let done = bits.fill(extent, Within::All, &mut buffers.bits, mask);
             buffers.bits.check(&what)?;
             if done {
-                return Ok(mask);
+                return Ok(());
             }
         }
         mask.reset(extent);
@@ -65,6 +71,6 @@ pub(crate) fn whole_mask(target: &Prepared, threshold: u8, what: impl Fn() -> St
             }
             y0 = band.y1;
         }
-        Ok(mask)
+        Ok(())
     })
 }
