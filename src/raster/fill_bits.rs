@@ -10,12 +10,14 @@
 //! columns the edges cross are apart. In such a row the sweep has one strip and no
 //! crossing, so the coverage of a column an edge crosses is the winding's coverage left of
 //! that edge plus (or minus) the one term the sweep makes there, and every column between
-//! two edges is a whole pixel or nothing. The kernel writes those rows directly:
+//! two edges is a whole pixel or nothing. The kernel takes those rows by
+//! [`whole_row_edges`] (the test [`CoverageRow::values_in_whole_row`] shares) and writes
+//! them directly:
 //!
 //! - between edges, runs of whole pixels set as words ([`BitMask::set_run`]) where the
 //!   winding is inside by the fill rule and the fill's alpha reaches the threshold;
 //! - on the columns an edge crosses, the very term the sweep adds
-//!   ([`WholeRowPiece::cell`], the same operations on the same numbers), and only where
+//!   ([`WholeRowPiece::cell`](super::coverage::WholeRowPiece::cell), the same operations on the same numbers), and only where
 //!   the edge changes whether the region is inside (where it does not, the pixel is a whole
 //!   pixel or nothing too).
 //!
@@ -38,7 +40,7 @@
 
 use super::bitmask::BitMask;
 use super::centres::{centre_runs, inside as centre_inside};
-use super::coverage::{CoverageRow, ONE, WholeRowPiece, edge_x_in_row_by, slope};
+use super::coverage::{CoverageRow, ONE, WholeRowEdge, inside, whole_row_edges};
 use super::edges::{ActiveEdges, Edge, Edges, GRID};
 use super::item::Shape;
 use super::prepare::Item;
@@ -82,23 +84,14 @@ pub(crate) struct FillCounts {
     pub area_pixels: u64,
 }
 
-/// An edge crossing the whole of the current row.
-#[derive(Clone, Copy, Debug)]
-struct RowEdge {
-    piece: WholeRowPiece,
-    /// The columns it crosses, first and last.
-    c_lo: i64,
-    c_hi: i64,
-    dir: i8,
-}
-
 /// Reusable buffers of the kernel.
 #[derive(Debug, Default)]
 pub(crate) struct FillBuffers {
     coverage: CoverageRow,
     strips: StripRow,
     active: Vec<Edge>,
-    row: Vec<RowEdge>,
+    /// The edges of a row written directly.
+    row: Vec<WholeRowEdge>,
     runs: Vec<(i64, i64)>,
     wind: Vec<(i64, i32)>,
     pub counts: FillCounts,
@@ -333,60 +326,21 @@ impl<'a> FillBits<'a> {
     /// An anti-aliased row where every edge crosses the whole row and their columns are
     /// apart, written without the sweep; `false` (nothing written) for any other row.
     fn direct_row(&self, active: &[Edge], j: i64, row: &mut Row, bufs: &mut FillBuffers) -> bool {
-        let (top, bottom) = (j * GRID, (j + 1) * GRID);
-        if active.iter().any(|e| e.top > top || e.bottom < bottom) {
-            return false;
-        }
-        bufs.row.clear();
-        // In one pass: whether the edges come in their columns' order and apart (no column
-        // holds two edges, so none crosses another in the row and the sweep's one strip
-        // orders them as their columns do), their winding, and how many reach the columns.
-        let (mut apart, mut last_hi, mut winding, mut reaching) = (true, i64::MIN, 0i64, 0u64);
-        for e in active {
-            let k = slope(e);
-            let (x_top, x_bottom) = (edge_x_in_row_by(e, k, j, 0.0), edge_x_in_row_by(e, k, j, 1.0));
-            let piece = WholeRowPiece::from_xs(k, x_top, x_bottom);
-            let (c_lo, c_hi) = piece.columns();
-            apart &= last_hi < c_lo;
-            last_hi = c_hi;
-            winding += i64::from(e.dir);
-            reaching += u64::from(piece.reaches(row.all));
-            bufs.row.push(RowEdge {
-                piece,
-                c_lo,
-                c_hi,
-                dir: e.dir,
-            });
-        }
-        if !apart {
-            bufs.row.sort_unstable_by_key(|r| r.c_lo);
-            if bufs.row.windows(2).any(|w| w[0].c_hi >= w[1].c_lo) {
-                return false;
-            }
-        }
-        // Closed contours wind back to 0 right of the last edge; should they not, the
-        // sweep decides.
-        if winding != 0 {
-            return false;
-        }
-        // The work the sweep counts for the row over these columns (a unit per edge and
-        // one more, then as much for its strip's pieces that reach the columns), so that
+        // The work the sweep would count for the row over the region's columns, so that
         // the budget stops a whole mask exactly where the row scan stopped.
-        let strip = if reaching > 0 { reaching + 1 } else { 0 };
-        bufs.coverage.add_work(active.len() as u64 + 1 + strip);
+        let Some(work) = whole_row_edges(active, j, row.all, &mut bufs.row) else {
+            return false;
+        };
+        bufs.coverage.add_work(work);
         bufs.counts.direct_rows += 1;
         if row.cols.0 >= row.cols.1 {
             return true;
         }
-        let inside = |w: i64| match self.rule {
-            FillRule::NonZero => w != 0,
-            FillRule::EvenOdd => w & 1 != 0,
-        };
         let (cols, mut winding) = (row.cols, 0i64);
         for (n, r) in bufs.row.iter().enumerate() {
-            let before = inside(winding);
+            let before = inside(winding, self.rule);
             winding += i64::from(r.dir);
-            let after = inside(winding);
+            let after = inside(winding, self.rule);
             if before == after {
                 // Its columns are whole pixels (inside) or nothing: its term has weight 0.
                 if after {
