@@ -93,12 +93,13 @@ fn nothing_is_read_when_no_texel_reaches_the_threshold() {
     assert!(hits.unwrap() > 0 && counts.texels_read > 0, "{counts:?}");
 }
 
-/// A `rotozoom` source keeps each 2 x 2 block's least and greatest alpha with its texels
-/// (`Texels::with_block_ranges`), which an edit of the bitmap patches in place. After every
-/// edit the sprites must answer as a fresh stage made with the edited pixels, and the
-/// cache must count what it holds.
+/// A rendered source keeps the table its renderer's kernel reads with its texels
+/// (`Texels::for_renderer`: `rotate` the padded alpha, `rotozoom` each 2 x 2 block's least
+/// and greatest alpha), which an edit of the bitmap patches in place. After every edit the
+/// sprites (the edited one drawn by each renderer in turn) must answer as a fresh stage made
+/// with the edited pixels, and the cache must count what it holds.
 #[test]
-fn an_edited_rotozoom_source_answers_as_a_fresh_stage() {
+fn an_edited_rendered_source_answers_as_a_fresh_stage() {
     let mut rng = crate::query::budget_tests::Rng(0x1234_5678_9abc_def1);
     let mut next = |n: u64| rng.below(n);
     let (mut touching, mut patched, mut remade) = (0, 0, 0);
@@ -110,8 +111,12 @@ fn an_edited_rotozoom_source_answers_as_a_fresh_stage() {
         let art = Bitmap::from_rgba8(w, h, rgba).unwrap();
         let other = Bitmap::from_rgba8(w, h, vec![9; (w * h * 4) as usize]).unwrap();
         let turn = |k: u64| {
-            PygameTransform::rotozoom(-170.0 + 37.3 * k as f64, 0.6 + 0.3 * k as f64)
-                .flip(k.is_multiple_of(2), k.is_multiple_of(3))
+            let angle = -170.0 + 37.3 * k as f64;
+            match k % 2 {
+                0 => PygameTransform::rotozoom(angle, 0.6 + 0.3 * k as f64),
+                _ => PygameTransform::rotate(angle),
+            }
+            .flip(k.is_multiple_of(2), k.is_multiple_of(3))
         };
         let build = |art: &Bitmap| {
             let mut stage = Stage::new();

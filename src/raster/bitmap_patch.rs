@@ -15,7 +15,7 @@
 
 use std::sync::Arc;
 
-use super::cache::{BLOCK_RANGES, PoseEntry, RasterCache, RasterKey, TakenBitmap, TexelKey};
+use super::cache::{PoseEntry, RasterCache, RasterKey, TakenBitmap, TexelKey, rendered_op};
 use super::edges::Edges;
 use super::item::Shape;
 use super::sample::{TEXEL_BITS, TexelMap, Texels};
@@ -67,9 +67,9 @@ fn parts(key: &RasterKey, shape: &Shape) -> Option<(Parts, Arc<Texels>)> {
 }
 
 /// The colour transform a table was made for, from its key's bits (only alpha is read);
-/// a pygame renderer's source table ([`BLOCK_RANGES`]) is untransformed.
+/// a pygame renderer's source table ([`rendered_op`]) is untransformed.
 fn alpha_transform(key @ (multiplier, offset): (u64, u64)) -> ColorTransform {
-    if key == BLOCK_RANGES {
+    if rendered_op(key).is_some() {
         return ColorTransform::IDENTITY;
     }
     ColorTransform {
@@ -79,14 +79,13 @@ fn alpha_transform(key @ (multiplier, offset): (u64, u64)) -> ColorTransform {
     }
 }
 
-/// A table made whole again for the key's colour transform (with its blocks' ranges when
-/// the key asks for them).
+/// A table made whole again for the key's colour transform (with a renderer's tables when
+/// the key names one).
 fn whole_table(bitmap: &Bitmap, key: (u64, u64)) -> Texels {
     let t = Texels::new(bitmap, &alpha_transform(key));
-    if key == BLOCK_RANGES {
-        t.with_block_ranges()
-    } else {
-        t
+    match rendered_op(key) {
+        Some(op) => t.for_renderer(op),
+        None => t,
     }
 }
 

@@ -23,6 +23,7 @@ use super::spares::Spares;
 use crate::Bitmap;
 use crate::geom::path::Polylines;
 use crate::geom::rect::PixelRect;
+use crate::geom::renderer::PygameOp;
 use crate::raster::bitmask::BitMask;
 
 /// Bytes of cached data a stage keeps; past it what the current frame has not used goes.
@@ -277,9 +278,23 @@ pub(crate) type LocalKey = (u64, u8, u64, u64);
 /// offset, as bits.
 pub(super) type TexelKey = (u64, u64, u64);
 
-/// The colour-transform part of the key of [`RasterCache::rendered_texels`]' tables: NaN's
-/// bits, which no finite colour transform (all that reach the cache) has.
-pub(super) const BLOCK_RANGES: (u64, u64) = (u64::MAX, u64::MAX);
+/// The colour-transform part of the key of [`RasterCache::rendered_texels`]' tables for
+/// `op`: NaN's bits, which no finite colour transform (all that reach the cache) has, one
+/// for each renderer (each keeps only the tables its kernel reads).
+pub(super) fn rendered_key(op: PygameOp) -> (u64, u64) {
+    match op {
+        PygameOp::Rotozoom => (u64::MAX, u64::MAX),
+        PygameOp::Rotate => (u64::MAX, u64::MAX - 1),
+    }
+}
+
+/// The renderer whose source a texel key's colour-transform part names
+/// ([`rendered_key`]), `None` for a colour transform's.
+pub(super) fn rendered_op(key: (u64, u64)) -> Option<PygameOp> {
+    [PygameOp::Rotate, PygameOp::Rotozoom]
+        .into_iter()
+        .find(|&op| rendered_key(op) == key)
+}
 
 /// A pair query's key, made by the many-object queries: the two targets and the parent (by
 /// index, which names one node while the tree is unchanged) and the options that can change
@@ -1215,13 +1230,14 @@ impl RasterCache {
         t
     }
 
-    /// The bitmap's alpha, untransformed, with its blocks' ranges and solid outline
-    /// ([`Texels::with_block_ranges`]): the source of a bitmap that a pygame renderer draws.
-    /// Kept apart from [`RasterCache::texels`]' tables (a bitmap sampled otherwise does not
-    /// pay for them), under [`BLOCK_RANGES`].
-    pub fn rendered_texels(&self, bitmap: &Bitmap) -> Arc<Texels> {
-        self.texels_under((bitmap.id(), BLOCK_RANGES.0, BLOCK_RANGES.1), || {
-            Texels::new(bitmap, &crate::ColorTransform::IDENTITY).with_block_ranges()
+    /// The bitmap's alpha, untransformed, with the tables that `op`'s kernel reads
+    /// ([`Texels::for_renderer`]): the source of a bitmap that `op` draws. Kept apart from
+    /// [`RasterCache::texels`]' tables (a bitmap sampled otherwise does not pay for them),
+    /// and apart for each renderer, under [`rendered_key`].
+    pub fn rendered_texels(&self, bitmap: &Bitmap, op: PygameOp) -> Arc<Texels> {
+        let (a, b) = rendered_key(op);
+        self.texels_under((bitmap.id(), a, b), || {
+            Texels::new(bitmap, &crate::ColorTransform::IDENTITY).for_renderer(op)
         })
     }
 

@@ -711,7 +711,8 @@ fn build_shape(
                 return Ok(None);
             }
             let quad = quad_edges([0.0, 0.0, f64::from(w), f64::from(h)], rel, target)?;
-            let source = cache.rendered_texels(bitmap);
+            let BitmapRenderer::Pygame(t) = rendered.renderer;
+            let source = cache.rendered_texels(bitmap, t.op);
             Shape::Rendered(RenderedShape::new(bitmap, source, rendered, ct, quad))
         }
         Leaf::Bitmap(bitmap, smoothing, None) => {

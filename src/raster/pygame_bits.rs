@@ -204,9 +204,11 @@ struct Kernel<'k> {
     /// The source's alpha and its blocks' ranges as stored (unflipped, row-major): what
     /// the unflipped walks ([`Unflipped`]) read.
     alpha: &'k [u8],
-    /// The alpha padded with a clear column and row ([`super::sample::Texels::padded`]),
-    /// when kept.
+    /// The alpha padded with a clear column and row ([`super::sample::Texels::padded`]):
+    /// what a `rotate` walk reads (empty in a `rotozoom` source).
     padded: &'k [u8],
+    /// The blocks' ranges ([`super::sample::Texels::block_ranges`]): what a `rotozoom`
+    /// walk reads (empty in a `rotate` source).
     ranges: &'k [[u8; 2]],
     /// The source's solid outline and the source alpha it is asked at, when it has one.
     outline: Option<(&'k SolidHull, u8)>,
@@ -232,12 +234,17 @@ impl OnSteps for Kernel<'_> {
         let t = self.threshold;
         let ((w, h), flips) = (self.plan.source_size(), self.plan.flips());
         let (w, h) = (i64::from(w), i64::from(h));
-        match (self.table, !self.ranges.is_empty()) {
+        match (self.table, S::REACH) {
+            // A source made for the other renderer lacks the table this walk reads
+            // (`Texels::for_renderer`): the caller takes the plain route, which reads the
+            // alpha alone. The cache never hands one over; the tests see it if it does.
+            (None, 1) if self.ranges.is_empty() => false,
+            (None, 0) if self.padded.is_empty() => false,
             // A blend lies between its texels' least and greatest alpha: a block all at or
             // above the threshold is solid, one all below it is clear, whatever the weights.
             // Blocks are read unflipped: the 2 x 2 block a step blends is the same four
             // texels, whichever way the source is flipped.
-            (None, true) if S::REACH == 1 => {
+            (None, 1) => {
                 let unflipped = Unflipped::new(flips, (w, h), S::REACH);
                 let ranges = self.ranges;
                 let blends = Blends {
@@ -265,15 +272,12 @@ impl OnSteps for Kernel<'_> {
                 })
             }
             // A nearest texel is read where the source keeps it: one multiply-add.
-            (None, _) if S::REACH == 0 => {
+            (None, 0) => {
                 let unflipped = Unflipped::new(flips, (w, h), S::REACH);
                 // Read padded, a step a texel past a side reads 0 (the path writes nothing
                 // there either), so a row the outline clips needs no box.
-                let (alpha, stride, any_step) = match self.padded.is_empty() {
-                    true => (self.alpha, w, false),
-                    false => (self.padded, w + 1, true),
-                };
-                self.rows_of(steps, any_step, |mask, my, bits, start, d| {
+                let (alpha, stride) = (self.padded, w + 1);
+                self.rows_of(steps, true, |mask, my, bits, start, d| {
                     let ((mut u, mut v), (du, dv)) = unflipped.walk(start, d);
                     words(mask, my, bits, || {
                         let a = alpha
@@ -285,6 +289,8 @@ impl OnSteps for Kernel<'_> {
                     });
                 })
             }
+            // No pygame walk reads more than a blend's block; any other reads as the plain
+            // rows do.
             (None, _) => {
                 let texels = self.texels;
                 self.rows_of(steps, false, |mask, my, bits, start, d| {
@@ -512,5 +518,94 @@ impl<'k> Kernel<'k> {
             run(self.mask, my, bits, (su + a * du, sv + a * dv), (du, dv));
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::geom::renderer::{BitmapRenderer, PygameOp, Rendered};
+    use crate::raster::cache::RasterCache;
+    use crate::raster::edges::Edges;
+    use crate::raster::test_rng::Rng;
+    use crate::{Bitmap, ColorTransform, PygameTransform};
+
+    /// The source the cache makes for a renderer holds the table that renderer's walk reads:
+    /// the kernel over it takes its own route and gives pygame's pixels (the public rows,
+    /// read from the RGBA), while over the other renderer's source it finds its table
+    /// missing and hands the item to the plain route (`false`, nothing written). A source
+    /// made with the wrong table, or none, fails here.
+    #[test]
+    fn each_renderers_source_holds_the_table_its_walk_reads() {
+        let cache = RasterCache::default();
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut next = |n: i64| rng.below(n);
+        let mut checked = [0u64; 2];
+        for case in 0..400 {
+            let (w, h) = (1 + next(12) as u32, 1 + next(12) as u32);
+            let mut rgba: Vec<u8> = (0..w * h * 4)
+                .map(|_| [0, 255, next(256) as u8][next(3) as usize])
+                .collect();
+            // One opaque texel at least: some pixel can be solid at any threshold.
+            rgba[4 * next(i64::from(w * h)) as usize + 3] = 255;
+            let bitmap = Bitmap::from_rgba8(w, h, rgba).unwrap();
+            let angle = [0.0, 90.0, 180.0, -270.0][next(4) as usize]
+                + [0.0, next(3600) as f64 / 10.0][next(2) as usize];
+            let t = match case % 2 {
+                0 => PygameTransform::rotate(angle),
+                _ => PygameTransform::rotozoom(angle, 0.3 + next(30) as f64 / 10.0),
+            }
+            .flip(next(2) == 0, next(2) == 0);
+            let plan = t.checked_plan(w, h).unwrap();
+            let (sw, sh) = plan.size();
+            let rendered = Rendered {
+                renderer: BitmapRenderer::Pygame(t),
+                size: (sw, sh),
+                hull_map: plan.texels_to_pixels(),
+            };
+            let region = PixelRect {
+                x0: -2,
+                y0: -2,
+                x1: i64::from(sw) + 2,
+                y1: i64::from(sh) + 2,
+            };
+            let mut plane = vec![0u8; (region.width() * region.height()) as usize];
+            for (y, row) in (region.y0..).zip(plane.chunks_exact_mut(region.width() as usize)) {
+                t.alpha_row(&bitmap, y, region.x0, row).unwrap();
+            }
+            let threshold = [1, 100, 255][next(3) as usize];
+            let want = BitMask::from_plane(&plane, region, threshold);
+            let nothing = BitMask::from_plane(&vec![0; plane.len()], region, 1);
+            for op in [PygameOp::Rotate, PygameOp::Rotozoom] {
+                let source = cache.rendered_texels(&bitmap, op);
+                let shape = RenderedShape::new(
+                    &bitmap,
+                    source,
+                    &rendered,
+                    &ColorTransform::IDENTITY,
+                    Edges::default(),
+                );
+                let item = Item::Shape {
+                    shape: Arc::new(Shape::Rendered(shape)),
+                    anchor: (0, 0),
+                };
+                let (mut mask, mut counts) = (BitMask::empty(), BitsCounts::default());
+                let done =
+                    PygameBits::of(&item, threshold)
+                        .unwrap()
+                        .fill(region, None, &mut counts, &mut mask);
+                if op == t.op {
+                    assert!(done, "case {case}: {t:?} refused its own source");
+                    assert_eq!(mask, want, "case {case}: {t:?} at {threshold}");
+                    checked[case % 2] += counts.texels_read;
+                } else {
+                    assert!(!done, "case {case}: {t:?} drew from {op:?}'s source");
+                    assert_eq!(mask, nothing, "case {case}");
+                }
+            }
+        }
+        assert!(checked.iter().all(|&n| n > 5_000), "pixels read {checked:?}");
     }
 }

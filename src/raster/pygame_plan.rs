@@ -238,7 +238,21 @@ impl PygameTransform {
     }
 
     /// The size of the surface pygame returns for a `width` x `height` source, exactly as
-    /// pygame computes it (0 x 0 for a transform [`PygameTransform::check`] refuses).
+    /// pygame computes it. 0 x 0 when the angle, the scale or a source side is outside what
+    /// [`PygameTransform::check`] takes (pygame's arithmetic is not defined there). An
+    /// output side past [`PYGAME_MAX_SIDE`], which `check` refuses too, is given as
+    /// computed: the caller sees how large the surface would be.
+    ///
+    /// ```
+    /// use pixelhit::{PYGAME_MAX_SIDE, PygameTransform};
+    /// assert_eq!(PygameTransform::rotate(90.0).output_size(30, 20), (20, 30));
+    /// assert_eq!(PygameTransform::rotate(f64::NAN).output_size(30, 20), (0, 0));
+    /// // 64 times 300 texels: refused by `check`, yet its size is given.
+    /// let zoom = PygameTransform::rotozoom(0.0, 64.0);
+    /// let (w, h) = zoom.output_size(300, 1);
+    /// assert!(w > PYGAME_MAX_SIDE && h == 64);
+    /// assert!(zoom.check(300, 1).is_err());
+    /// ```
     #[must_use]
     pub fn output_size(&self, width: u32, height: u32) -> (u32, u32) {
         if !self.angle.is_finite()

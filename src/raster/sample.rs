@@ -16,6 +16,7 @@ use super::solid_hull::SolidHull;
 use super::solid_outline::{Octagon, SolidOutlines};
 use crate::Bitmap;
 use crate::geom::color::{ColorTransform, round_channel};
+use crate::geom::renderer::PygameOp;
 use crate::geom::whole::round_small;
 
 /// Bits of a texel coordinate below the texel: the fixed point of semantics.md 4.5.
@@ -44,17 +45,17 @@ pub(crate) struct Texels {
     /// outside it can make a solid pixel without anti-aliasing, and with it only near the
     /// bitmap's border ([`Texels::solid_outline`]).
     outlines: SolidOutlines,
-    /// For each 2 x 2 block of texels (row-major, `width - 1` blocks a row), its least and
-    /// greatest alpha; empty unless made by [`Texels::with_block_ranges`] (a source that
-    /// `rotozoom` blends four texels of, where a block whose range is all on one side of the
-    /// threshold decides its pixels without the blend).
+    /// For each 2 x 2 block of texels, its least and greatest alpha
+    /// ([`Texels::block_ranges`]); empty unless made for `rotozoom` ([`Texels::for_renderer`]),
+    /// which blends four texels, where a block whose range is all on one side of the
+    /// threshold decides its pixels without the blend.
     block_ranges: Box<[[u8; 2]]>,
     /// The convex hull of the solid texels per level of alpha; `None` unless made by
-    /// [`Texels::with_block_ranges`] (a source that a pygame renderer draws).
+    /// [`Texels::for_renderer`] (a source that a pygame renderer draws).
     hull: Option<Box<SolidHull>>,
     /// The alphas again with a clear column after each row and a clear row after the last
-    /// (`width + 1` a row); empty unless made by [`Texels::with_block_ranges`]: a read one
-    /// texel past a side is 0, never the next row's texel.
+    /// (`width + 1` a row); empty unless made for `rotate` ([`Texels::for_renderer`]): a
+    /// read one texel past a side is 0, never the next row's texel.
     padded: Box<[u8]>,
     /// Cache entries holding it (its texel entry, poses and rasters of it): the cache
     /// counts its bytes once, while any of them holds it.
@@ -127,22 +128,31 @@ impl Texels {
         }
     }
 
-    /// The same texels with their blocks' ranges ([`Texels::block_ranges`]) and the outline
-    /// of their solid texels ([`Texels::hull`]): the tables of a source that a pygame
-    /// renderer draws, patched with the texels by [`Texels::patch_rect`].
-    pub fn with_block_ranges(mut self) -> Texels {
+    /// The same texels with the tables that `op`'s kernel reads (`raster::pygame_bits`),
+    /// patched with the texels by [`Texels::patch_rect`]: the outline of the solid texels
+    /// ([`Texels::hull`]) for both, and the alpha padded with a clear column and row
+    /// ([`Texels::padded`], 1 byte a texel) for `rotate`, which reads one texel a pixel, or
+    /// the blocks' ranges ([`Texels::block_ranges`], 2 bytes a texel) for `rotozoom`, which
+    /// blends four. Each renderer has its own source, so neither pays for the other's table.
+    pub fn for_renderer(mut self, op: PygameOp) -> Texels {
         self.hull = Some(Box::new(SolidHull::new(self.width, &self.alpha)));
-        let (w, h) = (self.width as usize, self.height as usize);
-        let mut padded = vec![0u8; (w + 1) * (h + 1)];
-        for (row, alpha) in padded.chunks_exact_mut(w + 1).zip(self.alpha.chunks_exact(w)) {
-            row[..w].copy_from_slice(alpha);
+        match op {
+            PygameOp::Rotate => {
+                let (w, h) = (self.width as usize, self.height as usize);
+                let mut padded = vec![0u8; (w + 1) * (h + 1)];
+                for (row, alpha) in padded.chunks_exact_mut(w + 1).zip(self.alpha.chunks_exact(w)) {
+                    row[..w].copy_from_slice(alpha);
+                }
+                self.padded = padded.into_boxed_slice();
+            }
+            PygameOp::Rotozoom => {
+                let (w, h) = (self.width as i64, self.height as i64);
+                self.block_ranges = (-BLOCK_PAD..h + BLOCK_PAD - 1)
+                    .flat_map(|c| (-BLOCK_PAD..w + BLOCK_PAD - 1).map(move |b| (b, c)))
+                    .map(|(b, c)| clamped_block_range(&self.alpha, (w, h), (b, c)))
+                    .collect();
+            }
         }
-        self.padded = padded.into_boxed_slice();
-        let (w, h) = (self.width as i64, self.height as i64);
-        self.block_ranges = (-BLOCK_PAD..h + BLOCK_PAD - 1)
-            .flat_map(|c| (-BLOCK_PAD..w + BLOCK_PAD - 1).map(move |b| (b, c)))
-            .map(|(b, c)| clamped_block_range(&self.alpha, (w, h), (b, c)))
-            .collect();
         self
     }
 
@@ -150,18 +160,19 @@ impl Texels {
     /// bitmap, as SDL_gfx's blend clamps them on the border) with `-2 <= b <= width` and
     /// `-2 <= c <= height`, `[least, greatest]` alpha; `[0, 0]` for the blocks past the
     /// border's (`b` or `c` of -2, or the side): row-major, block `(b, c)` at
-    /// `(c + 2) (width + 3) + b + 2`. Empty unless made by [`Texels::with_block_ranges`].
+    /// `(c + 2) (width + 3) + b + 2`. Empty unless made for `rotozoom`
+    /// ([`Texels::for_renderer`]).
     pub fn block_ranges(&self) -> &[[u8; 2]] {
         &self.block_ranges
     }
 
     /// The alphas with a clear column after each row and a clear row after the last
-    /// (`width + 1` a row); empty unless made by [`Texels::with_block_ranges`].
+    /// (`width + 1` a row); empty unless made for `rotate` ([`Texels::for_renderer`]).
     pub fn padded(&self) -> &[u8] {
         &self.padded
     }
 
-    /// The convex hull of the solid texels, when made ([`Texels::with_block_ranges`]).
+    /// The convex hull of the solid texels, when made ([`Texels::for_renderer`]).
     pub fn hull(&self) -> Option<&SolidHull> {
         self.hull.as_deref()
     }
@@ -709,25 +720,29 @@ mod tests {
         out
     }
 
+    /// Each renderer's source keeps its own table and not the other's, every byte counted,
+    /// and both follow the texels through edits: a `rotate` source the padded alpha (one
+    /// byte a texel), a `rotozoom` source the blocks' ranges (two bytes a texel), both the
+    /// solid hull.
     #[test]
-    fn block_ranges_follow_the_texels_through_edits() {
+    fn each_renderers_tables_follow_the_texels_through_edits() {
         let mut rng = super::super::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
         let mut next = |n: u64| rng.below(n as i64) as u64;
-        let mut blocks = 0;
+        let (mut blocks, mut padded) = (0, 0);
         for _ in 0..300 {
             let (w, h) = (1 + next(9) as u32, 1 + next(9) as u32);
             let mut rgba: Vec<u8> = (0..w * h * 4)
                 .map(|_| [0, 255, next(256) as u8][next(3) as usize])
                 .collect();
             let bitmap = Bitmap::from_rgba8(w, h, rgba.clone()).unwrap();
-            let mut t = Texels::new(&bitmap, &ColorTransform::IDENTITY).with_block_ranges();
+            let made = |op| Texels::new(&bitmap, &ColorTransform::IDENTITY).for_renderer(op);
+            let (mut rotate, mut zoom) = (made(PygameOp::Rotate), made(PygameOp::Rotozoom));
             let plain = Texels::new(&bitmap, &ColorTransform::IDENTITY);
-            let outline = t.hull().map_or(0, SolidHull::bytes);
-            assert!(outline > 0);
-            assert_eq!(
-                t.bytes(),
-                plain.bytes() + 2 * ((w + 3) * (h + 3)) as usize + outline + ((w + 1) * (h + 1)) as usize
-            );
+            let outline = |t: &Texels| t.hull().map_or(0, SolidHull::bytes);
+            assert!(outline(&rotate) > 0 && outline(&zoom) > 0);
+            let (texels, blocks_kept) = (((w + 1) * (h + 1)) as usize, ((w + 3) * (h + 3)) as usize);
+            assert_eq!(rotate.bytes(), plain.bytes() + outline(&rotate) + texels);
+            assert_eq!(zoom.bytes(), plain.bytes() + outline(&zoom) + 2 * blocks_kept);
             let padded_by_hand = |alpha: &[u8]| -> Vec<u8> {
                 let mut p = vec![0u8; ((w + 1) * (h + 1)) as usize];
                 for (k, &a) in alpha.iter().enumerate() {
@@ -738,11 +753,15 @@ mod tests {
             for _ in 0..20 {
                 let alpha: Vec<u8> = rgba.chunks_exact(4).map(|p| p[3]).collect();
                 assert_eq!(
-                    t.block_ranges(),
+                    zoom.block_ranges(),
                     &ranges_by_hand(w as usize, h as usize, &alpha)[..]
                 );
-                assert_eq!(t.padded(), &padded_by_hand(&alpha)[..]);
-                blocks += t.block_ranges().len();
+                assert_eq!(rotate.padded(), &padded_by_hand(&alpha)[..]);
+                // Neither grows the other's table through an edit.
+                assert!(rotate.block_ranges().is_empty() && zoom.padded().is_empty());
+                assert!(rotate.alpha == alpha && zoom.alpha == alpha);
+                blocks += zoom.block_ranges().len();
+                padded += rotate.padded().len();
                 let (u0, v0) = (next(u64::from(w)) as u32, next(u64::from(h)) as u32);
                 let (u1, v1) = (
                     u0 + 1 + next(u64::from(w - u0)) as u32,
@@ -754,10 +773,15 @@ mod tests {
                     }
                 }
                 let edited = Bitmap::from_rgba8(w, h, rgba.clone()).unwrap();
-                t.patch_rect(&edited, &ColorTransform::IDENTITY, [u0, v0, u1, v1]);
+                for t in [&mut rotate, &mut zoom] {
+                    t.patch_rect(&edited, &ColorTransform::IDENTITY, [u0, v0, u1, v1]);
+                }
             }
         }
-        assert!(blocks > 50_000, "{blocks} blocks checked");
+        assert!(
+            blocks > 50_000 && padded > 30_000,
+            "{blocks} blocks, {padded} padded texels"
+        );
     }
 
     /// `to_fixed` is the library's round with its range check, over values of every size
