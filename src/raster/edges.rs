@@ -31,6 +31,15 @@ pub(crate) struct Edge {
 }
 
 impl Edge {
+    /// What fills an inline array's unused places (never read as an edge).
+    const UNUSED: Edge = Edge {
+        x_top: 0,
+        top: 0,
+        x_bottom: 0,
+        bottom: 0,
+        dir: 0,
+    };
+
     /// The edge from `a` to `b` (grid units), or `None` when it is horizontal.
     pub fn new(a: (i64, i64), b: (i64, i64)) -> Option<Edge> {
         match a.1.cmp(&b.1) {
@@ -112,14 +121,7 @@ impl Eq for EdgeList {}
 impl EdgeList {
     /// Up to [`INLINE_EDGES`] edges, inline.
     fn few(found: &[Edge]) -> EdgeList {
-        let none = Edge {
-            x_top: 0,
-            top: 0,
-            x_bottom: 0,
-            bottom: 0,
-            dir: 0,
-        };
-        let mut edges = [none; INLINE_EDGES];
+        let mut edges = [Edge::UNUSED; INLINE_EDGES];
         let len = found.len().min(INLINE_EDGES);
         edges[..len].copy_from_slice(&found[..len]);
         EdgeList::Few {
@@ -281,14 +283,7 @@ impl Edges {
     /// [`Edges::push_closed`] and [`Edges::finish`] give, made and sorted on the stack and
     /// held inline (a bitmap's quad, made for every pose of a turning sprite).
     pub fn quad(corners: [(i64, i64); 4]) -> Edges {
-        let none = Edge {
-            x_top: 0,
-            top: 0,
-            x_bottom: 0,
-            bottom: 0,
-            dir: 0,
-        };
-        let (mut found, mut n) = ([none; 4], 0);
+        let (mut found, mut n) = ([Edge::UNUSED; 4], 0);
         let mut prev = corners[3];
         for p in corners {
             if let Some(e) = Edge::new(prev, p) {
