@@ -198,6 +198,8 @@ pub(crate) struct Checked<'py> {
     pub(crate) entry: Bound<'py, PySpriteEntry>,
     x: i64,
     y: i64,
+    w: i64,
+    h: i64,
     angle: f64,
     scale: f64,
     /// The pygame transform the node is drawn with, `None` for `transform="none"`.
@@ -230,12 +232,13 @@ pub(crate) fn read_posed_sprites<'py>(
         entries,
         &reading,
         |sprite| out.contains(sprite),
-        |read| out.set_item(read.sprite.clone_ref(py), read),
+        |checked| out.set_item(&checked.sprite, checked.read()),
     )?;
     Ok(read.map(|_| out))
 }
 
-/// Reads `sprites` as [`read_posed_sprites`] does, handing each read to `store`; a sprite
+/// Reads `sprites` as [`read_posed_sprites`] does, handing each checked sprite to `store`
+/// (which makes its `_SpriteRead` if it wants one: `World.among` does not); a sprite
 /// that `seen` says was read already is skipped. `None`, having changed nothing, when a
 /// sprite is not the common case; otherwise the nodes are posed and the checked sprites
 /// returned in order.
@@ -245,7 +248,7 @@ pub(crate) fn read_and_pose<'py>(
     entries: &Bound<'py, PyDict>,
     reading: &Reading<'_, 'py>,
     seen: impl Fn(&Bound<'py, PyAny>) -> PyResult<bool>,
-    mut store: impl FnMut(PySpriteRead) -> PyResult<()>,
+    mut store: impl FnMut(&Checked<'py>) -> PyResult<()>,
 ) -> PyResult<Option<Vec<Checked<'py>>>> {
     let mut checked = Vec::with_capacity(sprites.len());
     for sprite in sprites.iter() {
@@ -258,10 +261,10 @@ pub(crate) fn read_and_pose<'py>(
         let Ok(entry) = entry.cast_into::<PySpriteEntry>() else {
             return Ok(None);
         };
-        let Some((read, sprite_checked)) = check(py, reading, sprite, entry) else {
+        let Some(sprite_checked) = check(py, reading, sprite, entry) else {
             return Ok(None);
         };
-        store(read)?;
+        store(&sprite_checked)?;
         checked.push(sprite_checked);
     }
     for c in &checked {
@@ -276,7 +279,7 @@ fn check<'py>(
     reading: &Reading<'_, 'py>,
     sprite: Bound<'py, PyAny>,
     entry: Bound<'py, PySpriteEntry>,
-) -> Option<(PySpriteRead, Checked<'py>)> {
+) -> Option<Checked<'py>> {
     let surface = sprite.getattr(reading.image).ok()?;
     let kept_size = {
         let kept = entry.try_borrow().ok()?;
@@ -341,28 +344,33 @@ fn check<'py>(
     if (w, h) != (i64::from(want.0), i64::from(want.1)) {
         return None;
     }
-    let read = PySpriteRead {
-        sprite: sprite.clone().unbind(),
-        entry: entry.clone().unbind(),
+    Some(Checked {
+        sprite,
+        entry,
         x,
         y,
         w,
         h,
         angle,
         scale,
-    };
-    Some((
-        read,
-        Checked {
-            sprite,
-            entry,
-            x,
-            y,
-            angle,
-            scale,
-            renderer,
-        },
-    ))
+        renderer,
+    })
+}
+
+impl Checked<'_> {
+    /// The sprite's `_SpriteRead`.
+    fn read(&self) -> PySpriteRead {
+        PySpriteRead {
+            sprite: self.sprite.clone().unbind(),
+            entry: self.entry.clone().unbind(),
+            x: self.x,
+            y: self.y,
+            w: self.w,
+            h: self.h,
+            angle: self.angle,
+            scale: self.scale,
+        }
+    }
 }
 
 /// A finite int or float that is not a bool, as a float (what the Python read accepts
