@@ -270,3 +270,27 @@ def test_among_is_every_touching_pair_once():
             t.make_mask(127)
         want = [(a, b) for i, a in enumerate(group) for b in group[i + 1 :] if pygame.sprite.collide_mask(a, b)]
         assert php.World().among(group) == want
+
+
+def test_among_with_thresholds_of_their_own_equals_pygame():
+    """Sprites added with a threshold of their own (255: nothing solid) among others that
+    take the call's threshold: `among` gives the pairs pygame's `collide_mask` gives on masks
+    made with each sprite's threshold, before and after a move."""
+    rng = random.Random(29)
+    world = php.World()
+    seen = set()
+    for round_ in range(12):
+        group = things(rng, 14, area=36)
+        call = rng.choice([None, 0, 60, 127, 200, 255])
+        for t in group:
+            own = rng.choice([None, None, 0, 127, 200, 255])
+            world.add(t, threshold=own)
+            t.make_mask(own if own is not None else (php.DEFAULT_THRESHOLD if call is None else call))
+        for _ in range(2):
+            want = [(a, b) for i, a in enumerate(group) for b in group[i + 1 :] if pygame.sprite.collide_mask(a, b)]
+            assert world.among(group, threshold=call) == want, (round_, call)
+            seen.add(bool(want))
+            for t in group:
+                t.rect.move_ip(rng.randrange(-2, 3), rng.randrange(-2, 3))
+        world.remove(*group)
+    assert seen == {True, False}
