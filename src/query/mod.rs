@@ -16,7 +16,7 @@
 //! - [`alpha_plane`]: a target's alpha plane over any pixels.
 //! - [`outline`]: the boundary of a target's solid pixels as polygons.
 //! - [`crowd`]: many objects at once, with [`broad_phase`] finding the close pairs
-//!   ([`forward_scan`] its first try) and `in_order` testing them on several threads with
+//!   ([`forward_scan`] its first try, [`pair_order`] its pairs' order) and `in_order` testing them on several threads with
 //!   the answer and error of one thread, when [`split`] finds their work worth the pool.
 //! - [`tracker`]: contacts turned into began / continued / ended events.
 //! - [`pick`]: which object gets the mouse, and the mouse properties it reads.
@@ -76,6 +76,7 @@ mod kept_pair_tests;
 pub(crate) mod near_miss;
 pub(crate) mod options;
 pub(crate) mod outline;
+pub(crate) mod pair_order;
 pub(crate) mod pick;
 pub(crate) mod pipeline;
 pub(crate) mod point;
