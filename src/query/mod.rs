@@ -7,7 +7,8 @@
 //!   once into a prepared pair, compared by the pair's own calls; [`target`]: what it
 //!   compares (a node in a pose); [`target_memo`]: each target's bounds and preparation
 //!   made once per many-object query; [`target_plan`]: which targets get their whole mask
-//!   made once for all their pairs; [`word_overlap`]: a lone pair of kept masks and
+//!   made once for all their pairs; [`made_masks`]: a pair of two made masks answered from
+//!   them at once; [`word_overlap`]: a lone pair of kept masks and
 //!   kernel-written poses compared by words.
 //! - [`kept_pair`]: a pair's setup kept, so that asking it again after its targets moved by
 //!   whole pixels compares the kept rasters at their new anchors.
@@ -73,6 +74,7 @@ pub(crate) mod in_order;
 pub(crate) mod kept_pair;
 #[cfg(test)]
 mod kept_pair_tests;
+pub(crate) mod made_masks;
 pub(crate) mod near_miss;
 pub(crate) mod options;
 pub(crate) mod outline;
