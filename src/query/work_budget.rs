@@ -149,17 +149,11 @@ mod tests {
     /// over 30,000 random pairs: touching, apart, on whole pixels, tiny, huge and far ones.
     #[test]
     fn windows_from_the_boxes_pixels_are_the_intersections_pixels() {
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::query::budget_tests::Rng(0x2545_f491_4f6c_dd1d);
+        // Magnitudes from 1 to 2^60, a quarter on whole pixels and a quarter on quarters.
         let mut value = move || {
-            let mag = f64::from((next() % 60) as u32).exp2();
-            let v = ((next() >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 2.0 * mag;
-            match next() % 4 {
+            let v = rng.range(-1.0, 1.0) * f64::from(rng.below(60) as u32).exp2();
+            match rng.below(4) {
                 0 => v.round(),
                 1 => (v * 4.0).round() / 4.0,
                 _ => v,
