@@ -419,10 +419,12 @@ impl Stage {
                 .zip(boxes)
                 .map(|(whole, &bounds)| TargetMemo::planned(bounds, whole)),
         );
+        // A frame's first query finds no answer kept: it looks none up (`keeps_pairs_at`).
+        let look_up = self.cache.keeps_pairs_at(revision);
         let one = |&(i, j): &(usize, usize)| -> Result<Option<Contact>> {
             let (a, b) = (objects[i], objects[j]);
             let key = kept_answer_key(a, b, parent, opts);
-            if let Some((rect, overlap_pixels)) = self.cache.pair(revision, &key) {
+            if look_up && let Some((rect, overlap_pixels)) = self.cache.pair(revision, &key) {
                 let Some(rect) = rect else { return Ok(None) };
                 // Details need the prepared targets: only those are made again.
                 if !(opts.details && opts.precise) {
