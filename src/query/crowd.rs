@@ -419,10 +419,12 @@ impl Stage {
                 .zip(boxes)
                 .map(|(whole, &bounds)| TargetMemo::planned(bounds, whole)),
         );
+        // A frame's first query finds no answer kept: it looks none up (`keeps_pairs_at`).
+        let look_up = self.cache.keeps_pairs_at(revision);
         let one = |&(i, j): &(usize, usize)| -> Result<Option<Contact>> {
             let (a, b) = (objects[i], objects[j]);
             let key = kept_answer_key(a, b, parent, opts);
-            if let Some((rect, overlap_pixels)) = self.cache.pair(revision, &key) {
+            if look_up && let Some((rect, overlap_pixels)) = self.cache.pair(revision, &key) {
                 let Some(rect) = rect else { return Ok(None) };
                 // Details need the prepared targets: only those are made again.
                 if !(opts.details && opts.precise) {
@@ -440,6 +442,17 @@ impl Stage {
             let request = PairRequest::new(a, b, parent, opts)
                 .rejecting_near_misses()
                 .with_memo(&memos[i], &memos[j]);
+            // Two made masks answer at once, as the pipeline would (`made_masks.rs`).
+            if let Some(answer) = self.made_masks_answer(&request).filter(|_| !opts.details) {
+                self.cache.keep_pair(revision, key, answer);
+                return Ok(answer.0.map(|rect| Contact {
+                    a,
+                    b,
+                    rect,
+                    overlap_pixels: answer.1,
+                    details: None,
+                }));
+            }
             let found = self.run_pair(&request, |setup| {
                 Ok(match setup {
                     Setup::Empty => {

@@ -7,7 +7,8 @@
 //!   once into a prepared pair, compared by the pair's own calls; [`target`]: what it
 //!   compares (a node in a pose); [`target_memo`]: each target's bounds and preparation
 //!   made once per many-object query; [`target_plan`]: which targets get their whole mask
-//!   made once for all their pairs; [`word_overlap`]: a lone pair of kept masks and
+//!   made once for all their pairs; [`made_masks`]: a pair of two made masks answered from
+//!   them at once; [`word_overlap`]: a lone pair of kept masks and
 //!   kernel-written poses compared by words.
 //! - [`kept_pair`]: a pair's setup kept, so that asking it again after its targets moved by
 //!   whole pixels compares the kept rasters at their new anchors.
@@ -16,7 +17,7 @@
 //! - [`alpha_plane`]: a target's alpha plane over any pixels.
 //! - [`outline`]: the boundary of a target's solid pixels as polygons.
 //! - [`crowd`]: many objects at once, with [`broad_phase`] finding the close pairs
-//!   ([`forward_scan`] its first try) and `in_order` testing them on several threads with
+//!   ([`forward_scan`] its first try, [`pair_order`] its pairs' order) and `in_order` testing them on several threads with
 //!   the answer and error of one thread, when [`split`] finds their work worth the pool.
 //! - [`tracker`]: contacts turned into began / continued / ended events.
 //! - [`pick`]: which object gets the mouse, and the mouse properties it reads.
@@ -73,9 +74,11 @@ pub(crate) mod in_order;
 pub(crate) mod kept_pair;
 #[cfg(test)]
 mod kept_pair_tests;
+pub(crate) mod made_masks;
 pub(crate) mod near_miss;
 pub(crate) mod options;
 pub(crate) mod outline;
+pub(crate) mod pair_order;
 pub(crate) mod pick;
 pub(crate) mod pipeline;
 pub(crate) mod point;

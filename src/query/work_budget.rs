@@ -29,6 +29,18 @@ pub(crate) fn window(a: &Rect, b: &Rect) -> u128 {
     a.intersect(b).map_or(0, |r| PixelRect::covering(&r).area())
 }
 
+/// [`window`] from the boxes and the pixels each covers (`pa`, `pb`): the covering
+/// pixels of an intersection are the intersection of the covering pixels, since rounding
+/// each edge outward (down for the left and top, up for the right and bottom, clamped) keeps
+/// the order of edges, so the larger of two left edges rounds to the larger of their
+/// roundings.
+fn pixel_window(a: &Rect, b: &Rect, pa: &PixelRect, pb: &PixelRect) -> u128 {
+    match a.intersect(b) {
+        Some(_) => pa.intersect(pb).area(),
+        None => 0,
+    }
+}
+
 /// The pixels a box covers.
 pub(crate) fn area(r: &Rect) -> u128 {
     PixelRect::covering(r).area()
@@ -104,22 +116,68 @@ pub(crate) fn check_pairs(
     what: impl FnOnce() -> String,
 ) -> Result<()> {
     let mut count = WorkCount::new(opts);
-    let mut drawn = vec![!opts.precise; boxes.len()];
+    // Each box's pixels once, and whether it is counted as drawn: a pair's window is then
+    // the intersection of its boxes' pixels (`pixel_window`), not four roundings a pair.
+    let mut objects: Vec<(bool, Option<PixelRect>)> = boxes
+        .iter()
+        .map(|b| (!opts.precise, b.as_ref().map(PixelRect::covering)))
+        .collect();
     for &(i, j) in pairs {
-        let (Some(a), Some(b)) = (boxes[i], boxes[j]) else {
+        let (Some(a), Some(b), Some(pa), Some(pb)) = (boxes[i], boxes[j], objects[i].1, objects[j].1) else {
             count.add(opts.precise, 0);
             continue;
         };
-        for (k, r) in [(i, &a), (j, &b)] {
-            if !drawn[k] {
-                drawn[k] = true;
-                count.add_pixels(area(r));
+        for (k, pixels) in [(i, pa), (j, pb)] {
+            if !objects[k].0 {
+                objects[k].0 = true;
+                count.add_pixels(pixels.area());
             }
         }
-        count.add(opts.precise, window(&a, &b));
+        count.add(opts.precise, pixel_window(&a, &b, &pa, &pb));
         if count.is_over() {
             break;
         }
     }
     count.check(what)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pair's window from its boxes' pixels is the pixels of its boxes' intersection,
+    /// over 30,000 random pairs: touching, apart, on whole pixels, tiny, huge and far ones.
+    #[test]
+    fn windows_from_the_boxes_pixels_are_the_intersections_pixels() {
+        let mut rng = crate::query::budget_tests::Rng(0x2545_f491_4f6c_dd1d);
+        // Magnitudes from 1 to 2^60, a quarter on whole pixels and a quarter on quarters.
+        let mut value = move || {
+            let v = rng.range(-1.0, 1.0) * f64::from(rng.below(60) as u32).exp2();
+            match rng.below(4) {
+                0 => v.round(),
+                1 => (v * 4.0).round() / 4.0,
+                _ => v,
+            }
+        };
+        let (mut overlapping, mut compared) = (0, 0);
+        while compared < 30_000 {
+            let (l, t) = (value(), value());
+            let Some(a) = Rect::from_ltrb(l, t, l + value().abs(), t + value().abs()) else {
+                continue;
+            };
+            // The second box near the first half the time, so that many pairs overlap or touch.
+            let (l, t) = match compared % 2 {
+                0 => (a.left() + value() % 8.0, a.top() + value() % 8.0),
+                _ => (value(), value()),
+            };
+            let Some(b) = Rect::from_ltrb(l, t, l + value().abs() % 16.0, t + value().abs() % 16.0) else {
+                continue;
+            };
+            let (pa, pb) = (PixelRect::covering(&a), PixelRect::covering(&b));
+            assert_eq!(pixel_window(&a, &b, &pa, &pb), window(&a, &b), "{a:?} and {b:?}");
+            overlapping += usize::from(window(&a, &b) > 0);
+            compared += 1;
+        }
+        assert!(overlapping > 5_000, "{overlapping} overlapping pairs");
+    }
 }

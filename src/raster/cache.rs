@@ -710,6 +710,12 @@ impl Clone for RasterCache {
     }
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Pair answers looked up in a frame that keeps some, on this thread.
+    pub(crate) static PAIR_LOOKUPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
 /// How many entries of each kind a cache holds: what the tests of its policy count.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct CacheCounts {
@@ -1062,6 +1068,8 @@ impl RasterCache {
         if self.pairs_frame.load(Ordering::Acquire) != frame_tag(revision) {
             return None;
         }
+        #[cfg(test)]
+        PAIR_LOOKUPS.with(|n| n.set(n.get() + 1));
         let found = self
             .shard_for(key)
             .pairs
@@ -1073,6 +1081,15 @@ impl RasterCache {
             self.made[2].fetch_add(1, Ordering::Relaxed);
         }
         found
+    }
+
+    /// Whether answers are kept for the frame of a tree at `revision`, so that
+    /// [`RasterCache::pair`] can find one: a many-object query that starts where none are
+    /// looks none up, since it asks each pair once and keeps what it finds (a moving frame's
+    /// 10,400 close pairs of the dense crowd looked up 1.2 M instructions' worth of
+    /// answers that could not be there).
+    pub fn keeps_pairs_at(&self, revision: u64) -> bool {
+        self.pairs_frame.load(Ordering::Acquire) == frame_tag(revision)
     }
 
     /// Keeps a pair's answer for the current frame.

@@ -98,7 +98,9 @@ pub(crate) use bitmap_patch::EditWork;
 pub(crate) use budget::{DrawBudget, MAX_QUERY_VERTICES};
 #[cfg(test)]
 pub(crate) use cache::CacheCounts;
-pub(crate) use cache::{MaskRef, PairKey, RasterCache, pair_key};
+#[cfg(test)]
+pub(crate) use cache::PAIR_LOOKUPS;
+pub(crate) use cache::{MaskRef, PairAnswer, PairKey, RasterCache, pair_key};
 pub(crate) use fill_bits::{FillBits, Limit as FillLimit};
 pub(crate) use plane::{Rasterizer, ScanBuffers, dense_band_rows, with_scan_buffers};
 pub(crate) use prepare::{ClipShapes, Item, Prepared, RegionPiece, anchor_and_bits};

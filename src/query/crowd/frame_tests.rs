@@ -237,3 +237,49 @@ fn queries_between_changes_to_the_tree_keep_what_they_use() {
     round(&mut aging);
     assert!(aging.cache.made()[..2] != before[..2]);
 }
+
+/// A frame's first many-object query looks no pair answer up (none can be kept for its
+/// tree yet), and keeps every answer; the same query again in the frame finds each one:
+/// a crowd of 40 overlapping discs, moved every frame.
+#[test]
+fn a_frames_first_query_looks_no_answer_up_and_the_next_finds_them_all() {
+    use crate::raster::PAIR_LOOKUPS;
+    let mut stage = Stage::new();
+    let world = stage.add_container(stage.root()).unwrap();
+    let discs: Vec<NodeId> = (0..40)
+        .map(|k| {
+            let g = Graphic::fill(Path::circle(0.0, 0.0, 6.0), FillRule::NonZero, 1.0).unwrap();
+            let n = stage.add_container(world).unwrap();
+            stage.add_graphic(n, g).unwrap();
+            stage
+                .set_position(n, f64::from(k % 8) * 10.0, f64::from(k / 8) * 10.0)
+                .unwrap();
+            n
+        })
+        .collect();
+    let opts = CollisionOptions::default().parallel(false);
+    for frame in 0..5 {
+        for &n in &discs {
+            let x = stage.x(n).unwrap();
+            stage.set_x(n, x + 0.5).unwrap();
+        }
+        let looked_up = PAIR_LOOKUPS.with(std::cell::Cell::get);
+        let first = stage.contacts_among(&discs, world, &opts).unwrap();
+        assert_eq!(
+            PAIR_LOOKUPS.with(std::cell::Cell::get),
+            looked_up,
+            "frame {frame}"
+        );
+        let found = stage.cache.made()[2];
+        let again = stage.contacts_among(&discs, world, &opts).unwrap();
+        assert_eq!(again, first, "frame {frame}");
+        // Every close pair's answer was kept by the first query and found by the second.
+        let close = PAIR_LOOKUPS.with(std::cell::Cell::get) - looked_up;
+        assert!(
+            close as usize > first.len() && first.len() >= 60,
+            "frame {frame}: {close} pairs"
+        );
+        assert_eq!(stage.cache.made()[2] - found, close as usize, "frame {frame}");
+        assert_eq!(first, stage.clone().contacts_among(&discs, world, &opts).unwrap());
+    }
+}
