@@ -55,7 +55,7 @@ fn nonempty(rect: PixelRect) -> PixelRect {
 
 #[cfg(test)]
 thread_local! {
-    /// Bands made on this thread, and rows of them.
+    /// Bands made on this thread, and their pixels.
     pub(crate) static BANDS_MADE: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((0, 0)) };
 }
 
@@ -123,8 +123,8 @@ impl LazyMask {
         self.bands[band].store(MADE, Ordering::Release);
         #[cfg(test)]
         BANDS_MADE.with(|n| {
-            let (bands, rows) = n.get();
-            n.set((bands + 1, rows + region.height()));
+            let (bands, pixels) = n.get();
+            n.set((bands + 1, pixels + region.area() as u64));
         });
         true
     }

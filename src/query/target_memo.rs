@@ -257,6 +257,10 @@ impl Stage {
             whole_mask(prepared, t, || self.describe(node), Arc::make_mut(&mut mask)).ok()?;
             #[cfg(test)]
             tests::WHOLE_MASKS.with(|n| n.set(n.get() + 1));
+            #[cfg(test)]
+            tests::WHOLE_MASK_PIXELS.with(|n| n.set(n.get() + mask.rect().area() as u64));
+            #[cfg(test)]
+            tests::WHOLE_MASK_TEXELS.with(|n| n.set(n.get() + crate::raster::last_bits_counts().texels_read));
             Some((t, mask))
         });
         match made {
@@ -267,7 +271,7 @@ impl Stage {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     //! The many-object queries with their memos against every pair asked alone on a fresh
     //! copy of the stage (no memo, an empty cache), over random crowds of targets of one to
     //! three items (fills, bitmaps, masked items) and pixel budgets from tight to roomy, so
@@ -284,6 +288,9 @@ mod tests {
         static SERVED: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
         /// Whole masks made for planned targets.
         pub(crate) static WHOLE_MASKS: Cell<u64> = const { Cell::new(0) };
+        /// Pixels of those masks, and texels their kernels read to decide them.
+        pub(crate) static WHOLE_MASK_PIXELS: Cell<u64> = const { Cell::new(0) };
+        pub(crate) static WHOLE_MASK_TEXELS: Cell<u64> = const { Cell::new(0) };
         /// Pairs compared by their made masks without the outline test first.
         pub(crate) static MASKS_FIRST: Cell<u64> = const { Cell::new(0) };
     }

@@ -22,8 +22,27 @@ use crate::raster::bitmask::BitMask;
 use crate::raster::{MaskRef, Prepared, Rasterizer, ScanBuffers, SolidBits, Within, with_scan_buffers};
 use crate::{CollisionOptions, NodeId, Result, Stage};
 
+/// Whether planned targets of one kernel item are made band by band, or whole at once as
+/// `contacts_among` makes them. Whole: on the asteroids scene every rock's solid rows are
+/// read by one pair or another, so bands skip only rows the kernel has nothing to read in,
+/// and cost more than they save (docs/frame-engine.md, "Yes or no").
+const BY_BANDS: bool = false;
+
+/// [`BY_BANDS`], or what this thread's tests ask for.
+fn by_bands() -> bool {
+    #[cfg(test)]
+    if let Some(forced) = FORCE_BANDS.with(std::cell::Cell::get) {
+        return forced;
+    }
+    BY_BANDS
+}
+
 #[cfg(test)]
 thread_local! {
+    /// Bands or whole masks for the queries of this thread, in place of [`BY_BANDS`].
+    pub(crate) static FORCE_BANDS: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
+    /// Texels the kernels read to make bands on this thread.
+    pub(crate) static BAND_TEXELS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Words compared on this thread by the row scan, and pairs it answered.
     pub(crate) static WORDS_COMPARED: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((0, 0)) };
 }
@@ -137,7 +156,7 @@ impl Stage {
             })?;
             Ok(touching.then_some((a, b)))
         };
-        self.each_close_pair(&objects, &boxes, &pairs, opts, true, one)
+        self.each_close_pair(&objects, &boxes, &pairs, opts, by_bands(), one)
     }
 
     /// Whether the prepared `pair` (of `nodes`, from `memos`) has a pixel solid in both
@@ -193,50 +212,67 @@ fn touches_by_rows(window: PixelRect, (a, b): (&Rows<'_>, &Rows<'_>), thresholds
     if w.is_empty() {
         return Some(false);
     }
+    let lazy = |r: &Rows<'_>| matches!(r, Rows::Lazy(..));
+    if !lazy(a) && !lazy(b) {
+        return scan_rows(w, (a, b), |_, _| true);
+    }
     with_scan_buffers(|buffers| {
         let mut scratch = std::mem::replace(&mut buffers.bits.a, BitMask::empty());
-        let h = w.height() as i64;
-        let mid = w.y0 + h / 2;
-        let last_bits = (w.width() - 1) % 64 + 1;
-        let last_mask = if last_bits == 64 {
-            !0
-        } else {
-            (1u64 << last_bits) - 1
-        };
-        let mut found = Some(false);
-        #[cfg(test)]
-        let mut words = 0u64;
-        'rows: for k in 0..h {
-            // The middle row, the one above it, the one below it, and so on.
-            let y = if k % 2 == 0 { mid + k / 2 } else { mid - 1 - k / 2 };
-            if !ready(a, y, thresholds.0, &mut scratch, buffers)
-                || !ready(b, y, thresholds.1, &mut scratch, buffers)
-            {
-                found = None;
-                break;
-            }
-            let mut x = w.x0;
-            while x < w.x1 {
-                let keep = if w.x1 - x >= 64 { !0 } else { last_mask };
-                #[cfg(test)]
-                {
-                    words += 1;
-                }
-                if a.bits_at(y, x) & b.bits_at(y, x) & keep != 0 {
-                    found = Some(true);
-                    break 'rows;
-                }
-                x += 64;
-            }
-        }
-        #[cfg(test)]
-        WORDS_COMPARED.with(|n| {
-            let (compared, pairs) = n.get();
-            n.set((compared + words, pairs + 1));
+        let found = scan_rows(w, (a, b), |second, y| match second {
+            false => ready(a, y, thresholds.0, &mut scratch, buffers),
+            true => ready(b, y, thresholds.1, &mut scratch, buffers),
         });
         buffers.bits.a = scratch;
         found
     })
+}
+
+/// Whether a pixel of `w` (inside both sides) is solid in both `rows`, from the middle row
+/// outward; `ready(second, y)` makes row `y` of the first or second side readable, or says
+/// it cannot (`None` then).
+fn scan_rows(
+    w: PixelRect,
+    (a, b): (&Rows<'_>, &Rows<'_>),
+    mut ready: impl FnMut(bool, i64) -> bool,
+) -> Option<bool> {
+    let h = w.height() as i64;
+    let mid = w.y0 + h / 2;
+    let last_bits = (w.width() - 1) % 64 + 1;
+    let last_mask = if last_bits == 64 {
+        !0
+    } else {
+        (1u64 << last_bits) - 1
+    };
+    let mut found = Some(false);
+    #[cfg(test)]
+    let mut words = 0u64;
+    'rows: for k in 0..h {
+        // The middle row, the one above it, the one below it, and so on.
+        let y = if k % 2 == 0 { mid + k / 2 } else { mid - 1 - k / 2 };
+        if !ready(false, y) || !ready(true, y) {
+            found = None;
+            break;
+        }
+        let mut x = w.x0;
+        while x < w.x1 {
+            let keep = if w.x1 - x >= 64 { !0 } else { last_mask };
+            #[cfg(test)]
+            {
+                words += 1;
+            }
+            if a.bits_at(y, x) & b.bits_at(y, x) & keep != 0 {
+                found = Some(true);
+                break 'rows;
+            }
+            x += 64;
+        }
+    }
+    #[cfg(test)]
+    WORDS_COMPARED.with(|n| {
+        let (compared, pairs) = n.get();
+        n.set((compared + words, pairs + 1));
+    });
+    found
 }
 
 /// Whether row `y` of `side` can be read: a band of a [`Rows::Lazy`] side made now when no
@@ -254,6 +290,9 @@ fn ready(side: &Rows<'_>, y: i64, threshold: u8, scratch: &mut BitMask, buffers:
             return false;
         };
         bits.reset_work();
-        kernel.fill(band, Within::All, bits, out) && bits.check(String::new).is_ok()
+        let made = kernel.fill(band, Within::All, bits, out) && bits.check(String::new).is_ok();
+        #[cfg(test)]
+        BAND_TEXELS.with(|n| n.set(n.get() + bits.counts.texels_read));
+        made
     })
 }

@@ -7,7 +7,7 @@ use std::cell::Cell;
 
 use crate::query::budget_tests::Rng;
 use crate::query::lazy_mask::BANDS_MADE;
-use crate::query::touching::WORDS_COMPARED;
+use crate::query::touching::{BAND_TEXELS, FORCE_BANDS, WORDS_COMPARED};
 use crate::{
     Bitmap, BitmapRenderer, CollisionOptions, ColorTransform, FillRule, Graphic, NodeId, Path, PygameFlavour,
     PygameTransform, Stage,
@@ -182,7 +182,10 @@ fn touching_among_gives_the_contacts_pairs() {
             opts = opts.skip_hidden(true);
             stage.set_visible(sprites[0], false).unwrap();
         }
+        // Planned targets by bands half the time, whole the other half.
+        FORCE_BANDS.with(|f| f.set(Some(case % 2 == 0)));
         let (got, want) = both(&stage, &sprites, world, &opts);
+        FORCE_BANDS.with(|f| f.set(None));
         match (&got, &want) {
             (Ok(got), Ok(want)) => {
                 assert_eq!(got, want, "case {case}, {opts:?}");
@@ -236,6 +239,7 @@ fn touching_among_follows_a_turning_crowd() {
             .tolerance(127)
             .anti_alias(false)
             .parallel(frame % 3 == 0);
+        FORCE_BANDS.with(|f| f.set(Some(frame % 2 == 1)));
         let (got, want) = both(&stage, &rocks, world, &opts);
         let (got, want) = (got.unwrap(), want.unwrap());
         assert_eq!(got, want, "frame {frame}");
@@ -243,6 +247,7 @@ fn touching_among_follows_a_turning_crowd() {
         let contacts = stage.contacts_among(&rocks, world, &opts).unwrap();
         let kept = stage.touching_among(&rocks, world, &opts).unwrap();
         assert!(contacts.iter().map(|c| (c.a, c.b)).eq(kept.iter().copied()));
+        FORCE_BANDS.with(|f| f.set(None));
         touching += got.len();
     }
     assert!(touching > 1_000, "{touching} touching pairs");
@@ -282,7 +287,9 @@ fn comb(stage: &mut Stage, odd: Option<u32>, x: f64) -> NodeId {
 fn counted(stage: &Stage, nodes: &[NodeId]) -> (Vec<(NodeId, NodeId)>, u64, u64, u64) {
     let opts = CollisionOptions::default().parallel(false);
     let (bands, words) = (BANDS_MADE.with(Cell::get), WORDS_COMPARED.with(Cell::get));
+    FORCE_BANDS.with(|f| f.set(Some(true)));
     let got = stage.touching_among(nodes, stage.root(), &opts).unwrap();
+    FORCE_BANDS.with(|f| f.set(None));
     let bands = BANDS_MADE.with(Cell::get).0 - bands.0;
     let now = WORDS_COMPARED.with(Cell::get);
     (got, bands, now.0 - words.0, now.1 - words.1)
@@ -321,4 +328,100 @@ fn a_pair_that_does_not_touch_reads_its_whole_window() {
     let (got, bands, words, scanned) = counted(&stage, &nodes);
     assert_eq!(got, [(nodes[0], nodes[2])]);
     assert_eq!((scanned, words, bands), (3, 40 + 1 + 40, 15));
+}
+
+/// A `size` px rock as the asteroids bench draws one, roughly: an opaque disc with a rim
+/// of alpha 120 and a hole.
+fn rock(size: u32) -> Bitmap {
+    let c = f64::from(size) / 2.0;
+    let rgba = (0..size * size)
+        .flat_map(|k| {
+            let (x, y) = (f64::from(k % size) + 0.5 - c, f64::from(k / size) + 0.5 - c);
+            let d = x.hypot(y) / c;
+            let hole = (x - c * 0.3).hypot(y + c * 0.2) < c * 0.2;
+            let a = match () {
+                _ if hole || d >= 0.95 => 0,
+                _ if d < 0.8 => 255,
+                _ => 120,
+            };
+            [150, 140, 120, a]
+        })
+        .collect();
+    Bitmap::from_rgba8(size, size, rgba).unwrap()
+}
+
+/// The pixels of masks a frame of `prof_pygame`'s scene makes (1,000 rocks of 44, 32 and
+/// 22 px turned every frame, tolerance 127), and the texels the kernels read for them:
+/// whole masks for `contacts_among` against bands for `touching_among`, the same pairs.
+/// Counted, printed, and held to bounds.
+#[test]
+fn bands_make_fewer_pixels_than_whole_masks_on_the_rocks_scene() {
+    use crate::query::target_memo::tests::{WHOLE_MASK_PIXELS, WHOLE_MASK_TEXELS};
+    for rotozoom in [false, true] {
+        let mut rng = Rng(0x2a57_e401);
+        let mut stage = Stage::new();
+        let world = stage.add_container(stage.root()).unwrap();
+        let sizes = [44u32, 32, 22];
+        let images: Vec<Bitmap> = sizes.iter().map(|&s| rock(s)).collect();
+        let n = 1_000;
+        let field = (n as f64).sqrt() * 34.0;
+        let rocks: Vec<(NodeId, usize)> = (0..n)
+            .map(|k| {
+                (
+                    stage.add_bitmap(world, images[k % 3].clone(), false).unwrap(),
+                    k % 3,
+                )
+            })
+            .collect();
+        let opts = CollisionOptions::default().tolerance(127).parallel(false);
+        let (mut whole, mut bands, mut pairs, mut texels) = (0, 0, 0, (0, 0));
+        let frames = 3;
+        for _ in 0..frames {
+            for &(r, k) in &rocks {
+                let t = match rotozoom {
+                    false => PygameTransform::rotate(rng.range(0.0, 360.0)),
+                    true => PygameTransform::rotozoom(rng.range(0.0, 360.0), [0.75, 1.0, 1.25][k]),
+                };
+                let (w, h) = t.output_size(sizes[k], sizes[k]);
+                let (x, y) = (rng.range(0.0, field).round(), rng.range(0.0, field).round());
+                stage
+                    .set_bitmap_renderer(r, Some(BitmapRenderer::Pygame(t)))
+                    .unwrap();
+                stage
+                    .set_position(r, x - f64::from(w / 2), y - f64::from(h / 2))
+                    .unwrap();
+            }
+            let nodes: Vec<NodeId> = rocks.iter().map(|r| r.0).collect();
+            let before = (
+                WHOLE_MASK_PIXELS.with(Cell::get),
+                BANDS_MADE.with(Cell::get).1,
+                WHOLE_MASK_TEXELS.with(Cell::get),
+                BAND_TEXELS.with(Cell::get),
+            );
+            FORCE_BANDS.with(|f| f.set(Some(true)));
+            let (got, want) = both(&stage, &nodes, world, &opts);
+            FORCE_BANDS.with(|f| f.set(None));
+            assert_eq!(got.as_ref().unwrap(), want.as_ref().unwrap());
+            whole += WHOLE_MASK_PIXELS.with(Cell::get) - before.0;
+            bands += BANDS_MADE.with(Cell::get).1 - before.1;
+            texels.0 += WHOLE_MASK_TEXELS.with(Cell::get) - before.2;
+            texels.1 += BAND_TEXELS.with(Cell::get) - before.3;
+            pairs += got.unwrap().len();
+        }
+        let (whole, bands, pairs) = (whole / frames, bands / frames, pairs / frames as usize);
+        let texels = (texels.0 / frames, texels.1 / frames);
+        eprintln!(
+            "rotozoom {rotozoom}: {pairs} touching pairs a frame; mask pixels made a frame: {whole} whole, \
+             {bands} by bands; texels read {} whole, {} by bands",
+            texels.0, texels.1
+        );
+        assert!(pairs > 200, "{pairs} touching pairs");
+        // Bands leave out about half the masks' pixels and over a third of their texels.
+        // (The frame still costs more by bands: docs/frame-engine.md, "Yes or no".)
+        assert!(
+            bands * 4 < whole * 3,
+            "{bands} pixels by bands against {whole} whole"
+        );
+        assert!(texels.1 * 4 < texels.0 * 3, "{texels:?} texels read");
+    }
 }
