@@ -3,9 +3,10 @@
 //!
 //! [`Stage::touching_among`](crate::Stage::touching_among) plans targets whole as
 //! `contacts_among` does (`target_plan.rs`), but a touching pair stops at its first word
-//! solid in both targets, so most of a target's mask is never read. A target whose pixels a
-//! kernel writes ([`SolidBits`]: an unsmoothed or pygame-rendered bitmap) therefore gets a
-//! [`LazyMask`]: its extent in bands of [`BAND_ROWS`] rows, each made the first time a pair
+//! solid in both targets, so part of a target's mask may never be read. With
+//! `touching::BY_BANDS` (off: on the scenes measured it costs more than it saves, see
+//! docs/game-notes.md), a target whose pixels a kernel writes (`SolidBits`: an unsmoothed
+//! or pygame-rendered bitmap) gets a [`LazyMask`]: its extent in bands of [`BAND_ROWS`] rows, each made the first time a pair
 //! reads one of its rows, by the same kernel over the band (a pixel's value depends on the
 //! item and the pixel alone, semantics.md 4.5, so a band holds the rows the whole mask
 //! would), and kept for the query's other pairs.

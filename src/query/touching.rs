@@ -5,9 +5,11 @@
 //! A pair that touches needs only one word solid in both targets. So here each pair scans
 //! its window's rows from the middle outward (where two round sprites' overlap is) and
 //! stops at the first word solid in both; only a pair that does not touch reads its whole
-//! window. Targets the query plans whole (`target_plan.rs`) and that a kernel writes get
-//! their mask band by band as pairs read rows (`lazy_mask.rs`), so a touching pair makes
-//! only the bands it reads and a band several pairs read is made once.
+//! window. Targets the query plans whole (`target_plan.rs`) get their whole mask, as in
+//! `contacts_among`; or, with `BY_BANDS`, those a kernel writes get it band by band as
+//! pairs read rows (`lazy_mask.rs`), so that a touching pair makes only the bands it reads.
+//! That costs more than it saves on the scenes measured so far (docs/game-notes.md,
+//! "`World.among` asks yes or no"), so it is off, and tested.
 //!
 //! Everything else is `contacts_among`'s, so the answer is its pairs in its order, and its
 //! errors: the same broad phase, work checks, memos, near-miss test, kept answers and
@@ -82,10 +84,9 @@ impl Stage {
     /// Every touching pair among `objects`, in `parent`'s space: exactly the pairs of
     /// [`Stage::contacts_among`] with the same options, as `(a, b)`, in its order (by the
     /// position of `a` then `b` in `objects`, `a` always earlier), without their rectangles
-    /// and counts. For a game that needs only which objects touch, it does less work: a pair
-    /// stops at the first word of pixels solid in both targets, and a target that several
-    /// pairs read (a turning sprite among its neighbours) is worked out only in the bands
-    /// of rows its pairs read (docs/frame-engine.md, "Yes or no").
+    /// and counts: what a game that needs only which objects touch asks. A pair of targets
+    /// whose masks are made stops at the first word of pixels solid in both
+    /// (docs/frame-engine.md, "Yes or no").
     ///
     /// # Errors
     ///
