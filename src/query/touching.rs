@@ -2,10 +2,10 @@
 //!
 //! A game that only needs which sprites touch (pixelhit.pygame's `World.among`) does not
 //! need each contact's rectangle and count, and those cost every close pair's whole window.
-//! A pair that touches needs only one word solid in both targets. So here each pair scans
-//! its window's rows from the middle outward (where two round sprites' overlap is) and
-//! stops at the first word solid in both; only a pair that does not touch reads its whole
-//! window. Targets the query plans whole (`target_plan.rs`) get their whole mask, as in
+//! A pair that touches needs only one word solid in both targets. So here a pair of two
+//! masks reads its window's middle row first (where two round sprites' overlap is) and
+//! stops at a word solid in both; else the whole window by `contacts_among`'s word-column
+//! compare (rows from the middle outward when a side is made by bands). Targets the query plans whole (`target_plan.rs`) get their whole mask, as in
 //! `contacts_among`; or, with `BY_BANDS`, those a kernel writes get it band by band as
 //! pairs read rows (`lazy_mask.rs`), so that a touching pair makes only the bands it reads.
 //! That costs more than it saves on the scenes measured so far (docs/game-notes.md,
@@ -205,17 +205,29 @@ impl Stage {
     }
 }
 
-/// Whether a pixel of `window` is solid in both `rows`, read from the window's middle row
-/// outward, stopping at the first word solid in both; bands of a [`Rows::Lazy`] side made
-/// as rows need them (at its `thresholds`). `None` when a band cannot be made.
+/// Whether a pixel of `window` is solid in both `rows`: the window's middle row first, then
+/// the rest (by rows outward from the middle, stopping at the first word solid in both,
+/// when a side is a [`Rows::Lazy`], whose bands are made as rows need them at its
+/// `thresholds`). `None` when a band cannot be made.
 fn touches_by_rows(window: PixelRect, (a, b): (&Rows<'_>, &Rows<'_>), thresholds: (u8, u8)) -> Option<bool> {
     let w = window.intersect(&a.rect()).intersect(&b.rect());
     if w.is_empty() {
         return Some(false);
     }
-    let lazy = |r: &Rows<'_>| matches!(r, Rows::Lazy(..));
-    if !lazy(a) && !lazy(b) {
-        return scan_rows(w, (a, b), |_, _| true);
+    if let (Rows::Placed(ma, at), Rows::Placed(mb, bt)) = (a, b) {
+        // The middle row first (where most touching pairs share a word), then the window
+        // at once by the word-column compare `contacts_among` takes, which the compiler
+        // vectorizes.
+        let mid = w.y0 + (w.height() / 2) as i64;
+        let row = PixelRect {
+            y0: mid,
+            y1: mid + 1,
+            ..w
+        };
+        if scan_rows(row, (a, b), |_, _| true) == Some(true) {
+            return Some(true);
+        }
+        return Some(ma.overlap_moved(*at, mb, *bt, w).count > 0);
     }
     with_scan_buffers(|buffers| {
         let mut scratch = std::mem::replace(&mut buffers.bits.a, BitMask::empty());
