@@ -1,12 +1,14 @@
 //! The scene of `python/bench/asteroids.py` in Rust, for counting the work of a frame of
 //! pygame-rendered sprites (semantics.md 4.9): `prof_pygame [rocks] [frames] [rotate|rotozoom]
-//! [plain]`. Rocks from three shared images (44, 32 and 22 px: an opaque lumpy core, a rim of
+//! [plain|touching]`. Rocks from three shared images (44, 32 and 22 px: an opaque lumpy core, a rim of
 //! alpha 90 to 160, two holes), drifting by fractions of a pixel and turning every frame;
 //! each is a bitmap node whose renderer is set every frame to `rotate(angle)` (or
 //! `rotozoom(angle, scale)`, scale 0.75, 1 or 1.25 per rock) and placed at the drawn
 //! surface's `rect.topleft`, as pygame blits it; then one `contacts_among` at tolerance 127
-//! (pygame's mask threshold 127), on one thread. `plain`: `fast_paths(false)`. Prints the
-//! contacts and the median time per frame (read counts under callgrind, not times).
+//! (pygame's mask threshold 127), on one thread. `plain`: `fast_paths(false)`; `touching`:
+//! `touching_among` in place of `contacts_among` (which pairs touch, yes or no, as
+//! pixelhit.pygame's `World.among` asks). Prints the contacts and the median time per frame
+//! (read counts under callgrind, not times).
 use pixelhit::{Bitmap, BitmapRenderer, CollisionOptions, PygameTransform, Stage};
 use pixelhit_benches::scenes::Rng;
 
@@ -53,6 +55,7 @@ fn main() {
     let frames: usize = arg(2).and_then(|s| s.parse().ok()).unwrap_or(60);
     let rotozoom = arg(3).as_deref() == Some("rotozoom");
     let plain = arg(4).as_deref() == Some("plain");
+    let touching = arg(4).as_deref() == Some("touching");
     let mut rng = Rng::new(1);
     let sizes = [44usize, 32, 22];
     let images: Vec<Bitmap> = sizes.iter().map(|&s| rock(&mut rng, s)).collect();
@@ -107,7 +110,10 @@ fn main() {
             stage.set_position(node, x, y).unwrap();
         }
         let t = std::time::Instant::now();
-        contacts += stage.contacts_among(&rocks, world, &opts).unwrap().len();
+        contacts += match touching {
+            true => stage.touching_among(&rocks, world, &opts).unwrap().len(),
+            false => stage.contacts_among(&rocks, world, &opts).unwrap().len(),
+        };
         times.push(t.elapsed());
     }
     times.sort();

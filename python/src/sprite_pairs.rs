@@ -62,13 +62,15 @@ fn touching_pairs<'py>(
     let opts = CollisionOptions::default()
         .tolerance(tolerance.unwrap_or(0))
         .anti_alias(false);
-    let contacts = {
+    // Only which pairs touch: `touching_among` gives `contacts_among`'s pairs, each pair
+    // stopping at its first shared word.
+    let touching = {
         let guard = stage.get().read()?;
         let stage = &*guard;
-        py.detach(|| stage.contacts_among(&ids, parent, &opts))
+        py.detach(|| stage.touching_among(&ids, parent, &opts))
             .or_raise()?
     };
-    // Contacts name only nodes of `ids`, each in `sprite_of`.
+    // The pairs name only nodes of `ids`, each in `sprite_of`.
     let sprite = |id: NodeId| -> PyResult<Py<PyAny>> {
         let at = sprite_of
             .binary_search_by_key(&id, |&(node, _)| node)
@@ -77,9 +79,9 @@ fn touching_pairs<'py>(
             })?;
         Ok(sprites[sprite_of[at].1].0.clone().unbind())
     };
-    contacts
+    touching
         .iter()
-        .map(|c| Ok((sprite(c.a)?, sprite(c.b)?)))
+        .map(|&(a, b)| Ok((sprite(a)?, sprite(b)?)))
         .collect()
 }
 

@@ -187,18 +187,7 @@ impl Stage {
         parent: NodeId,
         opts: &CollisionOptions,
     ) -> Result<Vec<Contact>> {
-        let objects = self.distinct_inside(parent, objects, opts)?;
-        let boxes = self.boxes(&objects, parent, opts.parallel)?;
-        let pairs = overlapping_pairs(&boxes, MAX_CLOSE_PAIRS)
-            .map_err(|count| self.too_many_pairs(count, objects.len(), parent))?;
-        check_pairs(&boxes, &pairs, opts, || {
-            format!(
-                "the contacts among {} objects in {}",
-                objects.len(),
-                self.describe(parent)
-            )
-        })?;
-        let _frame = self.cache.batch(self.revision());
+        let (objects, boxes, pairs) = self.close_pairs_among(objects, parent, opts, "contacts")?;
         self.narrow_phase(parent, &objects, &boxes, &pairs, opts)
     }
 
@@ -258,7 +247,6 @@ impl Stage {
                 self.describe(parent)
             )
         })?;
-        let _frame = self.cache.batch(self.revision());
         self.narrow_phase(parent, &all, &boxes, &pairs, opts)
     }
 
@@ -338,8 +326,32 @@ impl Stage {
                 self.describe(parent)
             )
         })?;
-        let _frame = self.cache.batch(self.revision());
         self.narrow_phase(parent, &all, &boxes, &pairs, opts)
+    }
+
+    /// The objects of a many-object query among `objects` (without repeats, checked inside
+    /// `parent`), their boxes and the close pairs, the pairs' work checked; `what` names the
+    /// answer in a work-budget error ("contacts", "touching pairs").
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn close_pairs_among(
+        &self,
+        objects: &[NodeId],
+        parent: NodeId,
+        opts: &CollisionOptions,
+        what: &str,
+    ) -> Result<(Vec<NodeId>, Vec<Option<Rect>>, Vec<(usize, usize)>)> {
+        let objects = self.distinct_inside(parent, objects, opts)?;
+        let boxes = self.boxes(&objects, parent, opts.parallel)?;
+        let pairs = overlapping_pairs(&boxes, MAX_CLOSE_PAIRS)
+            .map_err(|count| self.too_many_pairs(count, objects.len(), parent))?;
+        check_pairs(&boxes, &pairs, opts, || {
+            format!(
+                "the {what} among {} objects in {}",
+                objects.len(),
+                self.describe(parent)
+            )
+        })?;
+        Ok((objects, boxes, pairs))
     }
 
     /// The objects without repeats, in their first order, after checking that each is inside
@@ -409,19 +421,9 @@ impl Stage {
         // Answers are kept for the frame (the tree unchanged): asking the same pairs again
         // in a frame costs a lookup each.
         let revision = self.revision();
-        // Each object's bounds and preparation, made by its first pair (`target_memo.rs`),
-        // and the whole mask of those many pairs read (`target_plan.rs`).
-        // Each box is the broad phase's, which is the one a pair would work out.
-        let mut memos = memo_array();
-        memos.extend(
-            plan_whole(boxes, pairs, |i| self.lone_unsmoothed_bitmap(objects[i]))
-                .into_iter()
-                .zip(boxes)
-                .map(|(whole, &bounds)| TargetMemo::planned(bounds, whole)),
-        );
         // A frame's first query finds no answer kept: it looks none up (`keeps_pairs_at`).
         let look_up = self.cache.keeps_pairs_at(revision);
-        let one = |&(i, j): &(usize, usize)| -> Result<Option<Contact>> {
+        let one = |&(i, j): &(usize, usize), memos: &[TargetMemo]| -> Result<Option<Contact>> {
             let (a, b) = (objects[i], objects[j]);
             let key = kept_answer_key(a, b, parent, opts);
             if look_up && let Some((rect, overlap_pixels)) = self.cache.pair(revision, &key) {
@@ -486,6 +488,38 @@ impl Stage {
                 details,
             }))
         };
+        self.each_close_pair(objects, boxes, pairs, opts, false, one)
+    }
+
+    /// `one(pair, memos)` of every close pair, with the targets' memos of the query
+    /// (`target_memo.rs`; planned `lazily` for a yes-or-no query, `lazy_mask.rs`): the
+    /// `Some` answers in the pairs' order, or the error of the first failing pair in that
+    /// order, on the pool when `opts.parallel` and the pairs' work pays for it (`split.rs`).
+    pub(crate) fn each_close_pair<T: Send>(
+        &self,
+        objects: &[NodeId],
+        boxes: &[Option<Rect>],
+        pairs: &[(usize, usize)],
+        opts: &CollisionOptions,
+        lazily: bool,
+        one: impl Fn(&(usize, usize), &[TargetMemo]) -> Result<Option<T>> + Sync,
+    ) -> Result<Vec<T>> {
+        let _frame = self.cache.batch(self.revision());
+        // Each object's bounds and preparation, made by its first pair (`target_memo.rs`),
+        // and the whole mask of those many pairs read (`target_plan.rs`). A mask made band
+        // by band costs only the bands read, so there a lone bitmap's windows need cover it
+        // once, as any other target's.
+        // Each box is the broad phase's, which is the one a pair would work out.
+        let mut memos = memo_array();
+        memos.extend(
+            plan_whole(boxes, pairs, |i| {
+                !lazily && self.lone_unsmoothed_bitmap(objects[i])
+            })
+            .into_iter()
+            .zip(boxes)
+            .map(|(whole, &bounds)| TargetMemo::planned(bounds, whole, lazily)),
+        );
+        let one = |p: &(usize, usize)| one(p, &memos);
         // Only the hits are kept, in the pairs' order: a frame of many close pairs that do
         // not touch holds no memory for them.
         #[cfg(feature = "parallel")]

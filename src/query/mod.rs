@@ -19,6 +19,9 @@
 //! - [`crowd`]: many objects at once, with [`broad_phase`] finding the close pairs
 //!   ([`forward_scan`] its first try, [`pair_order`] its pairs' order) and `in_order` testing them on several threads with
 //!   the answer and error of one thread, when [`split`] finds their work worth the pool.
+//! - [`touching`]: which pairs of a group touch, yes or no, each pair stopping at its first
+//!   shared word, with [`lazy_mask`] making planned targets' masks band by band as pairs
+//!   read their rows.
 //! - [`tracker`]: contacts turned into began / continued / ended events.
 //! - [`pick`]: which object gets the mouse, and the mouse properties it reads.
 //! - [`work_budget`]: the work a whole many-object or motion call may take, counted before
@@ -74,6 +77,7 @@ pub(crate) mod in_order;
 pub(crate) mod kept_pair;
 #[cfg(test)]
 mod kept_pair_tests;
+pub(crate) mod lazy_mask;
 pub(crate) mod made_masks;
 pub(crate) mod near_miss;
 pub(crate) mod options;
@@ -92,6 +96,9 @@ mod steady_frame_tests;
 pub(crate) mod target;
 pub(crate) mod target_memo;
 pub(crate) mod target_plan;
+pub(crate) mod touching;
+#[cfg(test)]
+mod touching_tests;
 pub(crate) mod tracker;
 pub(crate) mod word_overlap;
 pub(crate) mod work_budget;

@@ -28,11 +28,12 @@
 use std::cell::Cell;
 use std::sync::{Arc, OnceLock};
 
+use crate::query::lazy_mask::LazyMask;
 use crate::query::near_miss::KeptOutline;
 use crate::query::options::threshold;
 use crate::query::target::{Pose, Target};
 use crate::raster::bitmask::BitMask;
-use crate::raster::{DrawBudget, MAX_QUERY_VERTICES, Prepared, whole_mask};
+use crate::raster::{DrawBudget, MAX_QUERY_VERTICES, Prepared, Rasterizer, SolidBits, whole_mask};
 use crate::{CollisionOptions, NodeId, Rect, Result, Stage};
 
 /// One target's bounds and preparation for the length of one many-object query.
@@ -49,6 +50,14 @@ pub(crate) struct TargetMemo {
     /// That mask and its threshold, made by its first pair; `None` inside when making it
     /// failed (its pairs then go their own way, and report the error themselves).
     mask: OnceLock<Option<(u8, Arc<BitMask>)>>,
+    /// Whether the query is a yes-or-no one, whose planned targets of one kernel item get
+    /// their mask band by band ([`LazyMask`]).
+    lazily: bool,
+    /// The threshold of such a target, worked out by its first pair; `None` inside for a
+    /// target that is not one kernel item (its whole mask is made at once).
+    lazy_threshold: OnceLock<Option<u8>>,
+    /// Its mask made band by band, made by its first pair that reads rows.
+    lazy_mask: OnceLock<LazyMask>,
 }
 
 impl std::fmt::Debug for TargetMemo {
@@ -118,11 +127,12 @@ struct Memoized {
 impl TargetMemo {
     /// A memo for a target whose box in the query's parent the broad phase worked out
     /// (`bounds`, as [`Stage::bounds`] gives it) and whose whole mask is made once
-    /// (`whole`), or not.
-    pub fn planned(bounds: Option<Rect>, whole: bool) -> TargetMemo {
+    /// (`whole`), or not; `lazily` for a yes-or-no query ([`LazyMask`]).
+    pub fn planned(bounds: Option<Rect>, whole: bool, lazily: bool) -> TargetMemo {
         TargetMemo {
             bounds: OnceLock::from(Some(bounds)),
             whole,
+            lazily,
             ..TargetMemo::default()
         }
     }
@@ -152,6 +162,17 @@ pub(crate) fn give_back_memo_array(mut memos: Vec<TargetMemo>) {
 }
 
 impl TargetMemo {
+    /// Its mask made band by band for `prepared` (planned lazily at `threshold`), or `None`
+    /// when the memo is not planned so.
+    pub fn lazy_mask(&self, prepared: &Prepared, threshold: u8) -> Option<&LazyMask> {
+        if !(self.whole && self.lazily) {
+            return None;
+        }
+        let extent = prepared.extent().unwrap_or_default();
+        let mask = self.lazy_mask.get_or_init(|| LazyMask::new(extent, threshold));
+        mask.is_for(extent, threshold).then_some(mask)
+    }
+
     /// Its whole mask's buffer, for the cache to hand to the next query: a turning sprite
     /// gets a new mask every frame, and its buffer need not be a new allocation.
     pub fn give_back_mask(self, stage: &Stage) {
@@ -253,23 +274,37 @@ impl Stage {
         #[cfg(test)]
         tests::count(fits);
         fits.then(|| {
-            let a = self.with_whole_mask(ma, &pa.prepared, a.node, opts);
-            let b = self.with_whole_mask(mb, &pb.prepared, b.node, opts);
+            let a = self.with_whole_mask(ma, &pa.prepared, a.node, opts, true);
+            let b = self.with_whole_mask(mb, &pb.prepared, b.node, opts, true);
             Some((a, b))
         })
     }
 
     /// The memo's prepared target, with its whole mask when the query planned one (made by
-    /// the first pair that asks).
-    fn with_whole_mask(
+    /// the first pair that asks). With `by_bands`, in a yes-or-no query, a target of one
+    /// kernel item is marked to be made band by band instead ([`Prepared::planned_lazily`]);
+    /// without, a target so marked gets its whole mask at once, as `contacts_among` reads
+    /// it (the yes-or-no query's route when a band cannot be made).
+    pub(crate) fn with_whole_mask(
         &self,
         memo: &TargetMemo,
         prepared: &Prepared,
         node: NodeId,
         opts: &CollisionOptions,
+        by_bands: bool,
     ) -> Prepared {
         if !(memo.whole && opts.fast_paths) {
             return prepared.clone();
+        }
+        if memo.lazily && by_bands {
+            let lazy = memo.lazy_threshold.get_or_init(|| {
+                let t = threshold(self.target_tolerance(node, opts).ok()?);
+                let item = Rasterizer::single_item(prepared)?;
+                SolidBits::of(item, t, prepared.anti_alias()).map(|_| t)
+            });
+            if let Some(t) = lazy {
+                return prepared.clone().planned_lazily(*t);
+            }
         }
         let made = memo.mask.get_or_init(|| {
             let t = threshold(self.target_tolerance(node, opts).ok()?);
@@ -279,6 +314,10 @@ impl Stage {
             whole_mask(prepared, t, || self.describe(node), Arc::make_mut(&mut mask)).ok()?;
             #[cfg(test)]
             tests::WHOLE_MASKS.with(|n| n.set(n.get() + 1));
+            #[cfg(test)]
+            tests::WHOLE_MASK_PIXELS.with(|n| n.set(n.get() + mask.rect().area() as u64));
+            #[cfg(test)]
+            tests::WHOLE_MASK_TEXELS.with(|n| n.set(n.get() + crate::raster::last_bits_counts().texels_read));
             Some((t, mask))
         });
         match made {
@@ -289,7 +328,7 @@ impl Stage {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     //! The many-object queries with their memos against every pair asked alone on a fresh
     //! copy of the stage (no memo, an empty cache), over random crowds of targets of one to
     //! three items (fills, bitmaps, masked items) and pixel budgets from tight to roomy, so
@@ -306,6 +345,9 @@ mod tests {
         static SERVED: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
         /// Whole masks made for planned targets.
         pub(crate) static WHOLE_MASKS: Cell<u64> = const { Cell::new(0) };
+        /// Pixels of those masks, and texels their kernels read to decide them.
+        pub(crate) static WHOLE_MASK_PIXELS: Cell<u64> = const { Cell::new(0) };
+        pub(crate) static WHOLE_MASK_TEXELS: Cell<u64> = const { Cell::new(0) };
         /// Pairs compared by their made masks without the outline test first.
         pub(crate) static MASKS_FIRST: Cell<u64> = const { Cell::new(0) };
         /// Outline tests of two targets planned whole, which search no further than the

@@ -79,6 +79,25 @@ impl BitMask {
         self.words[(k + 1) * self.height + y] |= word;
     }
 
+    /// The word of column `k` (pixels `64k..64k + 64` from the left edge) of row `y`.
+    #[inline]
+    pub fn word(&self, y: usize, k: usize) -> u64 {
+        self.words[(k + 1) * self.height + y]
+    }
+
+    /// The 64 pixels of row `y` from pixel `x` on (both from the top left; `x` inside the
+    /// mask), bit 0 the pixel `x`: two words, the zero column after the last real one
+    /// standing for the pixels past the right edge.
+    #[inline]
+    pub fn bits_at(&self, y: usize, x: usize) -> u64 {
+        let (k, s) = (x / 64, x % 64);
+        let low = self.word(y, k) >> s;
+        match s {
+            0 => low,
+            _ => low | self.word(y, k + 1) << (64 - s),
+        }
+    }
+
     /// The pixels from the first to the last set bit of row `y` (from the left edge), as
     /// `[x0, x1)`, or `None` when the row is clear.
     pub fn row_extent(&self, y: usize) -> Option<(usize, usize)> {

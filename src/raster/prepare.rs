@@ -179,6 +179,9 @@ pub(crate) struct Prepared {
     /// Its whole solid mask at a threshold, when a many-object query made one for it
     /// ([`Prepared::with_whole_mask`]).
     whole_mask: Option<(u8, Arc<BitMask>)>,
+    /// The threshold of a whole mask a yes-or-no query makes band by band as its pairs
+    /// need rows ([`Prepared::planned_lazily`]).
+    lazy_whole: Option<u8>,
 }
 
 #[cfg(test)]
@@ -260,6 +263,7 @@ impl Prepared {
             only_cached: false,
             missed: false,
             whole_mask: None,
+            lazy_whole: None,
         }
     }
 
@@ -557,6 +561,7 @@ impl Prepared {
     /// target that can be kept for asking again after a move (`query::kept_pair`).
     pub fn cached_rasters_at(&self, anchor: (i64, i64)) -> bool {
         self.whole_mask.is_none()
+            && self.lazy_whole.is_none()
             && self.only_rasters()
             && self.items().iter().all(|i| match i {
                 Item::Raster { raster, anchor: at } => raster.is_cached() && *at == anchor,
@@ -606,6 +611,18 @@ impl Prepared {
     pub fn with_whole_mask(mut self, threshold: u8, mask: Arc<BitMask>) -> Prepared {
         self.whole_mask = Some((threshold, mask));
         self
+    }
+
+    /// The same target planned whole by a yes-or-no query at `threshold`, its mask made band
+    /// by band as the pairs need rows (`query::lazy_mask`), not at once.
+    pub fn planned_lazily(mut self, threshold: u8) -> Prepared {
+        self.lazy_whole = Some(threshold);
+        self
+    }
+
+    /// The threshold it was planned lazily at ([`Prepared::planned_lazily`]).
+    pub fn lazy_whole(&self) -> Option<u8> {
+        self.lazy_whole
     }
 
     /// For a target that is one whole cached raster, its solid pixels at `threshold` and
