@@ -46,6 +46,9 @@ const FITS_I64: i128 = 1 << 61;
 #[derive(Clone, Copy)]
 pub(crate) struct BitmapBits<'a> {
     texels: &'a Texels,
+    /// The texels' solid table at the threshold, when they keep one
+    /// ([`Texels::solid_table`]): what the pixel loop reads instead of the alphas.
+    table: Option<&'a [u8]>,
     map: &'a TexelMap,
     quad: &'a Edges,
     anchor: (i64, i64),
@@ -322,6 +325,7 @@ impl<'a> BitmapBits<'a> {
                 let extent = shape.rect().moved(*anchor);
                 let mut bits = BitmapBits {
                     texels,
+                    table: texels.solid_table(threshold),
                     map,
                     quad,
                     anchor: *anchor,
@@ -655,14 +659,38 @@ impl<'a> BitmapBits<'a> {
     }
 
     /// Writes the `n` pixels from mask column `first` on, whose centres, from the one at
-    /// `(u, v)` on, all lie inside the bitmap: one texel read and compare a pixel, the bits
-    /// gathered a word at a time. Each pixel's bit enters at the top of the word, which
-    /// moves down one (fixed shifts, no bit counter), and the word is put in place once.
-    fn inside_run(&self, (mut u, mut v): (i64, i64), first: usize, n: usize, row: &mut Row) {
-        let t = self.texels;
+    /// `(u, v)` on, all lie inside the bitmap: one texel read a pixel, from the solid table
+    /// when there is one (the bit itself, its index masked to the table's length: no bounds
+    /// check), else from the alphas compared with the threshold.
+    fn inside_run(&self, at: (i64, i64), first: usize, n: usize, row: &mut Row) {
+        let w = self.texels.width as usize;
+        match self.table {
+            Some(table) => {
+                let last = table.len() - 1;
+                let table = &table[..=last];
+                self.run_words(at, first, n, row, |v, u| u64::from(table[(v * w + u) & last]));
+            }
+            None => {
+                let (alpha, threshold) = (&self.texels.alpha[..], self.threshold);
+                self.run_words(at, first, n, row, |v, u| u64::from(alpha[v * w + u] >= threshold));
+            }
+        }
+    }
+
+    /// [`BitmapBits::inside_run`] with `solid(v, u)` the bit (0 or 1) of the texel in row
+    /// `v`, column `u`, the bits gathered a word at a time. Each pixel's bit enters at the
+    /// top of the word, which moves down one (one `shrd`, no bit counter), and the word is
+    /// put in place once.
+    #[inline(always)]
+    fn run_words(
+        &self,
+        (mut u, mut v): (i64, i64),
+        first: usize,
+        n: usize,
+        row: &mut Row,
+        solid: impl Fn(usize, usize) -> u64,
+    ) {
         let (du, dv) = self.map.col0;
-        let (w, threshold) = (t.width as usize, self.threshold);
-        let alpha = &t.alpha[..];
         let (mut x, end) = (first, first + n);
         while x < end {
             let k = x / 64;
@@ -671,8 +699,8 @@ impl<'a> BitmapBits<'a> {
             // Counted down to zero: one decrement and one branch a pixel.
             let mut left = stop - x % 64;
             while left != 0 {
-                let texel = alpha[(v >> TEXEL_BITS) as usize * w + (u >> TEXEL_BITS) as usize];
-                word = word >> 1 | u64::from(texel >= threshold) << 63;
+                let bit = solid((v >> TEXEL_BITS) as usize, (u >> TEXEL_BITS) as usize);
+                word = word >> 1 | bit << 63;
                 (u, v) = (u + du, v + dv);
                 left -= 1;
             }
