@@ -59,6 +59,10 @@ pub(crate) struct BitmapBits<'a> {
     rule: Option<Rule>,
     /// The pixels that can be solid ([`BitmapBits::solid_extent`]), worked out once.
     solid: PixelRect,
+    /// Pixels (relative to the anchor) no farther than this across and down have texel
+    /// coordinates that fit ([`fit_radius`], at most `i32::MAX`: an i32 keeps the kernel
+    /// as small as it was); -1 when none is known.
+    fit_radius: i32,
 }
 
 /// What the kernel did, for the tests that prove where the work goes.
@@ -211,6 +215,26 @@ fn corners_fit(map: &TexelMap, local: PixelRect) -> bool {
     })
 }
 
+/// The largest `r` such that every pixel `(i, j)` with `|i|, |j| <= r` has texel
+/// coordinates under `map` below [`FITS_I64`] in magnitude (`|origin| + r (|col0| +
+/// |col1|)` is), or less; -1 when even the anchor's may not. Worked out once per pose, so
+/// that the check a region's rows make ([`BitmapBits::fits`]) is four compares when it
+/// passes: a region inside the radius fits by [`corners_fit`] too, and one outside it is
+/// asked there.
+fn fit_radius(map: &TexelMap) -> i64 {
+    let axis = |o: i64, a: i64, b: i64| -> i64 {
+        let Some(room) = (FITS_I64 as u64 - 1).checked_sub(o.unsigned_abs()) else {
+            return -1;
+        };
+        match a.unsigned_abs().saturating_add(b.unsigned_abs()) {
+            0 => i64::MAX,
+            step => (room / step) as i64,
+        }
+    };
+    let (m0, m1) = (map.col0, map.col1);
+    axis(map.origin.0, m0.0, m1.0).min(axis(map.origin.1, m0.1, m1.1))
+}
+
 /// [`corners_fit`] in i128, for any corners and map.
 fn corners_fit_wide(map: &TexelMap, local: PixelRect) -> bool {
     corners(local).iter().all(|&(i, j)| {
@@ -333,6 +357,7 @@ impl<'a> BitmapBits<'a> {
                     extent,
                     rule: None,
                     solid: extent,
+                    fit_radius: fit_radius(map).min(i64::from(i32::MAX)) as i32,
                 };
                 bits.rule = bits.rule(anti_alias);
                 bits.solid = bits.solid_pixels();
@@ -367,7 +392,10 @@ impl<'a> BitmapBits<'a> {
     /// through every step a row takes: they are linear in the pixel, so its corners bound
     /// them.
     fn fits(&self, local: PixelRect) -> bool {
-        corners_fit(self.map, local)
+        let r = self.fit_radius;
+        let near = |c: i64| c.unsigned_abs() <= u64::from(r.unsigned_abs());
+        (r >= 0 && near(local.x0) && near(local.y0) && near(local.x1) && near(local.y1))
+            || corners_fit(self.map, local)
     }
 
     /// How its solid pixels are decided (see [`Rule`]); `None` when a bound leaves i64.
@@ -723,7 +751,9 @@ impl<'a> BitmapBits<'a> {
 mod tests {
     use super::super::solid_outline::SolidOutlines;
     use super::super::test_rng::Rng;
-    use super::{PixelRect, TEXEL_BITS, TexelMap, corners_fit, corners_fit_wide, octagon_corners};
+    use super::{
+        PixelRect, TEXEL_BITS, TexelMap, corners_fit, corners_fit_wide, fit_radius, octagon_corners,
+    };
 
     /// The corners found for an octagon hold it: over 3,000 random bitmaps' solid
     /// octagons at random thresholds, with random margins carried out as an anti-aliased
@@ -796,7 +826,8 @@ mod tests {
 
     /// The i64 check gives the i128 one's answer over 20,000 random maps and regions,
     /// from a few pixels near the anchor to coordinates and columns of every size, the
-    /// edges of the fast path's bounds included.
+    /// edges of the fast path's bounds included; and every region inside a map's fit
+    /// radius fits.
     #[test]
     fn corners_fit_in_i64_as_in_i128() {
         let mut seed = 0x7f4a_7c15_9e37_79b9_u64;
@@ -815,7 +846,7 @@ mod tests {
             let v = size - (r >> 2) as i64 % 3;
             if r & 1 << 40 == 0 { v } else { -v }
         };
-        let (mut narrow, mut fit) = (0, 0);
+        let (mut narrow, mut fit, mut inside) = (0, 0, 0);
         for k in 0..20_000 {
             let wide = k % 5 == 0;
             let (cb, ob, pb) = if wide { (62, 62, 62) } else { (41, 61, 21) };
@@ -833,11 +864,38 @@ mod tests {
             };
             let got = corners_fit(&map, local);
             assert_eq!(got, corners_fit_wide(&map, local), "{map:?} over {local:?}");
+            // Inside the radius, the corners fit.
+            let r = fit_radius(&map);
+            let within = [local.x0, local.y0, local.x1, local.y1]
+                .iter()
+                .all(|c| r >= 0 && c.unsigned_abs() <= r as u64);
+            assert!(!within || got, "radius {r} for {map:?} over {local:?}");
+            inside += u32::from(within);
             narrow += u32::from(!wide);
             fit += u32::from(got);
         }
         // Both answers come up.
         assert!(fit > 1_000 && fit < 19_000, "{fit} of 20,000 fit");
         assert!(narrow > 10_000);
+        assert!(inside > 50, "{inside} inside the radius");
+        // Maps of sprites (a few texels a pixel, near the origin): a pair's window of a
+        // few hundred pixels is inside the radius.
+        for _ in 0..5_000 {
+            let map = TexelMap {
+                origin: (value(44), value(44)),
+                col0: (value(36), value(36)),
+                col1: (value(36), value(36)),
+            };
+            let (x0, y0) = (value(12), value(12));
+            let local = PixelRect {
+                x0,
+                y0,
+                x1: x0 + value(9).abs(),
+                y1: y0 + value(9).abs(),
+            };
+            let r = fit_radius(&map);
+            assert!(r >= 1 << 20, "radius {r} for {map:?}");
+            assert!(corners_fit_wide(&map, local));
+        }
     }
 }
