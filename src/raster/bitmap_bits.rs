@@ -88,6 +88,9 @@ pub(crate) struct BitsBuffers {
     pub a: BitMask,
     pub b: BitMask,
     pub counts: BitsCounts,
+    /// Whether the last [`BitmapBits::fill`] kept to the [`Within::Reach`] it was given:
+    /// every bit it set is at a centre the other pose can make solid.
+    pub reached: bool,
 }
 
 impl Default for BitsBuffers {
@@ -100,6 +103,7 @@ impl Default for BitsBuffers {
             a: BitMask::empty(),
             b: BitMask::empty(),
             counts: BitsCounts::default(),
+            reached: false,
         }
     }
 }
@@ -136,9 +140,25 @@ pub(crate) enum Within<'w> {
     /// In each row, the columns from the first to the last set bit of this mask (over the
     /// same region): a pair's second target, read only where the first one is solid.
     Mask(&'w BitMask),
+    /// As `Mask`, and every set bit of the mask is at a centre this pose can make solid:
+    /// the mask was written with [`Within::Reach`] of this pose ([`BitsBuffers::reached`]).
+    /// A row's first and last such centres lie in its octagon, so all between do (it is
+    /// convex): a pose decided by its centres alone reads them without its own bounds.
+    Reached(&'w BitMask),
     /// The columns whose centres this other pose can make solid: a pair's first target,
     /// read only where the second can be solid too.
     Reach(&'w BitmapBits<'w>),
+}
+
+impl<'w> Within<'w> {
+    /// [`Within::Reached`] when `reached` (the mask was written with [`Within::Reach`] of
+    /// the pose it limits, and kept to it: [`BitsBuffers::reached`]), else [`Within::Mask`].
+    pub fn mask(mask: &'w BitMask, reached: bool) -> Within<'w> {
+        match reached {
+            true => Within::Reached(mask),
+            false => Within::Mask(mask),
+        }
+    }
 }
 
 /// The steps of each row whose centres fall in a box of a pose's texel space, row after
@@ -522,6 +542,7 @@ impl<'a> BitmapBits<'a> {
         mask: &mut BitMask,
     ) -> bool {
         mask.reset(region);
+        bufs.reached = false;
         let Some(rule) = self.rule else {
             return false;
         };
@@ -543,6 +564,7 @@ impl<'a> BitmapBits<'a> {
             uncertain,
             values,
             counts,
+            reached: kept,
             ..
         } = bufs;
         let mut walk = ActiveEdges::new(&self.quad.edges, std::mem::take(active));
@@ -560,6 +582,12 @@ impl<'a> BitmapBits<'a> {
             Within::Reach(bits) => bits.row_reach(rows.moved(self.anchor)),
             _ => None,
         };
+        *kept = other.is_some();
+        let (limit, reached) = match within {
+            Within::Mask(m) => (Some(m), false),
+            Within::Reached(m) => (Some(m), true),
+            Within::All | Within::Reach(_) => (None, false),
+        };
         for j in rows.y0..rows.y1 {
             let row_start = (u, v);
             (u, v) = (u + self.map.col1.0, v + self.map.col1.1);
@@ -569,7 +597,7 @@ impl<'a> BitmapBits<'a> {
                 let (a, b) = other.next_row();
                 (c0, c1) = (c0.max(rows.x0 + a), c1.min(rows.x0 + b));
             }
-            if let Within::Mask(other) = within {
+            if let Some(other) = limit {
                 let Some((x0, x1)) = other.row_extent(y) else {
                     continue;
                 };
@@ -590,13 +618,14 @@ impl<'a> BitmapBits<'a> {
                 Rule::Nothing => {}
                 Rule::Centres(steps) => {
                     // When the row's first and last centres are in the octagon, all between
-                    // are (it is convex): two point tests instead of its eight bounds.
+                    // are (it is convex): two point tests instead of its eight bounds, and
+                    // none when the limiting mask's bits are known to lie in it.
                     let n = c1 - c0;
-                    let (a, b) =
-                        match within_octagon(solid, first) && within_octagon(solid, last_of(first, n)) {
-                            true => (0, n),
-                            false => steps.steps(first, n),
-                        };
+                    let ends = || within_octagon(solid, first) && within_octagon(solid, last_of(first, n));
+                    let (a, b) = match reached || ends() {
+                        true => (0, n),
+                        false => steps.steps(first, n),
+                    };
                     if a < b {
                         let at = (first.0 + a * du, first.1 + a * dv);
                         self.inside_run(at, (c0 + a - local.x0) as usize, (b - a) as usize, &mut row);
