@@ -13,8 +13,10 @@
 //! with the texels from the start ([`SolidTable::bytes_for`]), made or not, so what the
 //! cache counts never changes while it holds them. Bitmaps over [`MAX_TEXELS`] keep none.
 
-/// The most texels a bitmap may have for a table (1 MiB of table at most).
-pub(crate) const MAX_TEXELS: usize = 1 << 20;
+/// The most texels a bitmap may have for a table (64 KiB of table at most, a 256 px
+/// square): sprites, whose poses change every frame. A larger bitmap (a terrain, a
+/// backdrop) reads its alphas and is not made heavier in the cache.
+pub(crate) const MAX_TEXELS: usize = 1 << 16;
 
 /// The texels of a bitmap whose alpha reaches `threshold` (1) or not (0), row-major, then
 /// 0s up to a power of two.
