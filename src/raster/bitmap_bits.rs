@@ -569,11 +569,22 @@ impl<'a> BitmapBits<'a> {
         } = bufs;
         let mut walk = ActiveEdges::new(&self.quad.edges, std::mem::take(active));
         let steps = rule.steps(self.map.col0);
-        // The shapes a centre is tested against, to skip a row's bounds (see below).
-        let (solid, inner_box, outer) = match rule {
-            Rule::Centres(b) => (b, [0; 4], [0; 8]),
-            Rule::Covered { inner, outer } => ([0; 8], inner, outer),
-            Rule::Nothing => ([0; 8], [0; 4], [0; 8]),
+        // The octagon a row's ends are tested against, to skip its bounds (see below):
+        // with coverage, the `inner` box and the `outer` octagon at once (their
+        // intersection is an octagon: the larger lower bounds, the smaller upper ones).
+        let solid = match rule {
+            Rule::Centres(b) => b,
+            Rule::Covered { inner, outer: o } => [
+                inner[0].max(o[0]),
+                inner[1].max(o[1]),
+                inner[2].min(o[2]),
+                inner[3].min(o[3]),
+                o[4],
+                o[5],
+                o[6],
+                o[7],
+            ],
+            Rule::Nothing => [0; 8],
         };
         // The centre of the row's first column, stepped down by `col1` (exact integers).
         let start = self.map.at(rows.x0, rows.y0);
@@ -635,9 +646,7 @@ impl<'a> BitmapBits<'a> {
                 // A row whose first and last centres are in both boxes has every pixel
                 // decided by its texel, as `covered_row` would find from the bounds.
                 Rule::Covered { .. }
-                    if [first, last_of(first, c1 - c0)]
-                        .iter()
-                        .all(|&c| within_box(inner_box, c) && within_octagon(outer, c)) =>
+                    if within_octagon(solid, first) && within_octagon(solid, last_of(first, c1 - c0)) =>
                 {
                     self.inside_run(first, (c0 - local.x0) as usize, (c1 - c0) as usize, &mut row);
                     counts.texels_read += (c1 - c0) as u64;
