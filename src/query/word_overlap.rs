@@ -114,7 +114,8 @@ impl PreparedPair {
                 }
                 if let Side::Bits(bits_b) = &side_b {
                     let within = match side_a {
-                        Side::Bits(_) => Within::Mask(&wa),
+                        // Its bits lie where this one can be solid when it kept to the reach.
+                        Side::Bits(_) => Within::mask(&wa, bufs.reached),
                         _ => Within::All,
                     };
                     done &= bits_b.fill(window, within, bufs, &mut wb);

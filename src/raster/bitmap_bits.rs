@@ -46,6 +46,9 @@ const FITS_I64: i128 = 1 << 61;
 #[derive(Clone, Copy)]
 pub(crate) struct BitmapBits<'a> {
     texels: &'a Texels,
+    /// The texels' solid table at the threshold, when they keep one
+    /// ([`Texels::solid_table`]): what the pixel loop reads instead of the alphas.
+    table: Option<&'a [u8]>,
     map: &'a TexelMap,
     quad: &'a Edges,
     anchor: (i64, i64),
@@ -56,6 +59,10 @@ pub(crate) struct BitmapBits<'a> {
     rule: Option<Rule>,
     /// The pixels that can be solid ([`BitmapBits::solid_extent`]), worked out once.
     solid: PixelRect,
+    /// Pixels (relative to the anchor) no farther than this across and down have texel
+    /// coordinates that fit ([`fit_radius`], at most `i32::MAX`: an i32 keeps the kernel
+    /// as small as it was); -1 when none is known.
+    fit_radius: i32,
 }
 
 /// What the kernel did, for the tests that prove where the work goes.
@@ -81,6 +88,9 @@ pub(crate) struct BitsBuffers {
     pub a: BitMask,
     pub b: BitMask,
     pub counts: BitsCounts,
+    /// Whether the last [`BitmapBits::fill`] kept to the [`Within::Reach`] it was given:
+    /// every bit it set is at a centre the other pose can make solid.
+    pub reached: bool,
 }
 
 impl Default for BitsBuffers {
@@ -93,6 +103,7 @@ impl Default for BitsBuffers {
             a: BitMask::empty(),
             b: BitMask::empty(),
             counts: BitsCounts::default(),
+            reached: false,
         }
     }
 }
@@ -129,9 +140,25 @@ pub(crate) enum Within<'w> {
     /// In each row, the columns from the first to the last set bit of this mask (over the
     /// same region): a pair's second target, read only where the first one is solid.
     Mask(&'w BitMask),
+    /// As `Mask`, and every set bit of the mask is at a centre this pose can make solid:
+    /// the mask was written with [`Within::Reach`] of this pose ([`BitsBuffers::reached`]).
+    /// A row's first and last such centres lie in its octagon, so all between do (it is
+    /// convex): a pose decided by its centres alone reads them without its own bounds.
+    Reached(&'w BitMask),
     /// The columns whose centres this other pose can make solid: a pair's first target,
     /// read only where the second can be solid too.
     Reach(&'w BitmapBits<'w>),
+}
+
+impl<'w> Within<'w> {
+    /// [`Within::Reached`] when `reached` (the mask was written with [`Within::Reach`] of
+    /// the pose it limits, and kept to it: [`BitsBuffers::reached`]), else [`Within::Mask`].
+    pub fn mask(mask: &'w BitMask, reached: bool) -> Within<'w> {
+        match reached {
+            true => Within::Reached(mask),
+            false => Within::Mask(mask),
+        }
+    }
 }
 
 /// The steps of each row whose centres fall in a box of a pose's texel space, row after
@@ -206,6 +233,26 @@ fn corners_fit(map: &TexelMap, local: PixelRect) -> bool {
         let v = map.origin.1 + i * c0.1 + j * c1.1;
         u.unsigned_abs() < limit && v.unsigned_abs() < limit
     })
+}
+
+/// The largest `r` such that every pixel `(i, j)` with `|i|, |j| <= r` has texel
+/// coordinates under `map` below [`FITS_I64`] in magnitude (`|origin| + r (|col0| +
+/// |col1|)` is), or less; -1 when even the anchor's may not. Worked out once per pose, so
+/// that the check a region's rows make ([`BitmapBits::fits`]) is four compares when it
+/// passes: a region inside the radius fits by [`corners_fit`] too, and one outside it is
+/// asked there.
+fn fit_radius(map: &TexelMap) -> i64 {
+    let axis = |o: i64, a: i64, b: i64| -> i64 {
+        let Some(room) = (FITS_I64 as u64 - 1).checked_sub(o.unsigned_abs()) else {
+            return -1;
+        };
+        match a.unsigned_abs().saturating_add(b.unsigned_abs()) {
+            0 => i64::MAX,
+            step => (room / step) as i64,
+        }
+    };
+    let (m0, m1) = (map.col0, map.col1);
+    axis(map.origin.0, m0.0, m1.0).min(axis(map.origin.1, m0.1, m1.1))
 }
 
 /// [`corners_fit`] in i128, for any corners and map.
@@ -322,6 +369,7 @@ impl<'a> BitmapBits<'a> {
                 let extent = shape.rect().moved(*anchor);
                 let mut bits = BitmapBits {
                     texels,
+                    table: texels.solid_table(threshold),
                     map,
                     quad,
                     anchor: *anchor,
@@ -329,6 +377,7 @@ impl<'a> BitmapBits<'a> {
                     extent,
                     rule: None,
                     solid: extent,
+                    fit_radius: fit_radius(map).min(i64::from(i32::MAX)) as i32,
                 };
                 bits.rule = bits.rule(anti_alias);
                 bits.solid = bits.solid_pixels();
@@ -363,7 +412,10 @@ impl<'a> BitmapBits<'a> {
     /// through every step a row takes: they are linear in the pixel, so its corners bound
     /// them.
     fn fits(&self, local: PixelRect) -> bool {
-        corners_fit(self.map, local)
+        let r = self.fit_radius;
+        let near = |c: i64| c.unsigned_abs() <= u64::from(r.unsigned_abs());
+        (r >= 0 && near(local.x0) && near(local.y0) && near(local.x1) && near(local.y1))
+            || corners_fit(self.map, local)
     }
 
     /// How its solid pixels are decided (see [`Rule`]); `None` when a bound leaves i64.
@@ -490,6 +542,7 @@ impl<'a> BitmapBits<'a> {
         mask: &mut BitMask,
     ) -> bool {
         mask.reset(region);
+        bufs.reached = false;
         let Some(rule) = self.rule else {
             return false;
         };
@@ -511,15 +564,27 @@ impl<'a> BitmapBits<'a> {
             uncertain,
             values,
             counts,
+            reached: kept,
             ..
         } = bufs;
         let mut walk = ActiveEdges::new(&self.quad.edges, std::mem::take(active));
         let steps = rule.steps(self.map.col0);
-        // The shapes a centre is tested against, to skip a row's bounds (see below).
-        let (solid, inner_box, outer) = match rule {
-            Rule::Centres(b) => (b, [0; 4], [0; 8]),
-            Rule::Covered { inner, outer } => ([0; 8], inner, outer),
-            Rule::Nothing => ([0; 8], [0; 4], [0; 8]),
+        // The octagon a row's ends are tested against, to skip its bounds (see below):
+        // with coverage, the `inner` box and the `outer` octagon at once (their
+        // intersection is an octagon: the larger lower bounds, the smaller upper ones).
+        let solid = match rule {
+            Rule::Centres(b) => b,
+            Rule::Covered { inner, outer: o } => [
+                inner[0].max(o[0]),
+                inner[1].max(o[1]),
+                inner[2].min(o[2]),
+                inner[3].min(o[3]),
+                o[4],
+                o[5],
+                o[6],
+                o[7],
+            ],
+            Rule::Nothing => [0; 8],
         };
         // The centre of the row's first column, stepped down by `col1` (exact integers).
         let start = self.map.at(rows.x0, rows.y0);
@@ -527,6 +592,12 @@ impl<'a> BitmapBits<'a> {
         let mut other = match within {
             Within::Reach(bits) => bits.row_reach(rows.moved(self.anchor)),
             _ => None,
+        };
+        *kept = other.is_some();
+        let (limit, reached) = match within {
+            Within::Mask(m) => (Some(m), false),
+            Within::Reached(m) => (Some(m), true),
+            Within::All | Within::Reach(_) => (None, false),
         };
         for j in rows.y0..rows.y1 {
             let row_start = (u, v);
@@ -537,7 +608,7 @@ impl<'a> BitmapBits<'a> {
                 let (a, b) = other.next_row();
                 (c0, c1) = (c0.max(rows.x0 + a), c1.min(rows.x0 + b));
             }
-            if let Within::Mask(other) = within {
+            if let Some(other) = limit {
                 let Some((x0, x1)) = other.row_extent(y) else {
                     continue;
                 };
@@ -558,13 +629,14 @@ impl<'a> BitmapBits<'a> {
                 Rule::Nothing => {}
                 Rule::Centres(steps) => {
                     // When the row's first and last centres are in the octagon, all between
-                    // are (it is convex): two point tests instead of its eight bounds.
+                    // are (it is convex): two point tests instead of its eight bounds, and
+                    // none when the limiting mask's bits are known to lie in it.
                     let n = c1 - c0;
-                    let (a, b) =
-                        match within_octagon(solid, first) && within_octagon(solid, last_of(first, n)) {
-                            true => (0, n),
-                            false => steps.steps(first, n),
-                        };
+                    let ends = || within_octagon(solid, first) && within_octagon(solid, last_of(first, n));
+                    let (a, b) = match reached || ends() {
+                        true => (0, n),
+                        false => steps.steps(first, n),
+                    };
                     if a < b {
                         let at = (first.0 + a * du, first.1 + a * dv);
                         self.inside_run(at, (c0 + a - local.x0) as usize, (b - a) as usize, &mut row);
@@ -574,9 +646,7 @@ impl<'a> BitmapBits<'a> {
                 // A row whose first and last centres are in both boxes has every pixel
                 // decided by its texel, as `covered_row` would find from the bounds.
                 Rule::Covered { .. }
-                    if [first, last_of(first, c1 - c0)]
-                        .iter()
-                        .all(|&c| within_box(inner_box, c) && within_octagon(outer, c)) =>
+                    if within_octagon(solid, first) && within_octagon(solid, last_of(first, c1 - c0)) =>
                 {
                     self.inside_run(first, (c0 - local.x0) as usize, (c1 - c0) as usize, &mut row);
                     counts.texels_read += (c1 - c0) as u64;
@@ -655,14 +725,38 @@ impl<'a> BitmapBits<'a> {
     }
 
     /// Writes the `n` pixels from mask column `first` on, whose centres, from the one at
-    /// `(u, v)` on, all lie inside the bitmap: one texel read and compare a pixel, the bits
-    /// gathered a word at a time. Each pixel's bit enters at the top of the word, which
-    /// moves down one (fixed shifts, no bit counter), and the word is put in place once.
-    fn inside_run(&self, (mut u, mut v): (i64, i64), first: usize, n: usize, row: &mut Row) {
-        let t = self.texels;
+    /// `(u, v)` on, all lie inside the bitmap: one texel read a pixel, from the solid table
+    /// when there is one (the bit itself, its index masked to the table's length: no bounds
+    /// check), else from the alphas compared with the threshold.
+    fn inside_run(&self, at: (i64, i64), first: usize, n: usize, row: &mut Row) {
+        let w = self.texels.width as usize;
+        match self.table {
+            Some(table) => {
+                let last = table.len() - 1;
+                let table = &table[..=last];
+                self.run_words(at, first, n, row, |v, u| u64::from(table[(v * w + u) & last]));
+            }
+            None => {
+                let (alpha, threshold) = (&self.texels.alpha[..], self.threshold);
+                self.run_words(at, first, n, row, |v, u| u64::from(alpha[v * w + u] >= threshold));
+            }
+        }
+    }
+
+    /// [`BitmapBits::inside_run`] with `solid(v, u)` the bit (0 or 1) of the texel in row
+    /// `v`, column `u`, the bits gathered a word at a time. Each pixel's bit enters at the
+    /// top of the word, which moves down one (one `shrd`, no bit counter), and the word is
+    /// put in place once.
+    #[inline(always)]
+    fn run_words(
+        &self,
+        (mut u, mut v): (i64, i64),
+        first: usize,
+        n: usize,
+        row: &mut Row,
+        solid: impl Fn(usize, usize) -> u64,
+    ) {
         let (du, dv) = self.map.col0;
-        let (w, threshold) = (t.width as usize, self.threshold);
-        let alpha = &t.alpha[..];
         let (mut x, end) = (first, first + n);
         while x < end {
             let k = x / 64;
@@ -671,8 +765,8 @@ impl<'a> BitmapBits<'a> {
             // Counted down to zero: one decrement and one branch a pixel.
             let mut left = stop - x % 64;
             while left != 0 {
-                let texel = alpha[(v >> TEXEL_BITS) as usize * w + (u >> TEXEL_BITS) as usize];
-                word = word >> 1 | u64::from(texel >= threshold) << 63;
+                let bit = solid((v >> TEXEL_BITS) as usize, (u >> TEXEL_BITS) as usize);
+                word = word >> 1 | bit << 63;
                 (u, v) = (u + du, v + dv);
                 left -= 1;
             }
@@ -695,7 +789,9 @@ impl<'a> BitmapBits<'a> {
 mod tests {
     use super::super::solid_outline::SolidOutlines;
     use super::super::test_rng::Rng;
-    use super::{PixelRect, TEXEL_BITS, TexelMap, corners_fit, corners_fit_wide, octagon_corners};
+    use super::{
+        PixelRect, TEXEL_BITS, TexelMap, corners_fit, corners_fit_wide, fit_radius, octagon_corners,
+    };
 
     /// The corners found for an octagon hold it: over 3,000 random bitmaps' solid
     /// octagons at random thresholds, with random margins carried out as an anti-aliased
@@ -768,7 +864,8 @@ mod tests {
 
     /// The i64 check gives the i128 one's answer over 20,000 random maps and regions,
     /// from a few pixels near the anchor to coordinates and columns of every size, the
-    /// edges of the fast path's bounds included.
+    /// edges of the fast path's bounds included; and every region inside a map's fit
+    /// radius fits.
     #[test]
     fn corners_fit_in_i64_as_in_i128() {
         let mut seed = 0x7f4a_7c15_9e37_79b9_u64;
@@ -787,7 +884,7 @@ mod tests {
             let v = size - (r >> 2) as i64 % 3;
             if r & 1 << 40 == 0 { v } else { -v }
         };
-        let (mut narrow, mut fit) = (0, 0);
+        let (mut narrow, mut fit, mut inside) = (0, 0, 0);
         for k in 0..20_000 {
             let wide = k % 5 == 0;
             let (cb, ob, pb) = if wide { (62, 62, 62) } else { (41, 61, 21) };
@@ -805,11 +902,38 @@ mod tests {
             };
             let got = corners_fit(&map, local);
             assert_eq!(got, corners_fit_wide(&map, local), "{map:?} over {local:?}");
+            // Inside the radius, the corners fit.
+            let r = fit_radius(&map);
+            let within = [local.x0, local.y0, local.x1, local.y1]
+                .iter()
+                .all(|c| r >= 0 && c.unsigned_abs() <= r as u64);
+            assert!(!within || got, "radius {r} for {map:?} over {local:?}");
+            inside += u32::from(within);
             narrow += u32::from(!wide);
             fit += u32::from(got);
         }
         // Both answers come up.
         assert!(fit > 1_000 && fit < 19_000, "{fit} of 20,000 fit");
         assert!(narrow > 10_000);
+        assert!(inside > 50, "{inside} inside the radius");
+        // Maps of sprites (a few texels a pixel, near the origin): a pair's window of a
+        // few hundred pixels is inside the radius.
+        for _ in 0..5_000 {
+            let map = TexelMap {
+                origin: (value(44), value(44)),
+                col0: (value(36), value(36)),
+                col1: (value(36), value(36)),
+            };
+            let (x0, y0) = (value(12), value(12));
+            let local = PixelRect {
+                x0,
+                y0,
+                x1: x0 + value(9).abs(),
+                y1: y0 + value(9).abs(),
+            };
+            let r = fit_radius(&map);
+            assert!(r >= 1 << 20, "radius {r} for {map:?}");
+            assert!(corners_fit_wide(&map, local));
+        }
     }
 }

@@ -26,7 +26,9 @@
 //! - [`bitmap_bits`]: the frame engine's kernel: an unsmoothed bitmap pose's solid pixels
 //!   written straight into a bit mask, a texel read per pixel, area math only on edges;
 //!   [`row_steps`]: which centres of a row fall in a box of texels, a division a bound;
-//!   [`solid_outline`]: per bitmap and threshold, an octagon around its solid texels.
+//!   [`solid_outline`]: per bitmap and threshold, an octagon around its solid texels;
+//!   [`solid_table`]: its solid texels at one threshold as 0s and 1s, what the pixel loop
+//!   reads.
 //! - [`fill_bits`]: the same for a fill or a stroke outline: interior runs written as
 //!   words, area math only on the columns an edge crosses, most rows without the sweep;
 //!   [`strip_row`]: a row with vertices but no crossing, strip by strip in the sweep's
@@ -82,6 +84,7 @@ mod sample;
 mod solid_bits;
 mod solid_hull;
 mod solid_outline;
+mod solid_table;
 mod span_scan;
 mod spans;
 mod spares;

@@ -8,12 +8,14 @@
 //! row of pixels crosses texel rows and runs of opaque texels at places found by one
 //! division each, so its cost follows the texels it reads, not the pixels it skips.
 
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use glam::DAffine2;
 
 use super::solid_hull::SolidHull;
 use super::solid_outline::{Octagon, SolidOutlines};
+use super::solid_table::SolidTable;
 use crate::Bitmap;
 use crate::geom::color::{ColorTransform, round_channel};
 use crate::geom::renderer::PygameOp;
@@ -57,6 +59,10 @@ pub(crate) struct Texels {
     /// (`width + 1` a row); empty unless made for `rotate` ([`Texels::for_renderer`]): a
     /// read one texel past a side is 0, never the next row's texel.
     padded: Box<[u8]>,
+    /// The solid texels at the first threshold the bitmap kernel asks for, made then
+    /// ([`Texels::solid_table`]; `None` inside for a bitmap too large for one); its bytes
+    /// are counted from the start.
+    solid_table: OnceLock<Option<SolidTable>>,
     /// Cache entries holding it (its texel entry, poses and rasters of it): the cache
     /// counts its bytes once, while any of them holds it.
     cache_holders: AtomicUsize,
@@ -124,6 +130,7 @@ impl Texels {
             block_ranges: Box::default(),
             hull: None,
             padded: Box::default(),
+            solid_table: OnceLock::new(),
             cache_holders: AtomicUsize::new(0),
         }
     }
@@ -189,6 +196,19 @@ impl Texels {
     pub fn solid_outline(&self, threshold: u8) -> Option<&Octagon> {
         let b = self.outlines.at(threshold);
         (!b.is_empty()).then_some(b)
+    }
+
+    /// Its solid texels at `threshold` as a padded table of 0s and 1s
+    /// ([`SolidTable::bits`]), when it keeps the table of that threshold: made now for the
+    /// first threshold asked, `None` for any other and for bitmaps too large for one.
+    pub fn solid_table(&self, threshold: u8) -> Option<&[u8]> {
+        let table = self
+            .solid_table
+            .get_or_init(|| SolidTable::new(&self.alpha, threshold));
+        table
+            .as_ref()
+            .filter(|t| t.threshold() == threshold)
+            .map(SolidTable::bits)
     }
 
     /// Makes the texels of `[u0, u1) x [v0, v1)` (inside the bitmap) again from `bitmap`,
@@ -261,6 +281,9 @@ impl Texels {
         let height = self.height;
         self.outlines
             .grow(rect_alpha, [u0 as u32, v0, (u1 - u0) as u32], height);
+        if let Some(Some(table)) = self.solid_table.get_mut() {
+            table.patch(&self.alpha, w, [u0, v0 as usize, u1, v1 as usize]);
+        }
         if !self.padded.is_empty() {
             for v in v0 as usize..v1 as usize {
                 let (from, to) = (v * w, v * (w + 1));
@@ -313,9 +336,10 @@ impl Texels {
     }
 
     /// Bytes it holds: the alphas, the run table, the solid octagons, the blocks' ranges,
-    /// the padded alphas and the solid hull.
+    /// the padded alphas, the solid hull, and the solid table (made or not).
     pub fn bytes(&self) -> usize {
         SolidOutlines::BYTES
+            + SolidTable::bytes_for(self.alpha.len())
             + self.alpha.capacity()
             + std::mem::size_of_val(&*self.block_ranges)
             + self.hull.as_ref().map_or(0, |o| o.bytes())
@@ -861,7 +885,8 @@ mod tests {
         assert_eq!(t.row_runs(1), &[(0, 5)]);
         // The outlines: eight u32 bounds for each of 256 thresholds.
         assert_eq!(SolidOutlines::BYTES, 8192);
-        assert_eq!(t.bytes(), 8192 + 10 + 3 * 8 + 3 * 4);
+        // The outlines, the alphas, the runs and their starts, and the solid table (16).
+        assert_eq!(t.bytes(), 8192 + 10 + 3 * 8 + 3 * 4 + 16);
         assert_eq!(t.solid_box(1), Some([0, 0, 5, 2]));
         assert_eq!(t.solid_box(8), Some([2, 0, 3, 1]));
         assert_eq!(t.solid_box(10), None);

@@ -46,8 +46,10 @@ impl<'a> SolidBits<'a> {
         match self {
             SolidBits::Bitmap(b) => b.fill(region, within, bufs, mask),
             SolidBits::Pygame(p) => {
+                // Its rows are read whole: no reach is kept to.
+                bufs.reached = false;
                 let within = match within {
-                    Within::Mask(m) => Some(m),
+                    Within::Mask(m) | Within::Reached(m) => Some(m),
                     Within::All | Within::Reach(_) => None,
                 };
                 p.fill(region, within, &mut bufs.counts, mask)

@@ -26,14 +26,20 @@ fn sprite(rng: &mut Rng, stage: &mut Stage, parent: NodeId, at: DVec2, scale: (f
         _ => random_matrix(rng, scale, false, at),
     };
     stage.set_matrix(node, m * centre).unwrap();
-    if rng.int(0, 4) == 0 {
-        let ct = ColorTransform::new(
-            [1.0, 1.0, 1.0, rng.range(0.2, 1.5)],
-            [0.0, 0.0, 0.0, rng.range(-60.0, 60.0)],
-        );
+    if let Some(ct) = random_alpha_transform(rng) {
         stage.set_color_transform(node, ct).unwrap();
     }
     node
+}
+
+/// One time in four, a colour transform that scales and offsets alpha; else none.
+fn random_alpha_transform(rng: &mut Rng) -> Option<ColorTransform> {
+    (rng.int(0, 4) == 0).then(|| {
+        ColorTransform::new(
+            [1.0, 1.0, 1.0, rng.range(0.2, 1.5)],
+            [0.0, 0.0, 0.0, rng.range(-60.0, 60.0)],
+        )
+    })
 }
 
 #[test]
@@ -283,11 +289,7 @@ fn solid_octagons_give_the_plain_answer() {
             stage
                 .set_matrix(node, random_matrix(&mut rng, scale, skew, at) * centre)
                 .unwrap();
-            if rng.int(0, 4) == 0 {
-                let ct = ColorTransform::new(
-                    [1.0, 1.0, 1.0, rng.range(0.2, 1.5)],
-                    [0.0, 0.0, 0.0, rng.range(-60.0, 60.0)],
-                );
+            if let Some(ct) = random_alpha_transform(&mut rng) {
                 stage.set_color_transform(node, ct).unwrap();
             }
             node
@@ -306,4 +308,91 @@ fn solid_octagons_give_the_plain_answer() {
         hits += usize::from(plain.overlap_pixels.unwrap_or(0) > 0);
     }
     assert!(hits > 600 && hits < 2400, "{hits} hits");
+}
+
+/// A bitmap keeps the table of its solid texels for the first tolerance its kernel is asked
+/// at (read without bounds checks); any other tolerance reads the alphas, and an edit of
+/// its pixels carries into the table. Two sprites (of one bitmap, or each of its own), asked
+/// at one tolerance, then at another (0, 127, 255 or between, sometimes the same), then at
+/// the first again, with paint and erase strokes between the asks, anti-aliased and not,
+/// colour-transformed, scaled 0.01 to 100, near the origin and far from it: each ask is the
+/// plain path's answer on a fresh copy of the stage.
+#[test]
+fn solid_tables_and_alphas_give_the_plain_answer() {
+    let mut rng = Rng::new(0x5011_d7ab);
+    let (mut hits, mut asks) = (0, 0);
+    for case in 0..2500 {
+        let mut stage = Stage::new();
+        let root = stage.root();
+        let (base, scale) = pair_placement(&mut rng, case);
+        let reach = 16.0 * scale.1.min(4.0);
+        let image = if case % 2 == 0 {
+            outlined_bitmap(&mut rng)
+        } else {
+            bordered_bitmap(&mut rng, 40, 4)
+        };
+        let size = DVec2::new(f64::from(image.width()), f64::from(image.height()));
+        let centre = DAffine2::from_translation(-size / 2.0);
+        let ct = random_alpha_transform(&mut rng);
+        // Shared (one table), or each sprite its own copy of the pixels: then an edit of the
+        // first patches its texels, and its table, in place (a shared bitmap is copied).
+        let shared = case % 4 < 2;
+        let own = Bitmap::from_rgba8(image.width(), image.height(), image.rgba().into_owned()).unwrap();
+        let mut images = [Some(image), Some(own)];
+        let nodes = [0, 1].map(|k| {
+            let bitmap = match (shared, k) {
+                (true, 0) => images[0].clone(),
+                (false, 0) | (true, _) => images[0].take(),
+                _ => images[1].take(),
+            };
+            let node = stage.add_bitmap(root, bitmap.unwrap(), false).unwrap();
+            if let Some(ct) = ct {
+                stage.set_color_transform(node, ct).unwrap();
+            }
+            node
+        });
+        let first = [0, 127, 255][case % 3];
+        let second = match rng.int(0, 5) {
+            0 => first,
+            _ => random_tolerance(&mut rng),
+        };
+        let anti_alias = case % 4 != 0;
+        for (round, tolerance) in [first, second, first].into_iter().enumerate() {
+            // New poses every round, so that each ask runs the kernels (a pose seen again is
+            // drawn whole and read from its mask).
+            for (k, &node) in nodes.iter().enumerate() {
+                let at = base + DVec2::new(rng.range(-reach, reach), rng.range(-reach, reach)) * k as f64;
+                let scale = if k == 0 { scale } else { (0.5, 2.5) };
+                let skew = rng.int(0, 3) == 0;
+                stage
+                    .set_matrix(node, random_matrix(&mut rng, scale, skew, at) * centre)
+                    .unwrap();
+            }
+            if round == 2 && rng.coin() {
+                // An edit of the first sprite's pixels (its own copy from now on).
+                let brush = pixelhit::Brush::Disc {
+                    centre: DVec2::new(rng.range(0.0, size.x), rng.range(0.0, size.y)),
+                    radius: rng.range(0.5, 8.0),
+                };
+                match rng.coin() {
+                    true => stage.paint(nodes[0], &brush, [9, 9, 9, 255], rng.range(0.2, 1.0)),
+                    false => stage.erase(nodes[0], &brush, rng.range(0.2, 1.0)),
+                }
+                .unwrap();
+            }
+            let opts = CollisionOptions::default()
+                .tolerance(tolerance)
+                .anti_alias(anti_alias)
+                .max_pixels(1 << 26);
+            let plain = stage
+                .clone()
+                .collision(nodes[0], nodes[1], root, &opts.fast_paths(false))
+                .unwrap();
+            let fast = stage.collision(nodes[0], nodes[1], root, &opts).unwrap();
+            assert_eq!(fast, plain, "case {case} round {round}, {opts:?}");
+            hits += usize::from(plain.overlap_pixels.unwrap_or(0) > 0);
+            asks += 1;
+        }
+    }
+    assert!(hits > asks / 5 && hits < asks * 4 / 5, "{hits} hits of {asks}");
 }
