@@ -251,24 +251,30 @@ impl OnSteps for Kernel<'_> {
                     unflipped,
                 };
                 // Block (b, c) at (c + 2) (w + 3) + b + 2: the border's blocks are kept
-                // clamped, and one more clear one past them (`pygame_blocks::blocks`).
+                // clamped, and one more clear one past them (`pygame_blocks::blocks`). The
+                // walk is stepped two blocks on across and down (`PAD`), so that its whole
+                // parts are that index's terms as they are; the fractions stay.
                 let stride = w + 3;
+                const PAD: i64 = 2 << 16;
                 // An inner block (`0 <= b < w - 1`, `0 <= c < h - 1`: one unsigned compare
                 // an axis) is its four texels unclamped, which both paths blend.
                 let inner = ((w - 1) as u64, (h - 1) as u64);
                 self.unflipped_rows(
                     steps,
                     #[inline(always)]
-                    |mask, my, bits, (mut u, mut v), (du, dv)| {
+                    |mask, my, bits, (u, v), (du, dv)| {
+                        let (mut u, mut v) = (u + PAD, v + PAD);
                         words(mask, my, bits, || {
-                            let (b, c) = (u >> 16, v >> 16);
-                            let solid = match blocks.get(((c + 2) * stride + b + 2) as usize) {
+                            let solid = match blocks.get(((v >> 16) * stride + (u >> 16)) as usize) {
                                 Some(block) if block.least >= t => true,
                                 Some(block) if block.greatest < t => false,
-                                Some(block) if (b as u64) < inner.0 && (c as u64) < inner.1 => {
+                                Some(block)
+                                    if (((u - PAD) >> 16) as u64) < inner.0
+                                        && (((v - PAD) >> 16) as u64) < inner.1 =>
+                                {
                                     unflipped.blend(block.quad, (u, v)) >= t
                                 }
-                                _ => border.value((u, v)) >= t,
+                                _ => border.value((u - PAD, v - PAD)) >= t,
                             };
                             (u, v) = (u + du, v + dv);
                             u64::from(solid)
@@ -611,6 +617,57 @@ mod tests {
     use crate::raster::test_rng::Rng;
     use crate::{Bitmap, ColorTransform, PygameTransform};
 
+    /// The surface `t` makes of `bitmap` with `pad` pixels around it, and its pixels at
+    /// `threshold` as the public rows compute them.
+    fn public_mask(bitmap: &Bitmap, t: PygameTransform, threshold: u8, pad: i64) -> (PixelRect, BitMask) {
+        let (sw, sh) = t.output_size(bitmap.width(), bitmap.height());
+        let region = PixelRect {
+            x0: -pad,
+            y0: -pad,
+            x1: i64::from(sw) + pad,
+            y1: i64::from(sh) + pad,
+        };
+        let mut plane = vec![0u8; (region.width() * region.height()) as usize];
+        for (y, row) in (region.y0..).zip(plane.chunks_exact_mut(region.width() as usize)) {
+            t.alpha_row(bitmap, y, region.x0, row).unwrap();
+        }
+        (region, BitMask::from_plane(&plane, region, threshold))
+    }
+
+    /// The kernel's fill of `region` at `threshold` for `bitmap` drawn by `t`, over the
+    /// source the cache makes for `op`: whether it took it, the mask, its counts.
+    fn kernel_fill(
+        cache: &RasterCache,
+        bitmap: &Bitmap,
+        (t, op): (PygameTransform, PygameOp),
+        region: PixelRect,
+        threshold: u8,
+    ) -> (bool, BitMask, BitsCounts) {
+        let plan = t.checked_plan(bitmap.width(), bitmap.height()).unwrap();
+        let rendered = Rendered {
+            renderer: BitmapRenderer::Pygame(t),
+            size: plan.size(),
+            hull_map: plan.texels_to_pixels(),
+            source: (bitmap.width(), bitmap.height()),
+        };
+        let source = cache.rendered_texels(bitmap, op);
+        let shape = RenderedShape::new(
+            bitmap,
+            source,
+            &rendered,
+            &ColorTransform::IDENTITY,
+            Edges::default(),
+        );
+        let item = Item::Shape {
+            shape: Arc::new(Shape::Rendered(shape)),
+            anchor: (0, 0),
+        };
+        let (mut mask, mut counts) = (BitMask::empty(), BitsCounts::default());
+        let bits = PygameBits::of(&item, threshold).unwrap();
+        let done = bits.fill(region, None, &mut counts, &mut mask);
+        (done, mask, counts)
+    }
+
     /// The source the cache makes for a renderer holds the table that renderer's walk reads:
     /// the kernel over it takes its own route and gives pygame's pixels (the public rows,
     /// read from the RGBA), while over the other renderer's source it finds its table
@@ -637,45 +694,11 @@ mod tests {
                 _ => PygameTransform::rotozoom(angle, 0.3 + next(30) as f64 / 10.0),
             }
             .flip(next(2) == 0, next(2) == 0);
-            let plan = t.checked_plan(w, h).unwrap();
-            let (sw, sh) = plan.size();
-            let rendered = Rendered {
-                renderer: BitmapRenderer::Pygame(t),
-                size: (sw, sh),
-                hull_map: plan.texels_to_pixels(),
-                source: (w, h),
-            };
-            let region = PixelRect {
-                x0: -2,
-                y0: -2,
-                x1: i64::from(sw) + 2,
-                y1: i64::from(sh) + 2,
-            };
-            let mut plane = vec![0u8; (region.width() * region.height()) as usize];
-            for (y, row) in (region.y0..).zip(plane.chunks_exact_mut(region.width() as usize)) {
-                t.alpha_row(&bitmap, y, region.x0, row).unwrap();
-            }
             let threshold = [1, 100, 255][next(3) as usize];
-            let want = BitMask::from_plane(&plane, region, threshold);
-            let nothing = BitMask::from_plane(&vec![0; plane.len()], region, 1);
+            let (region, want) = public_mask(&bitmap, t, threshold, 2);
+            let nothing = BitMask::from_plane(&vec![0; region.area() as usize], region, 1);
             for op in [PygameOp::Rotate, PygameOp::Rotozoom] {
-                let source = cache.rendered_texels(&bitmap, op);
-                let shape = RenderedShape::new(
-                    &bitmap,
-                    source,
-                    &rendered,
-                    &ColorTransform::IDENTITY,
-                    Edges::default(),
-                );
-                let item = Item::Shape {
-                    shape: Arc::new(Shape::Rendered(shape)),
-                    anchor: (0, 0),
-                };
-                let (mut mask, mut counts) = (BitMask::empty(), BitsCounts::default());
-                let done =
-                    PygameBits::of(&item, threshold)
-                        .unwrap()
-                        .fill(region, None, &mut counts, &mut mask);
+                let (done, mask, counts) = kernel_fill(&cache, &bitmap, (t, op), region, threshold);
                 if op == t.op {
                     assert!(done, "case {case}: {t:?} refused its own source");
                     assert_eq!(mask, want, "case {case}: {t:?} at {threshold}");
@@ -687,5 +710,54 @@ mod tests {
             }
         }
         assert!(checked.iter().all(|&n| n > 5_000), "pixels read {checked:?}");
+    }
+
+    /// The kernel's own routes (affine rows stepped from a walk set up once, clipped by the
+    /// outline; `rotozoom`'s straddling blocks blended in the loop from the block's four
+    /// texels, its border's steps out of line) give the surface pygame returns, as the
+    /// public rows compute it, over random soft art with holes and thin bars, every flip,
+    /// angles at, near and between quarter turns (negative and past 360), scales 0.1 to 5
+    /// and the zoom-only path, and thresholds 1, 127, 128, 255 and between.
+    #[test]
+    fn kernel_routes_give_the_public_rows() {
+        let cache = RasterCache::default();
+        let mut rng = Rng(0x7f4a_7c15_9e37_79b9);
+        let mut next = |n: i64| rng.below(n);
+        let mut read = [0u64; 2];
+        for case in 0..2000 {
+            let (w, h) = (1 + next(24) as u32, 1 + next(24) as u32);
+            let bars = next(3) == 0;
+            let rgba: Vec<u8> = (0..w * h)
+                .flat_map(|k| {
+                    let (x, y) = (k % w, k / w);
+                    let a = match (bars, next(6)) {
+                        (true, _) if x % 4 == 1 || y % 5 == 2 => [255, 128, 127][case % 3],
+                        (true, _) => 0,
+                        (false, 0) => 0,
+                        (false, 1) => 255,
+                        _ => next(256) as u8,
+                    };
+                    [9, 8, 7, a]
+                })
+                .collect();
+            let bitmap = Bitmap::from_rgba8(w, h, rgba).unwrap();
+            let angle = match next(4) {
+                0 => (next(17) - 8) as f64 * 90.0,
+                1 => (next(17) - 8) as f64 * 90.0 + [1e-3, -1e-3, 2e-4, 0.5, -0.0011][next(5) as usize],
+                _ => next(16_000) as f64 / 10.0 - 800.0,
+            };
+            let t = match case % 2 {
+                0 => PygameTransform::rotate(angle),
+                _ => PygameTransform::rotozoom(angle, 0.1 + next(491) as f64 / 100.0),
+            }
+            .flip(next(2) == 0, next(2) == 0);
+            let threshold = [1, 127, 128, 255, 1 + next(255) as u8][next(5) as usize];
+            let (region, want) = public_mask(&bitmap, t, threshold, 1);
+            let (done, mask, counts) = kernel_fill(&cache, &bitmap, (t, t.op), region, threshold);
+            assert!(done, "case {case}: {t:?}");
+            assert_eq!(mask, want, "case {case}: {t:?} of {w} x {h} at {threshold}");
+            read[case % 2] += counts.texels_read;
+        }
+        assert!(read.iter().all(|&n| n > 100_000), "pixels read {read:?}");
     }
 }
