@@ -48,6 +48,8 @@ struct Chain {
     backward: bool,
     /// The next vertex's row: the edge serves rows above it.
     until: f64,
+    /// The next vertex, mapped: the next edge's start.
+    end: (f64, f64),
     base: f64,
     slope: f64,
     left: f64,
@@ -107,7 +109,8 @@ impl<'h> OutlineRows<'h> {
             bottom_vertex: bottom,
             chains: [Chain::default(); 2],
         };
-        rows.chains = [rows.edge(top, false), rows.edge(top, true)];
+        let p = rows.point(top);
+        rows.chains = [rows.edge(top, false, p), rows.edge(top, true, p)];
         Some(rows)
     }
 
@@ -128,9 +131,9 @@ impl<'h> OutlineRows<'h> {
         }
     }
 
-    /// The chain's edge from vertex `at`.
-    fn edge(&self, at: usize, backward: bool) -> Chain {
-        let (p, q) = (self.point(at), self.point(self.next(at, backward)));
+    /// The chain's edge from vertex `at`, mapped to `p`.
+    fn edge(&self, at: usize, backward: bool, p: (f64, f64)) -> Chain {
+        let q = self.point(self.next(at, backward));
         let dy = q.1 - p.1;
         // A flat edge gives both ends' columns; past the bottom vertex (rows within the
         // margin below it) only its own column is near the outline.
@@ -148,6 +151,7 @@ impl<'h> OutlineRows<'h> {
             } else {
                 q.1
             },
+            end: q,
             base: if flat { left } else { p.0 - p.1 * slope },
             slope,
             left,
@@ -183,8 +187,10 @@ impl<'h> OutlineRows<'h> {
     #[inline(never)]
     fn advance(&mut self, c: usize, yf: f64) {
         while self.chains[c].until < yf {
-            let Chain { at, backward, .. } = self.chains[c];
-            self.chains[c] = self.edge(self.next(at, backward), backward);
+            let Chain {
+                at, backward, end, ..
+            } = self.chains[c];
+            self.chains[c] = self.edge(self.next(at, backward), backward, end);
         }
     }
 
