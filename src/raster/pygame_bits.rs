@@ -38,8 +38,8 @@
 //! decided pixel tests no border), not the flipped reads of the plain rows. A `rotozoom`
 //! pixel whose block's range is all on one side of the threshold is decided by that range;
 //! the others (about a sixth in the game's scene) are blended in the loop from the block's
-//! four texels read with the range, put in the flipped order, or, on the border, out of
-//! line as the path steps them.
+//! four texels (kept beside the ranges, at the same index), put in the flipped order, or,
+//! on the border, out of line as the path steps them.
 //! With a colour transform every pixel is sampled as the plain rows sample it.
 //!
 //! Steps in C `int`s wrap as pygame's do; a row is stepped here in i64 only when its last
@@ -50,7 +50,7 @@ use super::bitmap_bits::BitsCounts;
 use super::bitmask::BitMask;
 use super::item::Shape;
 use super::prepare::Item;
-use super::pygame_blocks::Block;
+use super::pygame_blocks::Blocks;
 use super::pygame_item::RenderedShape;
 use super::pygame_outline::OutlineRows;
 use super::pygame_plan::{OnSteps, PygamePlan};
@@ -205,9 +205,8 @@ struct Kernel<'k> {
     /// The alpha padded with a clear column and row ([`super::sample::Texels::padded`]):
     /// what a `rotate` walk reads (empty in a `rotozoom` source).
     padded: &'k [u8],
-    /// The blocks ([`super::pygame_blocks::blocks`]): what a `rotozoom` walk reads (empty
-    /// in a `rotate` source).
-    blocks: &'k [Block],
+    /// The blocks ([`Blocks`]): what a `rotozoom` walk reads (empty in a `rotate` source).
+    blocks: &'k Blocks,
     /// The source's solid outline and the source alpha it is asked at, when it has one.
     outline: Option<(&'k SolidHull, u8)>,
     plan: &'k PygamePlan,
@@ -244,14 +243,14 @@ impl OnSteps for Kernel<'_> {
             // texels, whichever way the source is flipped.
             (None, 1) => {
                 let unflipped = Unflipped::new(flips, (w, h), S::REACH);
-                let blocks = self.blocks;
+                let (ranges, quads) = (&self.blocks.ranges[..], &self.blocks.quads[..]);
                 let border = Border {
                     steps,
                     texels: self.texels,
                     unflipped,
                 };
                 // Block (b, c) at (c + 2) (w + 3) + b + 2: the border's blocks are kept
-                // clamped, and one more clear one past them (`pygame_blocks::blocks`). The
+                // clamped, and one more clear one past them ([`Blocks`]). The
                 // walk is stepped two blocks on across and down (`PAD`), so that its whole
                 // parts are that index's terms as they are; the fractions stay.
                 let stride = w + 3;
@@ -265,14 +264,16 @@ impl OnSteps for Kernel<'_> {
                     |mask, my, bits, (u, v), (du, dv)| {
                         let (mut u, mut v) = (u + PAD, v + PAD);
                         words(mask, my, bits, || {
-                            let solid = match blocks.get(((v >> 16) * stride + (u >> 16)) as usize) {
-                                Some(block) if block.least >= t => true,
-                                Some(block) if block.greatest < t => false,
-                                Some(block)
+                            let k = ((v >> 16) * stride + (u >> 16)) as usize;
+                            let solid = match ranges.get(k) {
+                                Some(&[least, _]) if least >= t => true,
+                                Some(&[_, greatest]) if greatest < t => false,
+                                Some(_)
                                     if (((u - PAD) >> 16) as u64) < inner.0
                                         && (((v - PAD) >> 16) as u64) < inner.1 =>
                                 {
-                                    unflipped.blend(block.quad, (u, v)) >= t
+                                    let quad = quads.get(k).copied().unwrap_or_default();
+                                    unflipped.blend(quad, (u, v)) >= t
                                 }
                                 _ => border.value((u - PAD, v - PAD)) >= t,
                             };

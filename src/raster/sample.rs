@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use glam::DAffine2;
 
-use super::pygame_blocks::{Block, blocks, patch as patch_blocks};
+use super::pygame_blocks::Blocks;
 use super::solid_hull::SolidHull;
 use super::solid_outline::{Octagon, SolidOutlines};
 use crate::Bitmap;
@@ -50,7 +50,7 @@ pub(crate) struct Texels {
     /// ([`Texels::blocks`]); empty unless made for `rotozoom` ([`Texels::for_renderer`]),
     /// which blends four texels, where a block whose range is all on one side of the
     /// threshold decides its pixels without the blend, and the others blend from it.
-    blocks: Box<[Block]>,
+    blocks: Blocks,
     /// The convex hull of the solid texels per level of alpha; `None` unless made by
     /// [`Texels::for_renderer`] (a source that a pygame renderer draws).
     hull: Option<Box<SolidHull>>,
@@ -122,7 +122,7 @@ impl Texels {
             runs,
             run_starts,
             outlines,
-            blocks: Box::default(),
+            blocks: Blocks::default(),
             hull: None,
             padded: Box::default(),
             cache_holders: AtomicUsize::new(0),
@@ -133,7 +133,8 @@ impl Texels {
     /// patched with the texels by [`Texels::patch_rect`]: the outline of the solid texels
     /// ([`Texels::hull`]) for both, and the alpha padded with a clear column and row
     /// ([`Texels::padded`], 1 byte a texel) for `rotate`, which reads one texel a pixel, or
-    /// the blocks ([`Texels::blocks`], 6 bytes a texel) for `rotozoom`, which blends four. Each renderer has its own source, so neither pays for the other's table.
+    /// the blocks ([`Texels::blocks`], 6 bytes a texel) for `rotozoom`, which blends four.
+    /// Each renderer has its own source, so neither pays for the other's table.
     pub fn for_renderer(mut self, op: PygameOp) -> Texels {
         self.hull = Some(Box::new(SolidHull::new(self.width, &self.alpha)));
         match op {
@@ -145,17 +146,17 @@ impl Texels {
                 }
                 self.padded = padded.into_boxed_slice();
             }
-            PygameOp::Rotozoom => self.blocks = blocks(&self.alpha, (self.width, self.height)),
+            PygameOp::Rotozoom => self.blocks = Blocks::new(&self.alpha, (self.width, self.height)),
         }
         self
     }
 
     /// Each block `(b, c)` (texels `b`, `b + 1` of rows `c`, `c + 1`, clamped into the
     /// bitmap, as SDL_gfx's blend clamps them on the border) with `-2 <= b <= width` and
-    /// `-2 <= c <= height` ([`super::pygame_blocks::blocks`]): row-major, block `(b, c)` at
+    /// `-2 <= c <= height` ([`Blocks`]): row-major, block `(b, c)` at
     /// `(c + 2) (width + 3) + b + 2`. Empty unless made for `rotozoom`
     /// ([`Texels::for_renderer`]).
-    pub fn blocks(&self) -> &[Block] {
+    pub fn blocks(&self) -> &Blocks {
         &self.blocks
     }
 
@@ -265,12 +266,8 @@ impl Texels {
         }
         if !self.blocks.is_empty() {
             let size = (self.width, self.height);
-            patch_blocks(
-                &mut self.blocks,
-                &self.alpha,
-                size,
-                [u0 as u32, v0, u1 as u32, v1],
-            );
+            self.blocks
+                .patch(&self.alpha, size, [u0 as u32, v0, u1 as u32, v1]);
         }
         let read = ((u1 - u0) * (v1 - v0) as usize) as u64;
         #[cfg(test)]
@@ -309,7 +306,7 @@ impl Texels {
     pub fn bytes(&self) -> usize {
         SolidOutlines::BYTES
             + self.alpha.capacity()
-            + std::mem::size_of_val(&*self.blocks)
+            + self.blocks.bytes()
             + self.hull.as_ref().map_or(0, |o| o.bytes())
             + self.padded.len()
             + self.runs.capacity() * std::mem::size_of::<(u32, u32)>()
@@ -672,25 +669,20 @@ mod tests {
 
     /// Each block's least and greatest alpha and its four texels, by reading the texels one
     /// by one.
-    fn blocks_by_hand(w: usize, h: usize, alpha: &[u8]) -> Vec<Block> {
-        let mut out = Vec::new();
+    fn blocks_by_hand(w: usize, h: usize, alpha: &[u8]) -> (Vec<[u8; 2]>, Vec<[u8; 4]>) {
+        let (mut ranges, mut quads) = (Vec::new(), Vec::new());
         let (w, h) = (w as i64, h as i64);
         for j in -2..=h {
             for i in -2..=w {
                 let read = |u: i64, v: i64| alpha[(v.min(h - 1).max(0) * w + u.min(w - 1).max(0)) as usize];
                 let four = [(0, 0), (1, 0), (0, 1), (1, 1)].map(|(a, b)| read(i + a, j + b));
                 let outside = i < -1 || j < -1 || i >= w || j >= h;
-                out.push(match outside {
-                    true => Block::default(),
-                    false => Block {
-                        least: *four.iter().min().unwrap(),
-                        greatest: *four.iter().max().unwrap(),
-                        quad: four,
-                    },
-                });
+                let four = if outside { [0; 4] } else { four };
+                ranges.push([*four.iter().min().unwrap(), *four.iter().max().unwrap()]);
+                quads.push(four);
             }
         }
-        out
+        (ranges, quads)
     }
 
     /// Each renderer's source keeps its own table and not the other's, every byte counted,
@@ -725,12 +717,14 @@ mod tests {
             };
             for _ in 0..20 {
                 let alpha: Vec<u8> = rgba.chunks_exact(4).map(|p| p[3]).collect();
-                assert_eq!(zoom.blocks(), &blocks_by_hand(w as usize, h as usize, &alpha)[..]);
+                let (ranges, quads) = blocks_by_hand(w as usize, h as usize, &alpha);
+                assert_eq!(&zoom.blocks().ranges[..], &ranges[..]);
+                assert_eq!(&zoom.blocks().quads[..], &quads[..]);
                 assert_eq!(rotate.padded(), &padded_by_hand(&alpha)[..]);
                 // Neither grows the other's table through an edit.
                 assert!(rotate.blocks().is_empty() && zoom.padded().is_empty());
                 assert!(rotate.alpha == alpha && zoom.alpha == alpha);
-                blocks += zoom.blocks().len();
+                blocks += zoom.blocks().ranges.len();
                 padded += rotate.padded().len();
                 let (u0, v0) = (next(u64::from(w)) as u32, next(u64::from(h)) as u32);
                 let (u1, v1) = (
