@@ -147,6 +147,9 @@ pub(crate) struct Rendered {
     /// for the near-miss test (`PygamePlan::texels_to_pixels`), worked out with the size:
     /// every pair of a turned sprite read it, each working out pygame's plan again.
     pub hull_map: Option<(glam::DAffine2, f64)>,
+    /// The size of the bitmap they were worked out for (what a pose checks before it
+    /// takes `hull_map` rather than working it out again).
+    pub source: (u32, u32),
 }
 
 impl Rendered {

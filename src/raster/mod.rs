@@ -37,7 +37,8 @@
 //!   overlap of two masks.
 //! - [`pygame_item`]: a bitmap item with a renderer, its rows from the plan below;
 //!   [`pygame_bits`]: its solid pixels written straight into a bit mask, the frame
-//!   engine's kernel for it ([`solid_bits`] picks the kernel of an item);
+//!   engine's kernel for it ([`solid_bits`] picks the kernel of an item;
+//!   [`pygame_blocks`]: a `rotozoom` source's 2 x 2 blocks, range and alphas, that it reads);
 //!   [`solid_hull`]: the convex hull of a bitmap's solid texels per level of alpha,
 //!   which that kernel clips its rows with ([`pygame_outline`]: the hull seen from a
 //!   surface's rows).
@@ -71,6 +72,7 @@ mod item;
 mod plane;
 mod prepare;
 mod pygame_bits;
+mod pygame_blocks;
 mod pygame_item;
 mod pygame_outline;
 mod pygame_plan;

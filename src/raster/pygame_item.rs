@@ -20,6 +20,10 @@ pub(crate) struct RenderedShape {
     /// returns), shared with every pose of the bitmap and counted once by the cache.
     pub source: Arc<Texels>,
     plan: PygamePlan,
+    /// The plan's map from texels to the surface's pixels and its reach
+    /// ([`PygamePlan::texels_to_pixels`]), worked out with the renderer (`Rendered`): every
+    /// fill of the pose reads it.
+    texels_to_pixels: Option<(glam::DAffine2, f64)>,
     /// `alpha -> alpha after the colour transform`, or `None` for the identity.
     table: Option<Box<[u8; 256]>>,
     /// The surface's rectangle `[0, w] x [0, h]`, on whole pixels: its rows' spans.
@@ -36,9 +40,17 @@ impl RenderedShape {
         quad: Edges,
     ) -> RenderedShape {
         let BitmapRenderer::Pygame(t) = rendered.renderer;
+        let plan = t.plan(bitmap);
+        // Worked out for the node's bitmap when its renderer was set (this one, unless a
+        // caller pairs them wrongly: then worked out again).
+        let texels_to_pixels = match rendered.source == plan.source_size() {
+            true => rendered.hull_map,
+            false => plan.texels_to_pixels(),
+        };
         RenderedShape {
             source,
-            plan: t.plan(bitmap),
+            plan,
+            texels_to_pixels,
             table: alpha_table(ct),
             quad,
         }
@@ -47,6 +59,11 @@ impl RenderedShape {
     /// The renderer's plan.
     pub(super) fn plan(&self) -> &PygamePlan {
         &self.plan
+    }
+
+    /// [`PygamePlan::texels_to_pixels`] of its plan.
+    pub(super) fn texels_to_pixels(&self) -> Option<(glam::DAffine2, f64)> {
+        self.texels_to_pixels
     }
 
     /// `alpha -> alpha after the colour transform`, `None` for the identity.

@@ -37,7 +37,10 @@ pub(crate) struct OutlineRows<'h> {
 }
 
 /// One chain's current edge, from vertex `at` to the next one down the chain, set up for
-/// the rows that cross it: `x = x0 + (y - y0) slope`, kept within the edge's columns.
+/// the rows that cross it: at row `yf` its columns are `[x, x + width]`, where
+/// `x = base + yf slope` kept within the edge's columns `[left, right]`. A flat edge has
+/// slope 0 and its whole width; any other, width 0. One multiply-add and two compares a
+/// row, no branch on the edge's kind.
 #[derive(Clone, Copy, Default)]
 struct Chain {
     at: usize,
@@ -45,11 +48,13 @@ struct Chain {
     backward: bool,
     /// The next vertex's row: the edge serves rows above it.
     until: f64,
-    x0: f64,
-    y0: f64,
+    /// The next vertex, mapped: the next edge's start.
+    end: (f64, f64),
+    base: f64,
     slope: f64,
     left: f64,
     right: f64,
+    width: f64,
 }
 
 impl<'h> OutlineRows<'h> {
@@ -104,7 +109,8 @@ impl<'h> OutlineRows<'h> {
             bottom_vertex: bottom,
             chains: [Chain::default(); 2],
         };
-        rows.chains = [rows.edge(top, false), rows.edge(top, true)];
+        let p = rows.point(top);
+        rows.chains = [rows.edge(top, false, p), rows.edge(top, true, p)];
         Some(rows)
     }
 
@@ -125,9 +131,9 @@ impl<'h> OutlineRows<'h> {
         }
     }
 
-    /// The chain's edge from vertex `at`.
-    fn edge(&self, at: usize, backward: bool) -> Chain {
-        let (p, q) = (self.point(at), self.point(self.next(at, backward)));
+    /// The chain's edge from vertex `at`, mapped to `p`.
+    fn edge(&self, at: usize, backward: bool, p: (f64, f64)) -> Chain {
+        let q = self.point(self.next(at, backward));
         let dy = q.1 - p.1;
         // A flat edge gives both ends' columns; past the bottom vertex (rows within the
         // margin below it) only its own column is near the outline.
@@ -136,6 +142,7 @@ impl<'h> OutlineRows<'h> {
             true => (p.0, p.0),
             false => (least(p.0, q.0), greatest(p.0, q.0)),
         };
+        let slope = if flat { 0.0 } else { (q.0 - p.0) / dy };
         Chain {
             at,
             backward,
@@ -144,11 +151,12 @@ impl<'h> OutlineRows<'h> {
             } else {
                 q.1
             },
-            x0: if flat { left } else { p.0 },
-            y0: p.1,
-            slope: if flat { 0.0 } else { (q.0 - p.0) / dy },
+            end: q,
+            base: if flat { left } else { p.0 - p.1 * slope },
+            slope,
             left,
             right,
+            width: if flat { right - left } else { 0.0 },
         }
     }
 
@@ -160,15 +168,30 @@ impl<'h> OutlineRows<'h> {
         if yf < self.top || yf > self.bottom {
             return (0, 0);
         }
-        for c in 0..2 {
-            while self.chains[c].until < yf {
-                let Chain { at, backward, .. } = self.chains[c];
-                self.chains[c] = self.edge(self.next(at, backward), backward);
-            }
-        }
-        let [a, b] = self.chains.map(|c| c.across(yf));
+        let a = self.advanced(0, yf).across(yf);
+        let b = self.advanced(1, yf).across(yf);
         let (lo, hi) = (least(a.0, b.0) - MARGIN, greatest(a.1, b.1) + MARGIN);
         (ceil(lo), floor(hi) + 1)
+    }
+
+    /// Chain `c` moved down to the edge that serves row `yf` (rarely more than the one it
+    /// is on: out of line).
+    #[inline(always)]
+    fn advanced(&mut self, c: usize, yf: f64) -> &Chain {
+        if self.chains[c].until < yf {
+            self.advance(c, yf);
+        }
+        &self.chains[c]
+    }
+
+    #[inline(never)]
+    fn advance(&mut self, c: usize, yf: f64) {
+        while self.chains[c].until < yf {
+            let Chain {
+                at, backward, end, ..
+            } = self.chains[c];
+            self.chains[c] = self.edge(self.next(at, backward), backward, end);
+        }
     }
 
     /// The rows `[y0, y1)` it can hold.
@@ -181,14 +204,8 @@ impl Chain {
     /// Its columns at row `yf`: one, kept within the edge, or both ends' when flat.
     #[inline(always)]
     fn across(&self, yf: f64) -> (f64, f64) {
-        if self.slope == 0.0 {
-            return (self.left, self.right);
-        }
-        let x = greatest(
-            least(self.x0 + (yf - self.y0) * self.slope, self.right),
-            self.left,
-        );
-        (x, x)
+        let x = greatest(least(self.base + yf * self.slope, self.right), self.left);
+        (x, x + self.width)
     }
 }
 

@@ -22,7 +22,7 @@ impl Turn {
     /// The turn pygame takes for `angle` on a `w` x `h` source, when it takes the
     /// quarter-turn path.
     pub(crate) fn of(angle: f32, w: i32, h: i32) -> Option<Turn> {
-        if f64::from(angle) % 90.0 != 0.0 {
+        if !whole_multiple_of_90(f64::from(angle)) {
             return None;
         }
         // rotate90's `(angle / 90) % 4` on `(int)angle`; the angle is bounded, so the
@@ -88,6 +88,20 @@ impl Steps for Turn {
     fn value(&self, texels: &Texels<'_>, (u, v): (i64, i64)) -> u8 {
         texels.at((u >> 16) as usize, (v >> 16) as usize)
     }
+}
+
+/// transform.c's `fmod(angle, 90) == 0`: whether `a` is a whole multiple of 90, exactly.
+/// Below 2^62 in size that is one conversion and an integer remainder (libm's `fmod` took
+/// about 100 instructions, once or more for every pose of a turning sprite); anything
+/// else (huge, infinite or not a number) asks `fmod` itself.
+fn whole_multiple_of_90(a: f64) -> bool {
+    if a.abs() < 4_611_686_018_427_387_904.0 {
+        #[allow(clippy::cast_possible_truncation)]
+        let whole = a as i64;
+        #[allow(clippy::cast_precision_loss)]
+        return whole as f64 == a && whole % 90 == 0;
+    }
+    a % 90.0 == 0.0
 }
 
 /// A rotation by any other angle: transform.c's `rotate`.
@@ -166,5 +180,56 @@ impl Steps for Rotate {
     #[inline]
     fn value(&self, texels: &Texels<'_>, (u, v): (i64, i64)) -> u8 {
         texels.at((u >> 16) as usize, (v >> 16) as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::whole_multiple_of_90;
+
+    /// The integer test gives `fmod`'s answer for angles at, near and between multiples of
+    /// 90 (f32 angles as pygame parses them, and f64 values around them), huge, infinite
+    /// and not numbers.
+    #[test]
+    fn whole_multiples_of_90_are_fmods() {
+        let mut rng = super::super::test_rng::Rng(0x5eed_0090);
+        let mut angles = vec![
+            0.0,
+            -0.0,
+            90.0,
+            -90.0,
+            1e6,
+            -1e6,
+            4_611_686_018_427_387_904.0,
+            9.223_372_036_854_776e18,
+            -9.223_372_036_854_776e18,
+            1e300,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+        ];
+        for _ in 0..20_000 {
+            let k = rng.below(2_000_000) - 1_000_000;
+            let near = (k * 90) as f64;
+            let f = |x: f64| f64::from(x as f32);
+            angles.extend([
+                near,
+                f(near + 1e-3),
+                f(near - 0.5),
+                near + 1e-9,
+                f64::from_bits(near.to_bits() + 1),
+                rng.below(1 << 40) as f64 / 1024.0 - 5e8,
+                (rng.below(1 << 20) as f64) * 2f64.powi(rng.below(80) as i32),
+            ]);
+        }
+        let mut whole = 0;
+        for a in angles {
+            let want = a % 90.0 == 0.0;
+            assert_eq!(whole_multiple_of_90(a), want, "{a:e}");
+            whole += usize::from(want);
+        }
+        assert!(whole > 20_000, "{whole} multiples");
     }
 }

@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use glam::DAffine2;
 
+use super::pygame_blocks::Blocks;
 use super::solid_hull::SolidHull;
 use super::solid_outline::{Octagon, SolidOutlines};
 use super::solid_table::SolidTable;
@@ -47,11 +48,11 @@ pub(crate) struct Texels {
     /// outside it can make a solid pixel without anti-aliasing, and with it only near the
     /// bitmap's border ([`Texels::solid_outline`]).
     outlines: SolidOutlines,
-    /// For each 2 x 2 block of texels, its least and greatest alpha
-    /// ([`Texels::block_ranges`]); empty unless made for `rotozoom` ([`Texels::for_renderer`]),
+    /// For each 2 x 2 block of texels, its least and greatest alpha and its four alphas
+    /// ([`Texels::blocks`]); empty unless made for `rotozoom` ([`Texels::for_renderer`]),
     /// which blends four texels, where a block whose range is all on one side of the
-    /// threshold decides its pixels without the blend.
-    block_ranges: Box<[[u8; 2]]>,
+    /// threshold decides its pixels without the blend, and the others blend from it.
+    blocks: Blocks,
     /// The convex hull of the solid texels per level of alpha; `None` unless made by
     /// [`Texels::for_renderer`] (a source that a pygame renderer draws).
     hull: Option<Box<SolidHull>>,
@@ -127,7 +128,7 @@ impl Texels {
             runs,
             run_starts,
             outlines,
-            block_ranges: Box::default(),
+            blocks: Blocks::default(),
             hull: None,
             padded: Box::default(),
             solid_table: OnceLock::new(),
@@ -139,8 +140,8 @@ impl Texels {
     /// patched with the texels by [`Texels::patch_rect`]: the outline of the solid texels
     /// ([`Texels::hull`]) for both, and the alpha padded with a clear column and row
     /// ([`Texels::padded`], 1 byte a texel) for `rotate`, which reads one texel a pixel, or
-    /// the blocks' ranges ([`Texels::block_ranges`], 2 bytes a texel) for `rotozoom`, which
-    /// blends four. Each renderer has its own source, so neither pays for the other's table.
+    /// the blocks ([`Texels::blocks`], 6 bytes a texel) for `rotozoom`, which blends four.
+    /// Each renderer has its own source, so neither pays for the other's table.
     pub fn for_renderer(mut self, op: PygameOp) -> Texels {
         self.hull = Some(Box::new(SolidHull::new(self.width, &self.alpha)));
         match op {
@@ -152,25 +153,18 @@ impl Texels {
                 }
                 self.padded = padded.into_boxed_slice();
             }
-            PygameOp::Rotozoom => {
-                let (w, h) = (self.width as i64, self.height as i64);
-                self.block_ranges = (-BLOCK_PAD..h + BLOCK_PAD - 1)
-                    .flat_map(|c| (-BLOCK_PAD..w + BLOCK_PAD - 1).map(move |b| (b, c)))
-                    .map(|(b, c)| clamped_block_range(&self.alpha, (w, h), (b, c)))
-                    .collect();
-            }
+            PygameOp::Rotozoom => self.blocks = Blocks::new(&self.alpha, (self.width, self.height)),
         }
         self
     }
 
-    /// For each block `(b, c)` (texels `b`, `b + 1` of rows `c`, `c + 1`, clamped into the
+    /// Each block `(b, c)` (texels `b`, `b + 1` of rows `c`, `c + 1`, clamped into the
     /// bitmap, as SDL_gfx's blend clamps them on the border) with `-2 <= b <= width` and
-    /// `-2 <= c <= height`, `[least, greatest]` alpha; `[0, 0]` for the blocks past the
-    /// border's (`b` or `c` of -2, or the side): row-major, block `(b, c)` at
+    /// `-2 <= c <= height` ([`Blocks`]): row-major, block `(b, c)` at
     /// `(c + 2) (width + 3) + b + 2`. Empty unless made for `rotozoom`
     /// ([`Texels::for_renderer`]).
-    pub fn block_ranges(&self) -> &[[u8; 2]] {
-        &self.block_ranges
+    pub fn blocks(&self) -> &Blocks {
+        &self.blocks
     }
 
     /// The alphas with a clear column after each row and a clear row after the last
@@ -293,15 +287,10 @@ impl Texels {
         if let Some(hull) = &mut self.hull {
             hull.grow(self.width, &self.alpha, [u0 as u32, v0, u1 as u32, v1]);
         }
-        if !self.block_ranges.is_empty() {
-            // The blocks that read a texel of the rectangle, clamped ones included.
-            let (wi, hi) = (self.width as i64, i64::from(self.height));
-            for c in i64::from(v0) - 1..i64::from(v1) {
-                for b in u0 as i64 - 1..u1 as i64 {
-                    let k = (c + BLOCK_PAD) * (wi + 2 * BLOCK_PAD - 1) + b + BLOCK_PAD;
-                    self.block_ranges[k as usize] = clamped_block_range(&self.alpha, (wi, hi), (b, c));
-                }
-            }
+        if !self.blocks.is_empty() {
+            let size = (self.width, self.height);
+            self.blocks
+                .patch(&self.alpha, size, [u0 as u32, v0, u1 as u32, v1]);
         }
         let read = ((u1 - u0) * (v1 - v0) as usize) as u64;
         #[cfg(test)]
@@ -335,13 +324,13 @@ impl Texels {
         }
     }
 
-    /// Bytes it holds: the alphas, the run table, the solid octagons, the blocks' ranges,
-    /// the padded alphas, the solid hull, and the solid table (made or not).
+    /// Bytes it holds: the alphas, the run table, the solid octagons, the blocks, the
+    /// padded alphas, the solid hull, and the solid table (made or not).
     pub fn bytes(&self) -> usize {
         SolidOutlines::BYTES
             + SolidTable::bytes_for(self.alpha.len())
             + self.alpha.capacity()
-            + std::mem::size_of_val(&*self.block_ranges)
+            + self.blocks.bytes()
             + self.hull.as_ref().map_or(0, |o| o.bytes())
             + self.padded.len()
             + self.runs.capacity() * std::mem::size_of::<(u32, u32)>()
@@ -397,30 +386,6 @@ impl Texels {
         let sum = top * (one - tv) + bottom * tv;
         ((sum + (1 << 63)) >> 64) as u8
     }
-}
-
-/// Blocks kept past each side of a bitmap's blocks ([`Texels::block_ranges`]): the
-/// border's own (clamped), then one more, clear.
-const BLOCK_PAD: i64 = 2;
-
-/// `[least, greatest]` alpha of block `(b, c)` of a `w` x `h` bitmap: its texels clamped
-/// into the bitmap for `-1 <= b < w`, `-1 <= c < h`, else `[0, 0]`.
-fn clamped_block_range(alpha: &[u8], (w, h): (i64, i64), (b, c): (i64, i64)) -> [u8; 2] {
-    if b < -1 || c < -1 || b >= w || c >= h {
-        return [0, 0];
-    }
-    let at = |u: i64, v: i64| alpha[(v.clamp(0, h - 1) * w + u.clamp(0, w - 1)) as usize];
-    let (top, bottom) = ([at(b, c), at(b + 1, c)], [at(b, c + 1), at(b + 1, c + 1)]);
-    block_range(&top, &bottom)
-}
-
-/// `[least, greatest]` alpha of the 2 x 2 block whose rows start `top` and `bottom`.
-fn block_range(top: &[u8], bottom: &[u8]) -> [u8; 2] {
-    let four = [top[0], top[1], bottom[0], bottom[1]];
-    [
-        four.into_iter().min().unwrap_or(0),
-        four.into_iter().max().unwrap_or(0),
-    ]
 }
 
 /// A bitmap pose's inverse mapping in fixed point (semantics.md 4.5): pixel `(i, j)`,
@@ -726,28 +691,28 @@ impl BitmapPose<'_> {
 mod tests {
     use super::*;
 
-    /// Each block's least and greatest alpha, by reading the four texels one by one.
-    fn ranges_by_hand(w: usize, h: usize, alpha: &[u8]) -> Vec<[u8; 2]> {
-        let mut out = Vec::new();
+    /// Each block's least and greatest alpha and its four texels, by reading the texels one
+    /// by one.
+    fn blocks_by_hand(w: usize, h: usize, alpha: &[u8]) -> (Vec<[u8; 2]>, Vec<[u8; 4]>) {
+        let (mut ranges, mut quads) = (Vec::new(), Vec::new());
         let (w, h) = (w as i64, h as i64);
         for j in -2..=h {
             for i in -2..=w {
                 let read = |u: i64, v: i64| alpha[(v.min(h - 1).max(0) * w + u.min(w - 1).max(0)) as usize];
                 let four = [(0, 0), (1, 0), (0, 1), (1, 1)].map(|(a, b)| read(i + a, j + b));
                 let outside = i < -1 || j < -1 || i >= w || j >= h;
-                out.push(match outside {
-                    true => [0, 0],
-                    false => [*four.iter().min().unwrap(), *four.iter().max().unwrap()],
-                });
+                let four = if outside { [0; 4] } else { four };
+                ranges.push([*four.iter().min().unwrap(), *four.iter().max().unwrap()]);
+                quads.push(four);
             }
         }
-        out
+        (ranges, quads)
     }
 
     /// Each renderer's source keeps its own table and not the other's, every byte counted,
     /// and both follow the texels through edits: a `rotate` source the padded alpha (one
-    /// byte a texel), a `rotozoom` source the blocks' ranges (two bytes a texel), both the
-    /// solid hull.
+    /// byte a texel), a `rotozoom` source the blocks (six bytes a texel: the range and the
+    /// four alphas), both the solid hull.
     #[test]
     fn each_renderers_tables_follow_the_texels_through_edits() {
         let mut rng = super::super::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
@@ -766,7 +731,7 @@ mod tests {
             assert!(outline(&rotate) > 0 && outline(&zoom) > 0);
             let (texels, blocks_kept) = (((w + 1) * (h + 1)) as usize, ((w + 3) * (h + 3)) as usize);
             assert_eq!(rotate.bytes(), plain.bytes() + outline(&rotate) + texels);
-            assert_eq!(zoom.bytes(), plain.bytes() + outline(&zoom) + 2 * blocks_kept);
+            assert_eq!(zoom.bytes(), plain.bytes() + outline(&zoom) + 6 * blocks_kept);
             let padded_by_hand = |alpha: &[u8]| -> Vec<u8> {
                 let mut p = vec![0u8; ((w + 1) * (h + 1)) as usize];
                 for (k, &a) in alpha.iter().enumerate() {
@@ -776,15 +741,14 @@ mod tests {
             };
             for _ in 0..20 {
                 let alpha: Vec<u8> = rgba.chunks_exact(4).map(|p| p[3]).collect();
-                assert_eq!(
-                    zoom.block_ranges(),
-                    &ranges_by_hand(w as usize, h as usize, &alpha)[..]
-                );
+                let (ranges, quads) = blocks_by_hand(w as usize, h as usize, &alpha);
+                assert_eq!(&zoom.blocks().ranges[..], &ranges[..]);
+                assert_eq!(&zoom.blocks().quads[..], &quads[..]);
                 assert_eq!(rotate.padded(), &padded_by_hand(&alpha)[..]);
                 // Neither grows the other's table through an edit.
-                assert!(rotate.block_ranges().is_empty() && zoom.padded().is_empty());
+                assert!(rotate.blocks().is_empty() && zoom.padded().is_empty());
                 assert!(rotate.alpha == alpha && zoom.alpha == alpha);
-                blocks += zoom.block_ranges().len();
+                blocks += zoom.blocks().ranges.len();
                 padded += rotate.padded().len();
                 let (u0, v0) = (next(u64::from(w)) as u32, next(u64::from(h)) as u32);
                 let (u1, v1) = (

@@ -14,6 +14,7 @@ fn rendered(renderer: BitmapRenderer, bitmap: &Bitmap) -> Result<Rendered> {
         renderer,
         size: plan.size(),
         hull_map: plan.texels_to_pixels(),
+        source: (bitmap.width(), bitmap.height()),
     })
 }
 
