@@ -16,6 +16,9 @@ same poses, one after the other in the same run:
   `node.set_transform(x, y, angle)` for each), then one `stage.contacts_among(sprites,
   world)` (tolerance 255: every pixel that shows; each contact has its overlap rectangle and
   pixel count). Also timed with `parallel=False` (one core), in the same frames.
+- pixelhit, yes or no: the same poses (moved by a hair, as the one-core call is) and
+  `stage.touching_among(sprites, world)`: the pairs of `contacts_among` without their
+  rectangles and counts, the question pygame's `mask.overlap` answers.
 - pixelhit, snapped: the same, with every pose snapped as pygame's cached angles snap it
   (angle to a whole degree, position to a whole pixel) before `set_transform`. Each answer
   is exact for the snapped pose, not for the pose asked; turned sprites then come back to
@@ -141,6 +144,13 @@ class Scene:
         contacts = self.stage.contacts_among(self.nodes, self.world, tolerance=self.tolerance, parallel=parallel)
         return {pair(self.index[c.a], self.index[c.b]) for c in contacts}
 
+    def pixelhit_touching_frame(self, poses):
+        """Which pairs touch, yes or no (`touching_among`): the question the pygame
+        contenders' `mask.overlap` answers, and the same pairs as `pixelhit_frame`."""
+        self.stage.set_transforms(self.nodes, poses)
+        touching = self.stage.touching_among(self.nodes, self.world, tolerance=self.tolerance)
+        return {pair(self.index[a], self.index[b]) for a, b in touching}
+
     def pixelhit_snapped_frame(self, poses):
         return self.pixelhit_frame([(round(x), round(y), round(a) % 360) for x, y, a in poses])
 
@@ -214,7 +224,7 @@ def run(n, frames, seed, tolerance):
     # would have it: the exact frames' poses do not share its cache.
     snap_scene = Scene(n, seed, tolerance)
     load_s, load_bytes = scene.load_rotations()
-    times = {k: [] for k in ("ph", "ph1", "snap", "cached", "sweep", "cla")}
+    times = {k: [] for k in ("ph", "ph1", "snap", "cached", "sweep", "cla", "yes")}
     found = {k: [] for k in ("ph", "snap", "cached", "sweep")}
     differ, either = 0, 0
     for frame in range(frames):
@@ -240,20 +250,24 @@ def run(n, frames, seed, tolerance):
         t4 = time.perf_counter()
         scene.pygame_frame(poses, sweep=False)
         t5 = time.perf_counter()
-        for key, dt in zip(times, (t_par, t_one, t2s - t2, t3 - t2s, t4 - t3, t5 - t4)):
+        # Yes or no on poses moved by another hair, so that none of its pairs is kept.
+        scene.pixelhit_touching_frame([(x, y + 1e-3, a) for x, y, a in poses])
+        t6 = time.perf_counter()
+        for key, dt in zip(times, (t_par, t_one, t2s - t2, t3 - t2s, t4 - t3, t5 - t4, t6 - t5)):
             times[key].append(dt)
         for key, hits in (("ph", ph), ("snap", snapped), ("cached", cached), ("sweep", rebuilt)):
             found[key].append(len(hits))
         differ += len(ph ^ cached)
         either += len(ph | cached)
     skip = min(3, frames - 1)  # the first frames fill caches on both sides
-    ph, ph1, snap, cached, sweep, cla = (statistics.median(times[k][skip:]) for k in times)
+    ph, ph1, snap, cached, sweep, cla, yes = (statistics.median(times[k][skip:]) for k in times)
     rebuilt = min(sweep, cla)
     pairs = {k: statistics.mean(v) for k, v in found.items()}
     print(f"N = {n} sprites of {len(IMAGE_SIZES)} shared images, field {scene.side:.0f} px square, "
           f"tolerance {tolerance}, {frames} frames (median of the last {frames - skip})")
     print(f"  pixelhit (set_transforms + contacts_among, 2 threads): {ms(ph)} / frame, {pairs['ph']:.1f} pairs")
     print(f"  pixelhit, parallel=False (1 thread):                  {ms(ph1)} / frame")
+    print(f"  pixelhit, touching_among (yes or no, 2 threads):     {ms(yes)} / frame")
     print(f"  pixelhit, snapped to whole degrees and pixels (2 threads): {ms(snap)} / frame, "
           f"{pairs['snap']:.1f} pairs")
     print(f"  pygame, cached angles (lookup, sort-and-sweep, overlap): {ms(cached)} / frame, "

@@ -796,6 +796,23 @@ class Stage:
         `nodes` (`a` before `b`); `contact.a` and `contact.b` are the objects given.
         `details=True` adds each contact's `normal`, `centroid`, `first` and `mask`;
         `skip_hidden=True` leaves out nodes that are not shown."""
+    def touching_among(
+        self,
+        nodes: Iterable[Node],
+        parent: Node,
+        *,
+        tolerance: int = 255,
+        skip_hidden: bool = False,
+        precise: bool = True,
+        anti_alias: bool = True,
+        parallel: bool = True,
+        max_pixels: Optional[int] = None,
+        max_work: Optional[int] = None,
+    ) -> list[tuple[Node, Node]]:
+        """Which pairs among `nodes` touch in `parent`'s space, yes or no: the pairs of
+        `contacts_among` with the same options, as `(a, b)` tuples of the objects given,
+        in the same order, without rectangles or counts. Each pair stops at its first
+        shared word of pixels."""
     def contacts_against(
         self,
         node: Node,

@@ -356,6 +356,39 @@ def test_contacts_hand_back_the_nodes_given_with_details():
         s.contacts_among("abc", root)
 
 
+def test_touching_among_gives_the_contacts_pairs_as_the_nodes_given():
+    """Random turned and scaled bitmaps and discs: `touching_among` gives exactly the pairs
+    of `contacts_among` with the same options, in its order, as the node objects given."""
+    rng = random.Random(30)
+    seen_pairs = 0
+    for case in range(40):
+        s = Stage()
+        root = s.root
+        nodes = []
+        for _ in range(rng.randrange(2, 14)):
+            n = s.add_container(root)
+            if rng.random() < 0.5:
+                w, h = rng.randrange(1, 20), rng.randrange(1, 20)
+                alpha = np.array([[rng.choice([0, 60, 127, 128, 255]) for _ in range(w)] for _ in range(h)], dtype=np.uint8)
+                rgba = np.zeros((h, w, 4), dtype=np.uint8)
+                rgba[..., 3] = alpha
+                s.add_bitmap(n, Bitmap.from_array(rgba))
+            else:
+                s.add_graphic(n, Graphic.fill(Path.circle(0, 0, rng.uniform(1, 9))))
+            scale = rng.uniform(0.3, 2.5)
+            n.set_transform(rng.uniform(0, 40), rng.uniform(0, 40), rng.uniform(-360, 360), scale, scale)
+            nodes.append(n)
+        opts = dict(tolerance=rng.choice([0, 127, 255]), anti_alias=rng.random() < 0.5, parallel=rng.random() < 0.5)
+        want = [(c.a, c.b) for c in s.contacts_among(nodes, root, **opts)]
+        got = s.touching_among(nodes, root, **opts)
+        assert got == want, case
+        assert all(a is nodes[nodes.index(a)] and b is nodes[nodes.index(b)] for a, b in got)
+        seen_pairs += len(got)
+    assert seen_pairs > 20
+    empty = Stage()
+    assert empty.touching_among([], empty.root) == []
+
+
 def _answers(contacts):
     return [(c.a, c.b, c.rect, c.overlap_pixels, c.normal, c.first) for c in contacts]
 
