@@ -528,7 +528,11 @@ impl Stage {
             false => pairs.iter().filter_map(|p| one(p).transpose()).collect(),
         };
         #[cfg(not(feature = "parallel"))]
-        let hits = pairs.iter().filter_map(|p| one(p).transpose()).collect();
+        let hits = {
+            // Without the pool, `opts.parallel` has nothing to choose.
+            let _ = opts.parallel;
+            pairs.iter().filter_map(|p| one(p).transpose()).collect()
+        };
         // Every pair is done: the whole masks are the memos' alone, and the next query
         // fills their buffers.
         for memo in memos.drain(..) {
