@@ -136,6 +136,14 @@ impl Stage {
             let request = PairRequest::new(a, b, parent, opts)
                 .rejecting_near_misses()
                 .with_memo(memos.0, memos.1);
+            // Two made masks answer at once, rectangle and count too (`made_masks.rs`);
+            // by bands, the row scan reads them.
+            if !by_bands()
+                && let Some(answer) = self.made_masks_answer(&request)
+            {
+                self.cache.keep_pair(revision, key, answer);
+                return Ok(answer.0.map(|_| (a, b)));
+            }
             let touching = self.run_pair(&request, |setup| match setup {
                 Setup::Empty => {
                     self.cache.keep_pair(revision, key, (None, None));
