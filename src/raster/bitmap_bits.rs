@@ -31,7 +31,7 @@ use super::coverage::CoverageRow;
 use super::edges::{ActiveEdges, Edge, Edges, GRID};
 use super::item::{Shape, push_interval};
 use super::prepare::Item;
-use super::row_bounds::{RowBounds, RowSides};
+use super::row_steps::{BoxSteps, OctagonSteps};
 use super::sample::{TEXEL_BITS, TexelMap, Texels, times_coverage};
 use crate::FillRule;
 use crate::geom::rect::PixelRect;
@@ -84,12 +84,6 @@ pub(crate) struct BitsBuffers {
     active: Vec<Edge>,
     uncertain: Vec<(i64, i64)>,
     values: Vec<(i64, i64, i64)>,
-    /// The sides of what can be solid (`outer`) and, with coverage, of the box where the
-    /// texels decide (`inner`), and the rows' steps inside each.
-    outer: RowBounds,
-    inner: RowBounds,
-    outer_sides: RowSides,
-    inner_sides: RowSides,
     /// The two targets' masks over a pair's window.
     pub a: BitMask,
     pub b: BitMask,
@@ -106,10 +100,6 @@ impl Default for BitsBuffers {
             active: Vec::new(),
             uncertain: Vec::new(),
             values: Vec::new(),
-            outer: RowBounds::default(),
-            inner: RowBounds::default(),
-            outer_sides: RowSides::default(),
-            inner_sides: RowSides::default(),
             a: BitMask::empty(),
             b: BitMask::empty(),
             counts: BitsCounts::default(),
@@ -168,6 +158,43 @@ impl<'w> Within<'w> {
             true => Within::Reached(mask),
             false => Within::Mask(mask),
         }
+    }
+}
+
+/// The steps of each row whose centres fall in a box of a pose's texel space, row after
+/// row down a rectangle.
+struct RowReach {
+    steps: OctagonSteps,
+    /// The centre of the row's first pixel, stepped down by `down`.
+    at: (i64, i64),
+    down: (i64, i64),
+    n: i64,
+}
+
+impl RowReach {
+    /// The steps of the octagon `b` along the rows of `rect` (the parent's grid); `None`
+    /// when a texel coordinate there leaves i64.
+    fn new(bits: &BitmapBits, b: TexelOctagon, rect: PixelRect) -> Option<RowReach> {
+        let local = rect.moved((-bits.anchor.0, -bits.anchor.1));
+        if !bits.fits(local) {
+            return None;
+        }
+        let at = bits.map.at(local.x0, local.y0);
+        Some(RowReach {
+            steps: OctagonSteps::new(bits.map.col0, b),
+            at: (at.0 as i64, at.1 as i64),
+            down: bits.map.col1,
+            n: i64::try_from(rect.width()).ok()?,
+        })
+    }
+
+    /// This row's steps `first..end` inside the box (empty when `first >= end`); then on to
+    /// the next row.
+    #[inline(always)]
+    fn next_row(&mut self) -> (i64, i64) {
+        let steps = self.steps.steps(self.at, self.n);
+        self.at = (self.at.0 + self.down.0, self.at.1 + self.down.1);
+        steps
     }
 }
 
@@ -236,6 +263,19 @@ fn corners_fit_wide(map: &TexelMap, local: PixelRect) -> bool {
     })
 }
 
+/// Whether the centre `(u, v)` (fixed point) lies in the box `b`.
+#[inline(always)]
+fn within_box(b: TexelBox, (u, v): (i64, i64)) -> bool {
+    b[0] <= u && u < b[2] && b[1] <= v && v < b[3]
+}
+
+/// Whether the centre `(u, v)` (fixed point) lies in the octagon `b`.
+#[inline(always)]
+fn within_octagon(b: TexelOctagon, (u, v): (i64, i64)) -> bool {
+    let (s, d) = (u + v, u - v);
+    within_box([b[0], b[1], b[2], b[3]], (u, v)) && b[4] <= s && s < b[5] && b[6] <= d && d < b[7]
+}
+
 /// The corners of the octagon `b` (fixed point, as f64), eight with repeats: where the
 /// diagonals cut each side of its box. Every side of an octagon whose eight bounds are each
 /// met (as [`super::solid_outline::Octagon::bounds`] and the margins added to them give)
@@ -267,18 +307,34 @@ fn octagon_corners(b: TexelOctagon) -> [(f64, f64); 8] {
     ]
 }
 
-/// How a pose's solid pixels are decided, with its boxes and octagons in texel space.
+/// How a pose's solid pixels are decided, with its boxes and octagons in texel space
+/// (`B = TexelBox`, `O = TexelOctagon`) or as the steps of a row inside them ([`BoxSteps`],
+/// [`OctagonSteps`]).
 #[derive(Clone, Copy)]
-enum Rule {
+enum Rule<B = TexelBox, O = TexelOctagon> {
     /// No texel reaches the threshold.
     Nothing,
     /// By the texel under each centre inside this octagon (the solid texels').
-    Centres(TexelOctagon),
+    Centres(O),
     /// Anti-aliased with solid texels near the border: exactly inside the `inner` box the
     /// texel decides, outside the `outer` octagon nothing is solid (it is the solid
     /// texels', carried out to the margin beyond the border where they touch it), between
     /// them the clamped texel times the quad's coverage.
-    Covered { inner: TexelBox, outer: TexelOctagon },
+    Covered { inner: B, outer: O },
+}
+
+impl Rule {
+    /// The same rule as row steps for centres stepping by `d` along a row.
+    fn steps(self, d: (i64, i64)) -> Rule<BoxSteps, OctagonSteps> {
+        match self {
+            Rule::Nothing => Rule::Nothing,
+            Rule::Centres(b) => Rule::Centres(OctagonSteps::new(d, b)),
+            Rule::Covered { inner, outer } => Rule::Covered {
+                inner: BoxSteps::new(d, inner),
+                outer: OctagonSteps::new(d, outer),
+            },
+        }
+    }
 }
 
 /// What an edge pixel's coverage is worked out with: the row's coverage, the pixels asked
@@ -413,21 +469,15 @@ impl<'a> BitmapBits<'a> {
         })
     }
 
-    /// Adds to `bounds` the centres it can make solid, along the rows of `rect` (the
-    /// parent's grid); `false` (nothing added) when they cannot be stepped in i64.
-    fn add_reach(&self, bounds: &mut RowBounds, rect: PixelRect) -> bool {
-        let reach = match self.rule {
-            None => return false,
-            Some(Rule::Nothing) => [0; 8],
-            Some(Rule::Centres(b) | Rule::Covered { outer: b, .. }) => b,
+    /// The steps of the centres it can make solid along the rows of `rect` (the parent's
+    /// grid); `None` when they cannot be stepped in i64.
+    fn row_reach(&self, rect: PixelRect) -> Option<RowReach> {
+        let reach = match self.rule? {
+            Rule::Nothing => [0; 8],
+            Rule::Centres(b) => b,
+            Rule::Covered { outer, .. } => outer,
         };
-        let local = rect.moved((-self.anchor.0, -self.anchor.1));
-        if !self.fits(local) {
-            return false;
-        }
-        let at = self.map.at(local.x0, local.y0);
-        bounds.octagon((at.0 as i64, at.1 as i64), self.map.col0, self.map.col1, reach);
-        true
+        RowReach::new(self, reach, rect)
     }
 
     /// The pixels (the parent's grid) that can be solid: where the centres of the box that
@@ -505,101 +555,113 @@ impl<'a> BitmapBits<'a> {
         if rows.is_empty() {
             return true;
         }
-        let (Ok(n), Ok(height)) = (i64::try_from(rows.width()), i64::try_from(rows.height())) else {
-            return false;
-        };
         if !self.fits(rows) {
             return false;
         }
-        let (limit, reached) = match within {
-            Within::Mask(m) => (Some(m), false),
-            Within::Reached(m) => (Some(m), true),
-            Within::All | Within::Reach(_) => (None, false),
-        };
         let BitsBuffers {
             coverage,
             active,
             uncertain,
             values,
-            outer,
-            inner,
-            outer_sides,
-            inner_sides,
             counts,
-            reached: kept_reach,
+            reached: kept,
             ..
         } = bufs;
-        // The centre of the rows' first column, stepped down by `col1` (exact integers).
+        let mut walk = ActiveEdges::new(&self.quad.edges, std::mem::take(active));
+        let steps = rule.steps(self.map.col0);
+        // The octagon a row's ends are tested against, to skip its bounds (see below):
+        // with coverage, the `inner` box and the `outer` octagon at once (their
+        // intersection is an octagon: the larger lower bounds, the smaller upper ones).
+        let solid = match rule {
+            Rule::Centres(b) => b,
+            Rule::Covered { inner, outer: o } => [
+                inner[0].max(o[0]),
+                inner[1].max(o[1]),
+                inner[2].min(o[2]),
+                inner[3].min(o[3]),
+                o[4],
+                o[5],
+                o[6],
+                o[7],
+            ],
+            Rule::Nothing => [0; 8],
+        };
+        // The centre of the row's first column, stepped down by `col1` (exact integers).
         let start = self.map.at(rows.x0, rows.y0);
         let (mut u, mut v) = (start.0 as i64, start.1 as i64);
-        let (col0, col1) = (self.map.col0, self.map.col1);
-        // A row's steps (from its first column) inside what can be solid: its octagon
-        // (none when the limiting mask's bits are known to lie in it), and the other pose's
-        // reach when given, as one interval; with coverage, also those inside the `inner`
-        // box, where the texels decide.
-        outer.reset(n, height);
-        match rule {
-            Rule::Centres(b) if !reached => outer.octagon((u, v), col0, col1, b),
-            Rule::Covered { outer: o, .. } => outer.octagon((u, v), col0, col1, o),
-            _ => {}
-        }
-        let kept = match within {
-            Within::Reach(bits) => bits.add_reach(outer, rows.moved(self.anchor)),
-            _ => false,
+        let mut other = match within {
+            Within::Reach(bits) => bits.row_reach(rows.moved(self.anchor)),
+            _ => None,
         };
-        if !outer.decide(outer_sides) {
-            return false;
-        }
-        let covered = match rule {
-            Rule::Covered { inner: i, .. } => {
-                inner.reset(n, height);
-                inner.boxed((u, v), col0, col1, i);
-                if !inner.decide(inner_sides) {
-                    return false;
-                }
-                true
-            }
-            _ => false,
+        *kept = other.is_some();
+        let (limit, reached) = match within {
+            Within::Mask(m) => (Some(m), false),
+            Within::Reached(m) => (Some(m), true),
+            Within::All | Within::Reach(_) => (None, false),
         };
-        *kept_reach = kept;
-        let mut walk = ActiveEdges::new(&self.quad.edges, std::mem::take(active));
-        // The rows' first column in the mask, and where the limiting mask's columns start
-        // in steps.
-        let (x_first, off) = (rows.x0 - local.x0, local.x0 - rows.x0);
-        let (outer, inner) = (&*outer_sides, &*inner_sides);
         for j in rows.y0..rows.y1 {
             let row_start = (u, v);
-            (u, v) = (u + col1.0, v + col1.1);
+            (u, v) = (u + self.map.col1.0, v + self.map.col1.1);
             let y = (j - local.y0) as usize;
-            let (mut a, mut b) = (0, n);
+            let (mut c0, mut c1) = (rows.x0, rows.x1);
+            if let Some(other) = &mut other {
+                let (a, b) = other.next_row();
+                (c0, c1) = (c0.max(rows.x0 + a), c1.min(rows.x0 + b));
+            }
             if let Some(other) = limit {
                 let Some((x0, x1)) = other.row_extent(y) else {
                     continue;
                 };
-                (a, b) = (off + x0 as i64, off + x1 as i64);
+                (c0, c1) = (c0.max(local.x0 + x0 as i64), c1.min(local.x0 + x1 as i64));
             }
-            // Worked out only for a row the limiting mask leaves something in.
-            let t = j - rows.y0;
-            let (oa, ob) = outer.row(t);
-            (a, b) = (a.max(oa), b.min(ob));
-            if a >= b {
+            if c0 >= c1 {
                 continue;
             }
+            let (du, dv) = self.map.col0;
+            let first = (
+                row_start.0 + (c0 - rows.x0) * du,
+                row_start.1 + (c0 - rows.x0) * dv,
+            );
+            let last_of = |first: (i64, i64), n: i64| (first.0 + (n - 1) * du, first.1 + (n - 1) * dv);
             let mut row = Row { mask, y };
-            match covered {
-                true => self.covered_row(
-                    (j, row_start),
-                    (rows.x0, local.x0),
-                    ((a, b), inner.row(t)),
-                    &mut walk,
-                    (&mut *coverage, &mut *uncertain, &mut *values),
-                    &mut row,
-                    counts,
-                ),
-                false => {
-                    let at = (row_start.0 + a * col0.0, row_start.1 + a * col0.1);
-                    self.inside_run(at, (x_first + a) as usize, (b - a) as usize, &mut row);
-                    counts.texels_read += (b - a) as u64;
+            let cols = (c0, c1, local.x0);
+            match steps {
+                Rule::Nothing => {}
+                Rule::Centres(steps) => {
+                    // When the row's first and last centres are in the octagon, all between
+                    // are (it is convex): two point tests instead of its eight bounds, and
+                    // none when the limiting mask's bits are known to lie in it.
+                    let n = c1 - c0;
+                    let ends = || within_octagon(solid, first) && within_octagon(solid, last_of(first, n));
+                    let (a, b) = match reached || ends() {
+                        true => (0, n),
+                        false => steps.steps(first, n),
+                    };
+                    if a < b {
+                        let at = (first.0 + a * du, first.1 + a * dv);
+                        self.inside_run(at, (c0 + a - local.x0) as usize, (b - a) as usize, &mut row);
+                        counts.texels_read += (b - a) as u64;
+                    }
+                }
+                // A row whose first and last centres are in both boxes has every pixel
+                // decided by its texel, as `covered_row` would find from the bounds.
+                Rule::Covered { .. }
+                    if within_octagon(solid, first) && within_octagon(solid, last_of(first, c1 - c0)) =>
+                {
+                    self.inside_run(first, (c0 - local.x0) as usize, (c1 - c0) as usize, &mut row);
+                    counts.texels_read += (c1 - c0) as u64;
+                }
+                Rule::Covered { inner, outer } => {
+                    let parts = (&mut *coverage, &mut *uncertain, &mut *values);
+                    self.covered_row(
+                        (j, first),
+                        cols,
+                        (inner, outer),
+                        &mut walk,
+                        parts,
+                        &mut row,
+                        counts,
+                    );
                 }
             }
             counts.rows += 1;
@@ -608,37 +670,40 @@ impl<'a> BitmapBits<'a> {
         true
     }
 
-    /// An anti-aliased row near the border (see [`Rule::Covered`]), its steps from the
-    /// centre `start` of column `x0` on: `ga..gb` inside the `outer` octagon (and whatever
-    /// else limits the row), `inner` inside the `inner` box. Texels decide inside both;
-    /// between them, pixels whose clamped texel reaches the threshold have their coverage
-    /// worked out; outside `outer` nothing is solid.
+    /// An anti-aliased row near the border (see [`Rule::Covered`]): texels decide inside
+    /// `inner`; between `inner` and `outer`, pixels whose clamped texel reaches the
+    /// threshold have their coverage worked out; outside `outer` nothing is solid.
     #[allow(clippy::too_many_arguments)]
     fn covered_row(
         &self,
-        (j, start): (i64, (i64, i64)),
-        (x0, x_left): (i64, i64),
-        ((ga, gb), inner): ((i64, i64), (i64, i64)),
+        (j, first): (i64, (i64, i64)),
+        (c0, c1, x_left): (i64, i64, i64),
+        (inner, outer): (BoxSteps, OctagonSteps),
         walk: &mut ActiveEdges,
         (coverage, uncertain, values): CoverageBuffers<'_>,
         row: &mut Row,
         counts: &mut BitsCounts,
     ) {
+        let n = c1 - c0;
+        let (ga, gb) = outer.steps(first, n);
+        if ga >= gb {
+            return;
+        }
         // Inside `inner` only the centres inside `outer` too can be solid.
-        let (sa, sb) = match inner {
+        let (sa, sb) = match inner.steps(first, n) {
             (sa, sb) if sa.max(ga) < sb.min(gb) => (sa.max(ga), sb.min(gb)),
             _ => (gb, gb),
         };
         let (du, dv) = self.map.col0;
-        let at = |k: i64| (start.0 + k * du, start.1 + k * dv);
+        let at = |k: i64| (first.0 + k * du, first.1 + k * dv);
         uncertain.clear();
         for k in (ga..sa).chain(sb.max(sa)..gb) {
             if self.clamped(at(k)) >= self.threshold {
-                push_interval(uncertain, x0 + k, x0 + k + 1);
+                push_interval(uncertain, c0 + k, c0 + k + 1);
             }
         }
         if sa < sb {
-            self.inside_run(at(sa), (x0 + sa - x_left) as usize, (sb - sa) as usize, row);
+            self.inside_run(at(sa), (c0 + sa - x_left) as usize, (sb - sa) as usize, row);
         }
         counts.texels_read += (gb - ga) as u64;
         if uncertain.is_empty() {
@@ -648,10 +713,10 @@ impl<'a> BitmapBits<'a> {
         if !coverage.values_in_whole_row(&walk.active, j, FillRule::NonZero, uncertain, values) {
             coverage.values_in(&walk.active, j, FillRule::NonZero, uncertain, values);
         }
-        for &(c0, c1, c) in values.iter() {
-            counts.area_pixels += (c1 - c0) as u64;
-            for x in c0..c1 {
-                if times_coverage(self.clamped(at(x - x0)), c) >= self.threshold {
+        for &(x0, x1, c) in values.iter() {
+            counts.area_pixels += (x1 - x0) as u64;
+            for x in x0..x1 {
+                if times_coverage(self.clamped(at(x - c0)), c) >= self.threshold {
                     row.mask
                         .set_run(row.y, (x - x_left) as usize, (x - x_left) as usize + 1);
                 }

@@ -68,16 +68,12 @@ impl AxisSteps {
 
 /// The steps of a row whose centres fall inside a box `[u0, v0, u1, v1]` (fixed-point
 /// texels, half-open), for a pose whose centres step by `(du, dv)` along a row.
-/// The bitmap kernel steps its rows with [`super::row_bounds`] now; this row-by-row form
-/// is what its tests check it against.
-#[cfg(test)]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BoxSteps {
     across: AxisSteps,
     down: AxisSteps,
 }
 
-#[cfg(test)]
 impl BoxSteps {
     pub fn new((du, dv): (i64, i64), [u0, v0, u1, v1]: [i64; 4]) -> BoxSteps {
         BoxSteps {
@@ -100,8 +96,6 @@ impl BoxSteps {
 /// d1]` (fixed-point texels, half-open: `u0 <= u < u1`, `v0 <= v < v1`, `s0 <= u + v < s1`,
 /// `d0 <= u - v < d1`), for a pose whose centres step by `(du, dv)` along a row: the box's
 /// two axes and the diagonals' two, a division a bound each.
-/// The test reference for [`super::row_bounds`], as [`BoxSteps`].
-#[cfg(test)]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct OctagonSteps {
     axes: [AxisSteps; 4],
@@ -111,7 +105,6 @@ pub(crate) struct OctagonSteps {
     diagonals: [i64; 4],
 }
 
-#[cfg(test)]
 impl OctagonSteps {
     /// `du + dv` and `du - dv` must fit in i64, and so must every bound minus a row start's
     /// `u`, `v`, `u + v` or `u - v`, for the rows asked.
