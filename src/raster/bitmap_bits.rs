@@ -31,6 +31,7 @@ use super::coverage::CoverageRow;
 use super::edges::{ActiveEdges, Edge, Edges, GRID};
 use super::item::{Shape, push_interval};
 use super::prepare::Item;
+use super::row_bounds::{RowBounds, RowSides};
 use super::row_steps::{BoxSteps, OctagonSteps};
 use super::sample::{TEXEL_BITS, TexelMap, Texels, times_coverage};
 use crate::FillRule;
@@ -84,6 +85,10 @@ pub(crate) struct BitsBuffers {
     active: Vec<Edge>,
     uncertain: Vec<(i64, i64)>,
     values: Vec<(i64, i64, i64)>,
+    /// Without coverage: the sides of the octagon and of the other pose's reach over a
+    /// fill's rows, and those that decide them.
+    bounds: RowBounds,
+    sides: RowSides,
     /// The two targets' masks over a pair's window.
     pub a: BitMask,
     pub b: BitMask,
@@ -100,6 +105,8 @@ impl Default for BitsBuffers {
             active: Vec::new(),
             uncertain: Vec::new(),
             values: Vec::new(),
+            bounds: RowBounds::default(),
+            sides: RowSides::default(),
             a: BitMask::empty(),
             b: BitMask::empty(),
             counts: BitsCounts::default(),
@@ -271,7 +278,7 @@ fn within_box(b: TexelBox, (u, v): (i64, i64)) -> bool {
 
 /// Whether the centre `(u, v)` (fixed point) lies in the octagon `b`.
 #[inline(always)]
-fn within_octagon(b: TexelOctagon, (u, v): (i64, i64)) -> bool {
+pub(super) fn within_octagon(b: TexelOctagon, (u, v): (i64, i64)) -> bool {
     let (s, d) = (u + v, u - v);
     within_box([b[0], b[1], b[2], b[3]], (u, v)) && b[4] <= s && s < b[5] && b[6] <= d && d < b[7]
 }
@@ -471,6 +478,7 @@ impl<'a> BitmapBits<'a> {
 
     /// The steps of the centres it can make solid along the rows of `rect` (the parent's
     /// grid); `None` when they cannot be stepped in i64.
+    #[inline(always)]
     fn row_reach(&self, rect: PixelRect) -> Option<RowReach> {
         let reach = match self.rule? {
             Rule::Nothing => [0; 8],
@@ -478,6 +486,23 @@ impl<'a> BitmapBits<'a> {
             Rule::Covered { outer, .. } => outer,
         };
         RowReach::new(self, reach, rect)
+    }
+
+    /// Adds to `bounds` the centres it can make solid, along the rows of `rect` (the
+    /// parent's grid); `false` (nothing added) when they cannot be stepped in i64.
+    fn add_reach(&self, bounds: &mut RowBounds, rect: PixelRect) -> bool {
+        let reach = match self.rule {
+            None => return false,
+            Some(Rule::Nothing) => [0; 8],
+            Some(Rule::Centres(b) | Rule::Covered { outer: b, .. }) => b,
+        };
+        let local = rect.moved((-self.anchor.0, -self.anchor.1));
+        if !self.fits(local) {
+            return false;
+        }
+        let at = self.map.at(local.x0, local.y0);
+        bounds.octagon((at.0 as i64, at.1 as i64), self.map.col0, self.map.col1, reach);
+        true
     }
 
     /// The pixels (the parent's grid) that can be solid: where the centres of the box that
@@ -558,6 +583,9 @@ impl<'a> BitmapBits<'a> {
         if !self.fits(rows) {
             return false;
         }
+        if let Rule::Centres(octagon) = rule {
+            return self.fill_centres(octagon, (rows, local), within, bufs, mask);
+        }
         let BitsBuffers {
             coverage,
             active,
@@ -594,10 +622,9 @@ impl<'a> BitmapBits<'a> {
             _ => None,
         };
         *kept = other.is_some();
-        let (limit, reached) = match within {
-            Within::Mask(m) => (Some(m), false),
-            Within::Reached(m) => (Some(m), true),
-            Within::All | Within::Reach(_) => (None, false),
+        let limit = match within {
+            Within::Mask(m) | Within::Reached(m) => Some(m),
+            Within::All | Within::Reach(_) => None,
         };
         for j in rows.y0..rows.y1 {
             let row_start = (u, v);
@@ -626,23 +653,8 @@ impl<'a> BitmapBits<'a> {
             let mut row = Row { mask, y };
             let cols = (c0, c1, local.x0);
             match steps {
-                Rule::Nothing => {}
-                Rule::Centres(steps) => {
-                    // When the row's first and last centres are in the octagon, all between
-                    // are (it is convex): two point tests instead of its eight bounds, and
-                    // none when the limiting mask's bits are known to lie in it.
-                    let n = c1 - c0;
-                    let ends = || within_octagon(solid, first) && within_octagon(solid, last_of(first, n));
-                    let (a, b) = match reached || ends() {
-                        true => (0, n),
-                        false => steps.steps(first, n),
-                    };
-                    if a < b {
-                        let at = (first.0 + a * du, first.1 + a * dv);
-                        self.inside_run(at, (c0 + a - local.x0) as usize, (b - a) as usize, &mut row);
-                        counts.texels_read += (b - a) as u64;
-                    }
-                }
+                // Without coverage, [`BitmapBits::fill_centres`].
+                Rule::Nothing | Rule::Centres(_) => {}
                 // A row whose first and last centres are in both boxes has every pixel
                 // decided by its texel, as `covered_row` would find from the bounds.
                 Rule::Covered { .. }
@@ -667,6 +679,79 @@ impl<'a> BitmapBits<'a> {
             counts.rows += 1;
         }
         *active = walk.into_buffer();
+        true
+    }
+
+    /// [`BitmapBits::fill`] by [`Rule::Centres`] over the rows `rows` of `local` (both
+    /// relative to the anchor, `rows` not empty and fitting in i64): a row's columns from
+    /// the sides of its octagon and of the other pose's reach that decide the fill's rows
+    /// ([`RowBounds`]), a division for each side left, not two for each of their axes.
+    #[inline(never)]
+    fn fill_centres(
+        &self,
+        octagon: TexelOctagon,
+        (rows, local): (PixelRect, PixelRect),
+        within: Within<'_>,
+        bufs: &mut BitsBuffers,
+        mask: &mut BitMask,
+    ) -> bool {
+        let (Ok(n), Ok(height)) = (i64::try_from(rows.width()), i64::try_from(rows.height())) else {
+            return false;
+        };
+        let (limit, reached) = match within {
+            Within::Mask(m) => (Some(m), false),
+            Within::Reached(m) => (Some(m), true),
+            Within::All | Within::Reach(_) => (None, false),
+        };
+        let BitsBuffers {
+            bounds,
+            sides,
+            counts,
+            reached: kept_reach,
+            ..
+        } = bufs;
+        // The centre of the rows' first column, stepped down by `col1` (exact integers).
+        let start = self.map.at(rows.x0, rows.y0);
+        let (mut u, mut v) = (start.0 as i64, start.1 as i64);
+        let (col0, col1) = (self.map.col0, self.map.col1);
+        // A row's steps (from its first column) inside its octagon, none when the limiting
+        // mask's bits are known to lie in it, and inside the other pose's reach.
+        bounds.reset(n, height);
+        if !reached {
+            bounds.octagon((u, v), col0, col1, octagon);
+        }
+        let kept = match within {
+            Within::Reach(bits) => bits.add_reach(bounds, rows.moved(self.anchor)),
+            _ => false,
+        };
+        if !bounds.decide(sides) {
+            return false;
+        }
+        *kept_reach = kept;
+        // The rows' first column in the mask, and where the mask's columns start in steps.
+        let (x_first, off) = (rows.x0 - local.x0, local.x0 - rows.x0);
+        for j in rows.y0..rows.y1 {
+            let row_start = (u, v);
+            (u, v) = (u + col1.0, v + col1.1);
+            let y = (j - local.y0) as usize;
+            let (mut a, mut b) = (0, n);
+            if let Some(other) = limit {
+                let Some((x0, x1)) = other.row_extent(y) else {
+                    continue;
+                };
+                (a, b) = (off + x0 as i64, off + x1 as i64);
+            }
+            // Worked out only for a row the limiting mask leaves something in.
+            let (sa, sb) = sides.row(j - rows.y0);
+            (a, b) = (a.max(sa), b.min(sb));
+            if a >= b {
+                continue;
+            }
+            let at = (row_start.0 + a * col0.0, row_start.1 + a * col0.1);
+            self.inside_run(at, (x_first + a) as usize, (b - a) as usize, &mut Row { mask, y });
+            counts.texels_read += (b - a) as u64;
+            counts.rows += 1;
+        }
         true
     }
 

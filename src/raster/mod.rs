@@ -26,6 +26,8 @@
 //! - [`bitmap_bits`]: the frame engine's kernel: an unsmoothed bitmap pose's solid pixels
 //!   written straight into a bit mask, a texel read per pixel, area math only on edges;
 //!   [`row_steps`]: which centres of a row fall in a box of texels, a division a bound;
+//!   [`row_bounds`]: the same for every row of a rectangle without anti-aliasing, from
+//!   the sides that decide its rows only;
 //!   [`solid_outline`]: per bitmap and threshold, an octagon around its solid texels;
 //!   [`solid_table`]: its solid texels at one threshold as 0s and 1s, what the pixel loop
 //!   reads.
@@ -81,6 +83,7 @@ mod pygame_rotozoom;
 mod pygame_texels;
 #[cfg(test)]
 mod region_tests;
+mod row_bounds;
 mod row_steps;
 mod sample;
 mod solid_bits;
