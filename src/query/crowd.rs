@@ -22,6 +22,7 @@ use glam::DVec2;
 
 use crate::geom::rect::PixelRect;
 use crate::query::broad_phase::{FIRST, SECOND, overlapping_pairs, overlapping_pairs_between};
+use crate::query::in_order::hits_one_by_one;
 use crate::query::pipeline::{PairRequest, Planes, PreparedPair, Setup, dense_budget, kept_answer_key};
 use crate::query::target_memo::{TargetMemo, give_back_memo_array, memo_array};
 use crate::query::target_plan::plan_whole;
@@ -444,8 +445,14 @@ impl Stage {
             let request = PairRequest::new(a, b, parent, opts)
                 .rejecting_near_misses()
                 .with_memo(&memos[i], &memos[j]);
-            // Two made masks answer at once, as the pipeline would (`made_masks.rs`).
-            if let Some(answer) = self.made_masks_answer(&request).filter(|_| !opts.details) {
+            // Two made masks answer at once, as the pipeline would (`made_masks.rs`), and so
+            // do two targets of one mask or kernel item each, read from their memos
+            // (`memo_answer.rs`).
+            if !opts.details
+                && let Some(answer) = self
+                    .made_masks_answer(&request)
+                    .or_else(|| self.memo_answer(&request))
+            {
                 self.cache.keep_pair(revision, key, answer);
                 return Ok(answer.0.map(|rect| Contact {
                     a,
@@ -525,13 +532,13 @@ impl Stage {
         #[cfg(feature = "parallel")]
         let hits = match opts.parallel && crate::query::split::pays(boxes, pairs) {
             true => crate::query::in_order::hits_in_order(pairs, one),
-            false => pairs.iter().filter_map(|p| one(p).transpose()).collect(),
+            false => hits_one_by_one(pairs, one),
         };
         #[cfg(not(feature = "parallel"))]
         let hits = {
             // Without the pool, `opts.parallel` has nothing to choose.
             let _ = opts.parallel;
-            pairs.iter().filter_map(|p| one(p).transpose()).collect()
+            hits_one_by_one(pairs, one)
         };
         // Every pair is done: the whole masks are the memos' alone, and the next query
         // fills their buffers.
