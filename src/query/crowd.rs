@@ -393,9 +393,10 @@ impl Stage {
     }
 
     /// The objects' Flash bounds in `parent`'s space: what the broad phase sorts (on the
-    /// pool when `parallel` and they are many: `split::map_in_order`).
+    /// pool when `parallel` and they are many: `split::map_in_order`). Every object has been
+    /// checked to be inside `parent` (`distinct_inside`).
     fn boxes(&self, objects: &[NodeId], parent: NodeId, parallel: bool) -> Result<Vec<Option<Rect>>> {
-        crate::query::split::map_in_order(objects, parallel, |&o| self.bounds(o, parent))
+        crate::query::split::map_in_order(objects, parallel, |&o| self.bounds_in_ancestor(o, parent))
     }
 
     fn too_many_pairs(&self, count: usize, objects: usize, parent: NodeId) -> Error {
