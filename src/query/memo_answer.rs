@@ -19,16 +19,20 @@
 
 use crate::Stage;
 use crate::query::options::threshold;
-use crate::query::pipeline::{PairRequest, Thresholds, collision_of};
+use crate::query::pipeline::{PairRequest, PlacedMask, Thresholds, collision_of};
 use crate::query::target::Pose;
-use crate::query::target_memo::{MemoTarget, Whole};
-use crate::query::word_overlap::word_overlap;
-use crate::raster::PairAnswer;
+use crate::query::target_memo::{KernelCell, MemoTarget, TargetMemo, Whole};
+use crate::query::word_overlap::{Sides, word_overlap};
+use crate::raster::{PairAnswer, Rasterizer, SolidBits};
 
 #[cfg(test)]
 thread_local! {
     /// Pairs answered here, on this thread.
     pub(crate) static ANSWERED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Targets' kernels worked out here (each read by every pair of its target after).
+    pub(crate) static KERNELS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Kernels read (and worked out by the first read of each).
+    pub(crate) static KERNEL_READS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Pair answers from the memos by reference (crate-internal).
@@ -38,8 +42,18 @@ impl Stage {
     /// on) whose memos serve it and whose targets are each one mask or one kernel item;
     /// `None` otherwise, and whenever the pipeline would report an error or scan rows: the
     /// caller then runs the pipeline.
-    pub(crate) fn memo_answer<'m>(&self, req: &PairRequest<'m>) -> Option<PairAnswer> {
-        let (memo_a, memo_b) = req.memo?;
+    ///
+    /// `kernels` are the targets' kernel cells: a target's kernel is worked out by its first
+    /// pair that needs it and read by the others (in the rocks frame, `BitmapBits::of`
+    /// about twice a target instead of once).
+    /// `memos` are `req`'s (given apart, at the kernels' lifetime).
+    pub(crate) fn memo_answer<'m>(
+        &self,
+        req: &PairRequest<'_>,
+        (memo_a, memo_b): (&'m TargetMemo, &'m TargetMemo),
+        kernels: (&'m KernelCell<'m>, &'m KernelCell<'m>),
+    ) -> Option<PairAnswer> {
+        req.memo?;
         let PairRequest {
             a, b, parent, opts, ..
         } = *req;
@@ -96,7 +110,34 @@ impl Stage {
         let masks = (placed(ta, t.a).ok()?, placed(tb, t.b).ok()?);
         let overlap = match masks {
             (Some((ma, at_a)), Some((mb, at_b))) => ma.overlap_moved(at_a, &mb, at_b, window),
-            masks => word_overlap((ta.prepared, tb.prepared), window, t, masks, String::new).ok()??,
+            masks => {
+                // The kernel of a target without a mask: the same item, its threshold the
+                // same in every pair of the query, the query's anti-aliasing.
+                let anti_alias = ta.prepared.anti_alias();
+                let kernel =
+                    |mask: &PlacedMask<'m>, target: MemoTarget<'m>, t: u8, cell: &'m KernelCell<'m>| {
+                        if mask.is_some() {
+                            return None;
+                        }
+                        #[cfg(test)]
+                        KERNEL_READS.with(|n| n.set(n.get() + 1));
+                        *cell.get_or_init(|| {
+                            #[cfg(test)]
+                            KERNELS.with(|n| n.set(n.get() + 1));
+                            Rasterizer::single_item(target.prepared)
+                                .and_then(|item| SolidBits::of(item, t, anti_alias))
+                        })
+                    };
+                let known = (
+                    kernel(&masks.0, ta, t.a, kernels.0),
+                    kernel(&masks.1, tb, t.b, kernels.1),
+                );
+                let sides = Sides {
+                    masks,
+                    kernels: known,
+                };
+                word_overlap((ta.prepared, tb.prepared), window, t, sides, String::new).ok()??
+            }
         };
         #[cfg(test)]
         ANSWERED.with(|n| n.set(n.get() + 1));
@@ -116,7 +157,7 @@ mod tests {
 
     use std::cell::Cell;
 
-    use super::ANSWERED;
+    use super::{ANSWERED, KERNEL_READS, KERNELS};
     use crate::query::budget_tests::Rng;
     use crate::query::made_masks::tests::blob;
     use crate::query::target_memo::tests::every_pair_alone;
@@ -192,6 +233,7 @@ mod tests {
     fn pairs_answered_from_memos_answer_as_every_pair_alone() {
         let mut rng = Rng(0x3e3a_a5e7);
         let before = ANSWERED.with(Cell::get);
+        let kernels_before = (KERNELS.with(Cell::get), KERNEL_READS.with(Cell::get));
         let (mut contacts, mut pairs, mut refused) = (0, 0, 0);
         for case in 0..150 {
             let mut stage = Stage::new();
@@ -236,8 +278,15 @@ mod tests {
             WORK_BUDGET_FOR_TESTS.with(|w| w.set(None));
         }
         let answered = ANSWERED.with(Cell::get) - before;
+        let made = KERNELS.with(Cell::get) - kernels_before.0;
+        let read = KERNEL_READS.with(Cell::get) - kernels_before.1;
         eprintln!(
-            "{pairs} pairs, {contacts} contacts, {refused} queries refused, {answered} pairs answered from the memos"
+            "{pairs} pairs, {contacts} contacts, {refused} queries refused, {answered} pairs answered from the memos, {made} kernels worked out for {read} reads"
+        );
+        // Each target's kernel worked out once, then read by its other pairs.
+        assert!(
+            made > 400 && read > 2 * made,
+            "{made} kernels worked out, {read} read"
         );
         assert!(contacts > 3_000, "{contacts} contacts");
         assert!(refused > 10, "{refused} queries refused");

@@ -115,6 +115,19 @@ impl TargetMemo {
     }
 }
 
+/// A target's kernel ([`SolidBits::of`] of its one item, at its threshold in the query),
+/// worked out by its first pair that reads it and read by the rest
+/// (`query::memo_answer`): `None` inside when it has none.
+pub(crate) type KernelCell<'m> = OnceLock<Option<SolidBits<'m>>>;
+
+/// A many-object query's memos: each target's [`TargetMemo`], and its kernel beside it (it
+/// borrows the memo's prepared target, so the memo cannot hold it).
+#[derive(Clone, Copy)]
+pub(crate) struct Memos<'m> {
+    pub targets: &'m [TargetMemo],
+    pub kernels: &'m [KernelCell<'m>],
+}
+
 /// A target prepared alone, with what it took of its budget.
 struct Memoized {
     prepared: Prepared,

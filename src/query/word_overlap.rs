@@ -60,28 +60,44 @@ impl PreparedPair {
         masks: (PlacedMask<'_>, PlacedMask<'_>),
     ) -> Result<Option<Overlap>> {
         let name = || self.name(stage);
-        word_overlap((&self.a, &self.b), self.window, self.thresholds, masks, name)
+        let sides = Sides {
+            masks,
+            kernels: (None, None),
+        };
+        word_overlap((&self.a, &self.b), self.window, self.thresholds, sides, name)
     }
 }
 
+/// What is known of the two targets of a pair before [`word_overlap`]: their placed masks,
+/// and the kernels of those without one when a many-object query has them
+/// (`query::memo_answer`: [`SolidBits::of`] of the same item at the same threshold).
+pub(crate) struct Sides<'a> {
+    pub masks: (PlacedMask<'a>, PlacedMask<'a>),
+    pub kernels: (Option<SolidBits<'a>>, Option<SolidBits<'a>>),
+}
+
 /// [`PreparedPair::word_overlap`] of targets `a` and `b` over `window`, judged by `t`, with
-/// their placed masks; `name` names the pair in errors.
+/// what is known of their sides; `name` names the pair in errors.
 ///
 /// # Errors
 ///
 /// As [`PreparedPair::word_overlap`].
-pub(crate) fn word_overlap(
-    (a, b): (&Prepared, &Prepared),
+pub(crate) fn word_overlap<'a>(
+    (a, b): (&'a Prepared, &'a Prepared),
     pair_window: PixelRect,
     t: Thresholds,
-    (mask_a, mask_b): (PlacedMask<'_>, PlacedMask<'_>),
+    Sides {
+        masks: (mask_a, mask_b),
+        kernels,
+    }: Sides<'a>,
     name: impl Fn() -> String,
 ) -> Result<Option<Overlap>> {
     let anti_alias = a.anti_alias();
     // A target with a mask (kept, or made whole for the query) is read from it: its
     // kernel would write the same bits again.
-    let side = |mask: &PlacedMask<'_>, target, threshold| match mask {
+    let side = |mask: &PlacedMask<'_>, target, threshold, known: Option<SolidBits<'a>>| match mask {
         Some(_) => Some(Side::Mask),
+        None if known.is_some() => known.map(Side::Bits),
         None => {
             let item = Rasterizer::single_item(target)?;
             match SolidBits::of(item, threshold, anti_alias) {
@@ -91,7 +107,8 @@ pub(crate) fn word_overlap(
             }
         }
     };
-    let (Some(side_a), Some(side_b)) = (side(&mask_a, a, t.a), side(&mask_b, b, t.b)) else {
+    let (Some(side_a), Some(side_b)) = (side(&mask_a, a, t.a, kernels.0), side(&mask_b, b, t.b, kernels.1))
+    else {
         return Ok(None);
     };
     // Only where both can have solid pixels: by their solid texels' boxes, a kept
