@@ -54,6 +54,17 @@ impl Stage {
         Ok(self.flash_box_and_matrix(obj, space, kind)?.map(|(b, _)| b))
     }
 
+    /// [`Stage::bounds`] of `node` in `ancestor`, which the caller has checked is `node` or
+    /// above it: the matrix is the path's product ([`Stage::matrix_to`]), as
+    /// [`Stage::matrix_between`] finds it after asking whether `ancestor` is one (a walk up
+    /// the tree a box, 1,000 a frame of a crowd's broad phase).
+    pub(crate) fn bounds_in_ancestor(&self, node: NodeId, ancestor: NodeId) -> Result<Option<Rect>> {
+        let found = self.flash_box_by(node, ancestor, BoxKind::WithStrokes, || {
+            self.matrix_to(node, ancestor)
+        })?;
+        Ok(found.map(|(b, _)| b))
+    }
+
     /// [`Stage::flash_box`] and, when there is a box, the matrix from `obj` to `space`.
     fn flash_box_and_matrix(
         &self,
@@ -61,10 +72,22 @@ impl Stage {
         space: NodeId,
         kind: BoxKind,
     ) -> Result<Option<(Rect, DAffine2)>> {
+        self.flash_box_by(obj, space, kind, || self.matrix_between(obj, space))
+    }
+
+    /// [`Stage::flash_box_and_matrix`] with the matrix from `obj` to `space` worked out by
+    /// `matrix`, when there is a box.
+    fn flash_box_by(
+        &self,
+        obj: NodeId,
+        space: NodeId,
+        kind: BoxKind,
+        matrix: impl FnOnce() -> Result<DAffine2>,
+    ) -> Result<Option<(Rect, DAffine2)>> {
         let Some(local) = self.local_box(obj, kind)? else {
             return Ok(None);
         };
-        let m = self.matrix_between(obj, space)?;
+        let m = matrix()?;
         let mapped = local.transform(m).ok_or_else(|| Error::NonFinite {
             what: format!("bounds of {} in {}", self.describe(obj), self.describe(space)),
         })?;
@@ -176,5 +199,79 @@ impl Stage {
             })
         })
         .transpose()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::query::budget_tests::Rng;
+    use crate::{Bitmap, FillRule, Graphic, NodeId, Path, Stage};
+
+    /// `bounds_in_ancestor` is `bounds` for every node and each of its ancestors (itself
+    /// included), over random trees of containers, fills, strokes and bitmaps, turned,
+    /// scaled (to nothing, and past what an f64 holds) and skewed: the same box bit for bit,
+    /// or the same error.
+    #[test]
+    fn bounds_in_an_ancestor_are_bounds() {
+        let mut rng = Rng(0xb0_d5a7);
+        let art = Bitmap::from_rgba8(3, 2, vec![255; 24]).unwrap();
+        let mut compared = (0, 0);
+        for _ in 0..300 {
+            let mut stage = Stage::new();
+            let mut nodes = vec![stage.root()];
+            let mut containers = vec![stage.root()];
+            for _ in 0..12 {
+                let parent = containers[rng.below(containers.len() as u64) as usize];
+                let n = match rng.below(4) {
+                    0 => stage.add_bitmap(parent, art.clone(), false).unwrap(),
+                    _ => {
+                        let c = stage.add_container(parent).unwrap();
+                        containers.push(c);
+                        c
+                    }
+                };
+                if rng.below(3) == 0 && stage.bitmap(n).unwrap().is_none() {
+                    let path = Path::rect(rng.range(-9.0, 9.0), rng.range(-9.0, 9.0), 5.0, 3.0);
+                    let g = match rng.below(2) {
+                        0 => Graphic::fill(path, FillRule::NonZero, 1.0),
+                        _ => Graphic::stroke(path, rng.range(0.5, 4.0), 1.0),
+                    };
+                    stage.add_graphic(n, g.unwrap()).unwrap();
+                }
+                let scale = [1.0, 0.0, 1e200, rng.range(0.1, 3.0)][rng.below(4) as usize];
+                let m = [
+                    scale * rng.range(-1.0, 1.0),
+                    rng.range(-1.0, 1.0),
+                    rng.range(-1.0, 1.0),
+                    scale,
+                    rng.range(-1e3, 1e3),
+                    rng.range(-1e3, 1e3),
+                ];
+                stage.set_matrix(n, m).unwrap();
+                nodes.push(n);
+            }
+            for &n in &nodes {
+                let mut at: Option<NodeId> = Some(n);
+                while let Some(a) = at {
+                    let (want, got) = (stage.bounds(n, a), stage.bounds_in_ancestor(n, a));
+                    match (want, got) {
+                        (Ok(w), Ok(g)) => {
+                            let bits = |r: Option<crate::Rect>| {
+                                r.map(|r| [r.left(), r.top(), r.right(), r.bottom()].map(f64::to_bits))
+                            };
+                            assert_eq!(bits(w), bits(g));
+                            compared.0 += 1;
+                        }
+                        (Err(w), Err(g)) => {
+                            assert_eq!(w.to_string(), g.to_string());
+                            compared.1 += 1;
+                        }
+                        (w, g) => panic!("{w:?} against {g:?}"),
+                    }
+                    at = stage.parent(a).unwrap();
+                }
+            }
+        }
+        assert!(compared.0 > 5_000 && compared.1 > 50, "{compared:?}");
     }
 }

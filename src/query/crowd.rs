@@ -22,8 +22,9 @@ use glam::DVec2;
 
 use crate::geom::rect::PixelRect;
 use crate::query::broad_phase::{FIRST, SECOND, overlapping_pairs, overlapping_pairs_between};
+use crate::query::in_order::hits_one_by_one;
 use crate::query::pipeline::{PairRequest, Planes, PreparedPair, Setup, dense_budget, kept_answer_key};
-use crate::query::target_memo::{TargetMemo, give_back_memo_array, memo_array};
+use crate::query::target_memo::{KernelCell, Memos, TargetMemo, give_back_memo_array, memo_array};
 use crate::query::target_plan::plan_whole;
 use crate::query::work_budget::check_pairs;
 use crate::{CollisionOptions, Error, NodeId, Rect, Result, Stage};
@@ -392,9 +393,10 @@ impl Stage {
     }
 
     /// The objects' Flash bounds in `parent`'s space: what the broad phase sorts (on the
-    /// pool when `parallel` and they are many: `split::map_in_order`).
+    /// pool when `parallel` and they are many: `split::map_in_order`). Every object has been
+    /// checked to be inside `parent` (`distinct_inside`).
     fn boxes(&self, objects: &[NodeId], parent: NodeId, parallel: bool) -> Result<Vec<Option<Rect>>> {
-        crate::query::split::map_in_order(objects, parallel, |&o| self.bounds(o, parent))
+        crate::query::split::map_in_order(objects, parallel, |&o| self.bounds_in_ancestor(o, parent))
     }
 
     fn too_many_pairs(&self, count: usize, objects: usize, parent: NodeId) -> Error {
@@ -423,7 +425,12 @@ impl Stage {
         let revision = self.revision();
         // A frame's first query finds no answer kept: it looks none up (`keeps_pairs_at`).
         let look_up = self.cache.keeps_pairs_at(revision);
-        let one = |&(i, j): &(usize, usize), memos: &[TargetMemo]| -> Result<Option<Contact>> {
+        let one = |&(i, j): &(usize, usize),
+                   Memos {
+                       targets: memos,
+                       kernels,
+                   }: Memos<'_>|
+         -> Result<Option<Contact>> {
             let (a, b) = (objects[i], objects[j]);
             let key = kept_answer_key(a, b, parent, opts);
             if look_up && let Some((rect, overlap_pixels)) = self.cache.pair(revision, &key) {
@@ -444,8 +451,14 @@ impl Stage {
             let request = PairRequest::new(a, b, parent, opts)
                 .rejecting_near_misses()
                 .with_memo(&memos[i], &memos[j]);
-            // Two made masks answer at once, as the pipeline would (`made_masks.rs`).
-            if let Some(answer) = self.made_masks_answer(&request).filter(|_| !opts.details) {
+            // Two made masks answer at once, as the pipeline would (`made_masks.rs`), and so
+            // do two targets of one mask or kernel item each, read from their memos
+            // (`memo_answer.rs`).
+            if !opts.details
+                && let Some(answer) = self.made_masks_answer(&request).or_else(|| {
+                    self.memo_answer(&request, (&memos[i], &memos[j]), (&kernels[i], &kernels[j]))
+                })
+            {
                 self.cache.keep_pair(revision, key, answer);
                 return Ok(answer.0.map(|rect| Contact {
                     a,
@@ -502,7 +515,7 @@ impl Stage {
         pairs: &[(usize, usize)],
         opts: &CollisionOptions,
         lazily: bool,
-        one: impl Fn(&(usize, usize), &[TargetMemo]) -> Result<Option<T>> + Sync,
+        one: impl Fn(&(usize, usize), Memos<'_>) -> Result<Option<T>> + Sync,
     ) -> Result<Vec<T>> {
         let _frame = self.cache.batch(self.revision());
         // Each object's bounds and preparation, made by its first pair (`target_memo.rs`),
@@ -519,19 +532,25 @@ impl Stage {
             .zip(boxes)
             .map(|(whole, &bounds)| TargetMemo::planned(bounds, whole, lazily)),
         );
-        let one = |p: &(usize, usize)| one(p, &memos);
+        // Each target's kernel, beside its memo (it borrows the memo's prepared target).
+        let kernels: Vec<KernelCell<'_>> = memos.iter().map(|_| KernelCell::new()).collect();
+        let both = Memos {
+            targets: &memos,
+            kernels: &kernels,
+        };
+        let one = |p: &(usize, usize)| one(p, both);
         // Only the hits are kept, in the pairs' order: a frame of many close pairs that do
         // not touch holds no memory for them.
         #[cfg(feature = "parallel")]
         let hits = match opts.parallel && crate::query::split::pays(boxes, pairs) {
             true => crate::query::in_order::hits_in_order(pairs, one),
-            false => pairs.iter().filter_map(|p| one(p).transpose()).collect(),
+            false => hits_one_by_one(pairs, one),
         };
         #[cfg(not(feature = "parallel"))]
         let hits = {
             // Without the pool, `opts.parallel` has nothing to choose.
             let _ = opts.parallel;
-            pairs.iter().filter_map(|p| one(p).transpose()).collect()
+            hits_one_by_one(pairs, one)
         };
         // Every pair is done: the whole masks are the memos' alone, and the next query
         // fills their buffers.

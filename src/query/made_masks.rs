@@ -72,7 +72,7 @@ impl Stage {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     //! Dense piles of turned sprites (bitmaps, smoothed or not, and fills, some with a mask
     //! or a colour transform), where most close pairs meet two made masks: every contact
     //! against the pair asked alone on a fresh copy of the stage with the fast paths off
@@ -84,7 +84,8 @@ mod tests {
     use crate::query::budget_tests::Rng;
     use crate::{Bitmap, CollisionOptions, ColorTransform, FillRule, Graphic, NodeId, Path, Stage};
 
-    fn blob(rng: &mut Rng) -> Bitmap {
+    /// A bitmap of 6 to 19 px a side whose alpha falls off from the centre.
+    pub(crate) fn blob(rng: &mut Rng) -> Bitmap {
         let (w, h) = (6 + rng.below(14) as u32, 6 + rng.below(14) as u32);
         let rgba = (0..w * h)
             .flat_map(|i| {

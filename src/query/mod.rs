@@ -8,7 +8,8 @@
 //!   compares (a node in a pose); [`target_memo`]: each target's bounds and preparation
 //!   made once per many-object query; [`target_plan`]: which targets get their whole mask
 //!   made once for all their pairs; [`made_masks`]: a pair of two made masks answered from
-//!   them at once; [`word_overlap`]: a lone pair of kept masks and
+//!   them at once; [`memo_answer`]: a pair of masks or kernel items answered from its
+//!   targets' memos by reference; [`word_overlap`]: a lone pair of kept masks and
 //!   kernel-written poses compared by words.
 //! - [`kept_pair`]: a pair's setup kept, so that asking it again after its targets moved by
 //!   whole pixels compares the kept rasters at their new anchors.
@@ -17,7 +18,7 @@
 //! - [`alpha_plane`]: a target's alpha plane over any pixels.
 //! - [`outline`]: the boundary of a target's solid pixels as polygons.
 //! - [`crowd`]: many objects at once, with [`broad_phase`] finding the close pairs
-//!   ([`forward_scan`] its first try, [`pair_order`] its pairs' order) and `in_order` testing them on several threads with
+//!   ([`forward_scan`] its first try, [`pair_order`] its pairs' order) and `in_order` testing them one after another, or on several threads with
 //!   the answer and error of one thread, when [`split`] finds their work worth the pool.
 //! - [`touching`]: which pairs of a group touch, yes or no, each pair stopping at its first
 //!   shared word, with [`lazy_mask`] making planned targets' masks band by band as pairs
@@ -72,13 +73,13 @@ pub(crate) mod forward_scan;
 #[cfg(test)]
 mod frame_tests;
 pub(crate) mod hit_test;
-#[cfg(feature = "parallel")]
 pub(crate) mod in_order;
 pub(crate) mod kept_pair;
 #[cfg(test)]
 mod kept_pair_tests;
 pub(crate) mod lazy_mask;
 pub(crate) mod made_masks;
+pub(crate) mod memo_answer;
 pub(crate) mod near_miss;
 pub(crate) mod options;
 pub(crate) mod outline;

@@ -115,6 +115,19 @@ impl TargetMemo {
     }
 }
 
+/// A target's kernel ([`SolidBits::of`] of its one item, at its threshold in the query),
+/// worked out by its first pair that reads it and read by the rest
+/// (`query::memo_answer`): `None` inside when it has none.
+pub(crate) type KernelCell<'m> = OnceLock<Option<SolidBits<'m>>>;
+
+/// A many-object query's memos: each target's [`TargetMemo`], and its kernel beside it (it
+/// borrows the memo's prepared target, so the memo cannot hold it).
+#[derive(Clone, Copy)]
+pub(crate) struct Memos<'m> {
+    pub targets: &'m [TargetMemo],
+    pub kernels: &'m [KernelCell<'m>],
+}
+
 /// A target prepared alone, with what it took of its budget.
 struct Memoized {
     prepared: Prepared,
@@ -203,7 +216,23 @@ impl Stage {
     /// the memos cannot serve this pair (see the module's notes): the pair then prepares as
     /// without them.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn memo_pair<'m>(
+    pub(crate) fn memo_pair(
+        &self,
+        memos: (&TargetMemo, &TargetMemo),
+        targets: (&Target, &Target),
+        parent: NodeId,
+        opts: &CollisionOptions,
+        may_reject: bool,
+        epoch: u64,
+    ) -> Option<Option<(Prepared, Prepared)>> {
+        let found = self.memo_pair_by_ref(memos, targets, parent, opts, may_reject, epoch)?;
+        Some(found.map(|(a, b)| (a.to_prepared(), b.to_prepared())))
+    }
+
+    /// [`Stage::memo_pair`], each target read where its memo keeps it, not cloned: what a
+    /// pair answered at once reads (`query::memo_answer`).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn memo_pair_by_ref<'m>(
         &self,
         (ma, mb): (&'m TargetMemo, &'m TargetMemo),
         (a, b): (&Target, &Target),
@@ -211,7 +240,7 @@ impl Stage {
         opts: &CollisionOptions,
         may_reject: bool,
         epoch: u64,
-    ) -> Option<Option<(Prepared, Prepared)>> {
+    ) -> Option<Option<(MemoTarget<'m>, MemoTarget<'m>)>> {
         if (a.pose, b.pose) != (Pose::InParent, Pose::InParent) {
             return None;
         }
@@ -274,8 +303,8 @@ impl Stage {
         #[cfg(test)]
         tests::count(fits);
         fits.then(|| {
-            let a = self.with_whole_mask(ma, &pa.prepared, a.node, opts, true);
-            let b = self.with_whole_mask(mb, &pb.prepared, b.node, opts, true);
+            let a = self.memo_target(ma, &pa.prepared, a.node, opts, true);
+            let b = self.memo_target(mb, &pb.prepared, b.node, opts, true);
             Some((a, b))
         })
     }
@@ -293,8 +322,23 @@ impl Stage {
         opts: &CollisionOptions,
         by_bands: bool,
     ) -> Prepared {
+        self.memo_target(memo, prepared, node, opts, by_bands)
+            .to_prepared()
+    }
+
+    /// [`Stage::with_whole_mask`] by reference: the memo's prepared target and what the
+    /// query planned for it.
+    fn memo_target<'m>(
+        &self,
+        memo: &'m TargetMemo,
+        prepared: &'m Prepared,
+        node: NodeId,
+        opts: &CollisionOptions,
+        by_bands: bool,
+    ) -> MemoTarget<'m> {
+        let target = |whole| MemoTarget { prepared, whole };
         if !(memo.whole && opts.fast_paths) {
-            return prepared.clone();
+            return target(Whole::No);
         }
         if memo.lazily && by_bands {
             let lazy = memo.lazy_threshold.get_or_init(|| {
@@ -303,7 +347,7 @@ impl Stage {
                 SolidBits::of(item, t, prepared.anti_alias()).map(|_| t)
             });
             if let Some(t) = lazy {
-                return prepared.clone().planned_lazily(*t);
+                return target(Whole::Lazily(*t));
             }
         }
         let made = memo.mask.get_or_init(|| {
@@ -321,8 +365,39 @@ impl Stage {
             Some((t, mask))
         });
         match made {
-            Some((t, mask)) => prepared.clone().with_whole_mask(*t, mask.clone()),
-            None => prepared.clone(),
+            Some((t, mask)) => target(Whole::Mask(*t, mask)),
+            None => target(Whole::No),
+        }
+    }
+}
+
+/// A target of a pair as its memo keeps it: its prepared items and what the query planned
+/// for it.
+#[derive(Clone, Copy)]
+pub(crate) struct MemoTarget<'m> {
+    pub prepared: &'m Prepared,
+    pub whole: Whole<'m>,
+}
+
+/// What a query planned for a target ([`crate::query::target_plan`]).
+#[derive(Clone, Copy)]
+pub(crate) enum Whole<'m> {
+    /// Nothing: its pairs compute it in their windows.
+    No,
+    /// Its whole solid mask at a threshold, made.
+    Mask(u8, &'m Arc<BitMask>),
+    /// Its mask made band by band at a threshold ([`Prepared::planned_lazily`]).
+    Lazily(u8),
+}
+
+impl MemoTarget<'_> {
+    /// The prepared target a pair owns: the memo's, with its whole mask or its plan.
+    pub fn to_prepared(self) -> Prepared {
+        let prepared = self.prepared.clone();
+        match self.whole {
+            Whole::No => prepared,
+            Whole::Mask(t, mask) => prepared.with_whole_mask(t, mask.clone()),
+            Whole::Lazily(t) => prepared.planned_lazily(t),
         }
     }
 }
@@ -338,7 +413,7 @@ pub(crate) mod tests {
 
     use crate::query::budget_tests::Rng;
     use crate::raster::WORK_BUDGET_FOR_TESTS;
-    use crate::{Bitmap, CollisionOptions, FillRule, Graphic, NodeId, Path, Stage};
+    use crate::{Bitmap, CollisionOptions, FillRule, Graphic, NodeId, Path, Rect, Stage};
 
     thread_local! {
         /// Pairs the memos served, and pairs they left to their own preparation.
@@ -353,6 +428,34 @@ pub(crate) mod tests {
         /// Outline tests of two targets planned whole, which search no further than the
         /// axis between the centres.
         pub(crate) static UNSEARCHED: Cell<u64> = const { Cell::new(0) };
+    }
+
+    /// A contact as the tests compare them: the pair, the rectangle and the count.
+    pub(crate) type Found = (NodeId, NodeId, Rect, Option<u64>);
+
+    /// Every pair of `sprites` asked alone by `ask`, in the order of a many-object query's
+    /// answer: the pairs that collide, and the first error.
+    pub(crate) fn every_pair_alone(
+        sprites: &[NodeId],
+        ask: impl Fn(NodeId, NodeId) -> crate::Result<crate::Collision>,
+    ) -> (Vec<Found>, Option<crate::Error>) {
+        let mut want = Vec::new();
+        let mut first_error = None;
+        for (i, &a) in sprites.iter().enumerate() {
+            for &b in &sprites[i + 1..] {
+                match ask(a, b) {
+                    Ok(c) => {
+                        if let Some(rect) = c.rect {
+                            want.push((a, b, rect, c.overlap_pixels));
+                        }
+                    }
+                    Err(e) => {
+                        first_error.get_or_insert(e);
+                    }
+                }
+            }
+        }
+        (want, first_error)
     }
 
     pub(super) fn count(served: bool) {
@@ -533,22 +636,8 @@ pub(crate) mod tests {
                 let x = stage.x(sprites[0]).unwrap();
                 stage.set_x(sprites[0], x).unwrap();
                 let got = stage.contacts_among(&sprites, world, &opts);
-                let mut want = Vec::new();
-                let mut first_error = None;
-                for (i, &a) in sprites.iter().enumerate() {
-                    for &b in &sprites[i + 1..] {
-                        match stage.clone().collision(a, b, world, &opts) {
-                            Ok(c) => {
-                                if let Some(rect) = c.rect {
-                                    want.push((a, b, rect, c.overlap_pixels));
-                                }
-                            }
-                            Err(e) => {
-                                first_error.get_or_insert(e);
-                            }
-                        }
-                    }
-                }
+                let (want, first_error) =
+                    every_pair_alone(&sprites, |a, b| stage.clone().collision(a, b, world, &opts));
                 match (got, first_error) {
                     (Ok(contacts), None) => {
                         let got: Vec<_> = contacts

@@ -19,7 +19,7 @@
 use crate::geom::rect::PixelRect;
 use crate::query::lazy_mask::LazyMask;
 use crate::query::pipeline::{PairRequest, PreparedPair, Setup, kept_answer_key};
-use crate::query::target_memo::TargetMemo;
+use crate::query::target_memo::{Memos, TargetMemo};
 use crate::raster::bitmask::BitMask;
 use crate::raster::{MaskRef, Prepared, Rasterizer, ScanBuffers, SolidBits, Within, with_scan_buffers};
 use crate::{CollisionOptions, NodeId, Result, Stage};
@@ -125,7 +125,8 @@ impl Stage {
         let opts = &(*opts).details(false);
         let (objects, boxes, pairs) = self.close_pairs_among(objects, parent, opts, "touching pairs")?;
         let revision = self.revision();
-        let one = |&(i, j): &(usize, usize), memos: &[TargetMemo]| -> Result<Option<(NodeId, NodeId)>> {
+        let one = |&(i, j): &(usize, usize), memos: Memos<'_>| -> Result<Option<(NodeId, NodeId)>> {
+            let memos = memos.targets;
             let (a, b) = (objects[i], objects[j]);
             // Answers kept in this frame (by `contacts_among` or by this query) are read.
             let key = kept_answer_key(a, b, parent, opts);

@@ -633,10 +633,23 @@ impl Prepared {
         threshold: u8,
         cache: &RasterCache,
     ) -> Option<(MaskRef<'a>, (i64, i64))> {
-        if let Some((t, mask)) = &self.whole_mask
-            && *t == threshold
+        let whole = self.whole_mask.as_ref().map(|(t, mask)| (*t, &**mask));
+        self.single_mask_with(whole, threshold, cache)
+    }
+
+    /// [`Prepared::single_mask`] with the whole mask `whole` (its threshold and the mask)
+    /// in place of the target's own: a pair that reads a many-object query's memo by
+    /// reference (`query::memo_answer`) has it beside the target, not in it.
+    pub fn single_mask_with<'a>(
+        &'a self,
+        whole: Option<(u8, &'a BitMask)>,
+        threshold: u8,
+        cache: &RasterCache,
+    ) -> Option<(MaskRef<'a>, (i64, i64))> {
+        if let Some((t, mask)) = whole
+            && t == threshold
         {
-            return Some((MaskRef::Other(mask.clone()), (0, 0)));
+            return Some((MaskRef::First(mask), (0, 0)));
         }
         match self.items.as_slice() {
             [Item::Raster { raster, anchor }] if !self.clipped() => {
