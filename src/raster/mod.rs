@@ -43,7 +43,8 @@
 //!   [`pygame_blocks`]: a `rotozoom` source's 2 x 2 blocks, range and alphas, that it reads);
 //!   [`solid_hull`]: the convex hull of a bitmap's solid texels per level of alpha,
 //!   which that kernel clips its rows with ([`pygame_outline`]: the hull seen from a
-//!   surface's rows).
+//!   surface's rows), and [`pygame_core`]: a convex polygon of solid cells per level,
+//!   whose rows' pixels that kernel sets without reading them.
 //! - [`pygame_plan`], [`pygame_rotate`], [`pygame_rotozoom`], [`pygame_texels`]: bitmaps as pygame's `rotate`
 //!   and `rotozoom` draw them (semantics.md 4.9; the names are in `geom::renderer`), in
 //!   pygame's own fixed-point steps, any row alone.
@@ -75,6 +76,7 @@ mod plane;
 mod prepare;
 mod pygame_bits;
 mod pygame_blocks;
+mod pygame_core;
 mod pygame_item;
 mod pygame_outline;
 mod pygame_plan;

@@ -13,7 +13,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use glam::DAffine2;
 
-use super::pygame_blocks::Blocks;
+use super::pygame_blocks::{BLOCK_PAD, Blocks};
+use super::pygame_core::SolidCores;
 use super::solid_hull::SolidHull;
 use super::solid_outline::{Octagon, SolidOutlines};
 use super::solid_table::SolidTable;
@@ -56,6 +57,10 @@ pub(crate) struct Texels {
     /// The convex hull of the solid texels per level of alpha; `None` unless made by
     /// [`Texels::for_renderer`] (a source that a pygame renderer draws).
     hull: Option<Box<SolidHull>>,
+    /// Per level of alpha, a convex polygon of the cells the renderer's walk reads (the
+    /// padded alpha's texels, or the blocks) that are all solid there; `None` unless made by
+    /// [`Texels::for_renderer`]. An edit drops the polygons it touches.
+    cores: Option<Box<SolidCores>>,
     /// The alphas again with a clear column after each row and a clear row after the last
     /// (`width + 1` a row); empty unless made for `rotate` ([`Texels::for_renderer`]): a
     /// read one texel past a side is 0, never the next row's texel.
@@ -130,6 +135,7 @@ impl Texels {
             outlines,
             blocks: Blocks::default(),
             hull: None,
+            cores: None,
             padded: Box::default(),
             solid_table: OnceLock::new(),
             cache_holders: AtomicUsize::new(0),
@@ -151,9 +157,16 @@ impl Texels {
                 for (row, alpha) in padded.chunks_exact_mut(w + 1).zip(self.alpha.chunks_exact(w)) {
                     row[..w].copy_from_slice(alpha);
                 }
+                self.cores = Some(Box::new(SolidCores::new(&padded, (w + 1, h + 1), (0, 0))));
                 self.padded = padded.into_boxed_slice();
             }
-            PygameOp::Rotozoom => self.blocks = Blocks::new(&self.alpha, (self.width, self.height)),
+            PygameOp::Rotozoom => {
+                self.blocks = Blocks::new(&self.alpha, (self.width, self.height));
+                let least: Vec<u8> = self.blocks.ranges.iter().map(|r| r[0]).collect();
+                let (w, h) = (self.width as usize, self.height as usize);
+                let pad = BLOCK_PAD as i32;
+                self.cores = Some(Box::new(SolidCores::new(&least, (w + 3, h + 3), (-pad, -pad))));
+            }
         }
         self
     }
@@ -171,6 +184,12 @@ impl Texels {
     /// (`width + 1` a row); empty unless made for `rotate` ([`Texels::for_renderer`]).
     pub fn padded(&self) -> &[u8] {
         &self.padded
+    }
+
+    /// The solid cores of the cells the renderer's walk reads, when made
+    /// ([`Texels::for_renderer`]).
+    pub fn cores(&self) -> Option<&SolidCores> {
+        self.cores.as_deref()
     }
 
     /// The convex hull of the solid texels, when made ([`Texels::for_renderer`]).
@@ -287,6 +306,12 @@ impl Texels {
         if let Some(hull) = &mut self.hull {
             hull.grow(self.width, &self.alpha, [u0 as u32, v0, u1 as u32, v1]);
         }
+        if let Some(cores) = &mut self.cores {
+            // A block reads its texel and the next: the blocks before the rectangle too.
+            let before = i32::from(!self.blocks.is_empty());
+            let [u0, v0, u1, v1] = [u0 as i32, v0 as i32, u1 as i32, v1 as i32];
+            cores.drop_touching([u0 - before, v0 - before, u1, v1]);
+        }
         if !self.blocks.is_empty() {
             let size = (self.width, self.height);
             self.blocks
@@ -325,13 +350,14 @@ impl Texels {
     }
 
     /// Bytes it holds: the alphas, the run table, the solid octagons, the blocks, the
-    /// padded alphas, the solid hull, and the solid table (made or not).
+    /// padded alphas, the solid hull and cores, and the solid table (made or not).
     pub fn bytes(&self) -> usize {
         SolidOutlines::BYTES
             + SolidTable::bytes_for(self.alpha.len())
             + self.alpha.capacity()
             + self.blocks.bytes()
             + self.hull.as_ref().map_or(0, |o| o.bytes())
+            + self.cores.as_ref().map_or(0, |c| c.bytes())
             + self.padded.len()
             + self.runs.capacity() * std::mem::size_of::<(u32, u32)>()
             + self.run_starts.capacity() * std::mem::size_of::<u32>()
@@ -727,7 +753,8 @@ mod tests {
             let made = |op| Texels::new(&bitmap, &ColorTransform::IDENTITY).for_renderer(op);
             let (mut rotate, mut zoom) = (made(PygameOp::Rotate), made(PygameOp::Rotozoom));
             let plain = Texels::new(&bitmap, &ColorTransform::IDENTITY);
-            let outline = |t: &Texels| t.hull().map_or(0, SolidHull::bytes);
+            let outline =
+                |t: &Texels| t.hull().map_or(0, SolidHull::bytes) + t.cores().map_or(0, SolidCores::bytes);
             assert!(outline(&rotate) > 0 && outline(&zoom) > 0);
             let (texels, blocks_kept) = (((w + 1) * (h + 1)) as usize, ((w + 3) * (h + 3)) as usize);
             assert_eq!(rotate.bytes(), plain.bytes() + outline(&rotate) + texels);
@@ -748,6 +775,42 @@ mod tests {
                 // Neither grows the other's table through an edit.
                 assert!(rotate.blocks().is_empty() && zoom.padded().is_empty());
                 assert!(rotate.alpha == alpha && zoom.alpha == alpha);
+                // A core kept through the edits covers only cells solid at its level: the
+                // centre of every cell inside it, at the level's lowest threshold.
+                let least: Vec<u8> = ranges.iter().map(|r| r[0]).collect();
+                let padded_now = padded_by_hand(&alpha);
+                for (t, values, cells, origin) in [
+                    (&rotate, &padded_now[..], (w + 1, h + 1), 0),
+                    (&zoom, &least[..], (w + 3, h + 3), -2),
+                ] {
+                    let cores = t.cores().unwrap();
+                    for threshold in [1, 128, 255] {
+                        let core = cores.core(threshold).vertices;
+                        {
+                            for (k, &value) in values.iter().enumerate() {
+                                let (i, j) = (
+                                    (k as u32 % cells.0) as i64 + origin,
+                                    (k as u32 / cells.0) as i64 + origin,
+                                );
+                                let centre = (2 * i + 1, 2 * j + 1);
+                                let n = core.len();
+                                let inside = n >= 3
+                                    && (0..n).all(|e| {
+                                        let (a, b) = (
+                                            core[e].map(|x| 2 * i64::from(x)),
+                                            core[(e + 1) % n].map(|x| 2 * i64::from(x)),
+                                        );
+                                        (b[0] - a[0]) * (centre.1 - a[1]) - (b[1] - a[1]) * (centre.0 - a[0])
+                                            > 0
+                                    });
+                                assert!(
+                                    !inside || value >= threshold,
+                                    "cell ({i}, {j}) in {core:?} at {threshold}"
+                                );
+                            }
+                        }
+                    }
+                }
                 blocks += zoom.blocks().ranges.len();
                 padded += rotate.padded().len();
                 let (u0, v0) = (next(u64::from(w)) as u32, next(u64::from(h)) as u32);

@@ -15,7 +15,7 @@
 //! (the kernel then clips by the solid box alone).
 
 /// The levels whose outlines are kept.
-const LEVELS: [u8; 17] = [
+pub(crate) const LEVELS: [u8; 17] = [
     1, 16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 255,
 ];
 
@@ -165,7 +165,7 @@ fn cross(o: [i32; 2], a: [i32; 2], b: [i32; 2]) -> i64 {
 
 /// The convex hull of `points` (Andrew's monotone chain, in integers), counter-clockwise
 /// with no repeated or collinear vertices.
-fn convex_hull(points: &mut [[i32; 2]]) -> Vec<[i32; 2]> {
+pub(crate) fn convex_hull(points: &mut [[i32; 2]]) -> Vec<[i32; 2]> {
     points.sort_unstable();
     let mut hull: Vec<[i32; 2]> = Vec::with_capacity(points.len() + 1);
     for pass in 0..2 {
