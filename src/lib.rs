@@ -229,4 +229,5 @@ pub use query::point::BitmapHit;
 pub use query::tracker::{ContactEvent, ContactPhase, ContactTracker};
 pub use scene::{Atlas, MotionFields, MotionQuery, Query, Scene, SceneLimits, ScenePose};
 pub use tree::node::{Frame, NodeId};
+pub use tree::planned_renderer::PlannedRenderer;
 pub use tree::stage::Stage;

@@ -31,6 +31,57 @@ fn sprite_tolerance(own_threshold: Option<u8>, call: Option<u8>) -> Option<u8> {
     }
 }
 
+/// The sprite (its index in the query) of each node asked about, two lookups a contact: a
+/// table over the nodes' slots when they lie close together (a World adds its sprites'
+/// nodes one after another), else the nodes sorted and searched. Either is the size of the
+/// query, not of the stage.
+enum SpriteOf {
+    /// `slots[slot - first]`: the node in that slot and its sprite.
+    Table {
+        first: u32,
+        slots: Vec<Option<(NodeId, usize)>>,
+    },
+    Sorted(Vec<(NodeId, usize)>),
+}
+
+impl SpriteOf {
+    fn new(mut nodes: Vec<(NodeId, usize)>) -> SpriteOf {
+        let slot = |&(id, _): &(NodeId, usize)| id.index();
+        let (Some(first), Some(last)) = (nodes.iter().map(slot).min(), nodes.iter().map(slot).max()) else {
+            return SpriteOf::Sorted(nodes);
+        };
+        let span = (last - first) as usize + 1;
+        if span > 4 * nodes.len() + 64 {
+            nodes.sort_unstable();
+            return SpriteOf::Sorted(nodes);
+        }
+        let mut slots = vec![None; span];
+        for &(id, i) in &nodes {
+            slots[(id.index() - first) as usize] = Some((id, i));
+        }
+        SpriteOf::Table { first, slots }
+    }
+
+    /// The sprite of `id`, `None` for a node not asked about.
+    fn get(&self, id: NodeId) -> Option<usize> {
+        match self {
+            SpriteOf::Table { first, slots } => {
+                let at = id.index().checked_sub(*first)? as usize;
+                slots
+                    .get(at)
+                    .copied()
+                    .flatten()
+                    .filter(|&(node, _)| node == id)
+                    .map(|(_, i)| i)
+            }
+            SpriteOf::Sorted(nodes) => nodes
+                .binary_search_by_key(&id, |&(node, _)| node)
+                .ok()
+                .map(|at| nodes[at].1),
+        }
+    }
+}
+
 /// Every touching pair among `sprites` (each with its World entry, each once, in the
 /// group's order) as `(sprite, sprite)`, in the order of `Stage.contacts_among` on their
 /// nodes in `parent` with `tolerance` (the call's: `None` when only sprites with a
@@ -44,8 +95,8 @@ fn touching_pairs<'py>(
 ) -> PyResult<SpritePairs> {
     let py = stage.py();
     let mut ids = Vec::with_capacity(sprites.len());
-    // Each node with its sprite's index, sorted by node: two searches a contact.
-    let mut sprite_of: Vec<(NodeId, usize)> = Vec::with_capacity(sprites.len());
+    // Each node with its sprite's index.
+    let mut nodes: Vec<(NodeId, usize)> = Vec::with_capacity(sprites.len());
     for (i, (_, entry)) in sprites.iter().enumerate() {
         let entry = entry.try_borrow()?;
         if sprite_tolerance(entry.threshold, tolerance).is_none() {
@@ -53,9 +104,8 @@ fn touching_pairs<'py>(
         }
         let id = entry.node.get().id;
         ids.push(id);
-        sprite_of.push((id, i));
+        nodes.push((id, i));
     }
-    sprite_of.sort_unstable();
     if ids.len() < 2 {
         return Ok(Vec::new());
     }
@@ -70,14 +120,13 @@ fn touching_pairs<'py>(
         py.detach(|| stage.touching_among(&ids, parent, &opts))
             .or_raise()?
     };
-    // The pairs name only nodes of `ids`, each in `sprite_of`.
+    // The pairs name only nodes of `ids`.
+    let sprite_of = SpriteOf::new(nodes);
     let sprite = |id: NodeId| -> PyResult<Py<PyAny>> {
-        let at = sprite_of
-            .binary_search_by_key(&id, |&(node, _)| node)
-            .map_err(|_| {
-                PyRuntimeError::new_err(format!("a contact names node {id:?}, not one asked about"))
-            })?;
-        Ok(sprites[sprite_of[at].1].0.clone().unbind())
+        let i = sprite_of.get(id).ok_or_else(|| {
+            PyRuntimeError::new_err(format!("a contact names node {id:?}, not one asked about"))
+        })?;
+        Ok(sprites[i].0.clone().unbind())
     };
     touching
         .iter()

@@ -16,7 +16,8 @@ use pyo3::PyTraverseError;
 use pyo3::gc::PyVisit;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PySlice, PyString, PyType};
 
 use crate::errors::OrRaise;
 use crate::handles::PyNode;
@@ -37,8 +38,12 @@ pub(crate) struct PySpriteEntry {
     surface_size: Option<(u32, u32)>,
     #[pyo3(get, set)]
     sampled: bool,
-    #[pyo3(get, set)]
+    #[pyo3(get)]
     pose: Option<(f64, f64, f64, f64)>,
+    /// The size of the surface drawn at `pose` (of `surface`), once the read below worked it
+    /// out: a sprite whose pose did not change is not planned again. Setting the pose or
+    /// the surface forgets it.
+    drawn_size: Option<(u32, u32)>,
     #[pyo3(get, set)]
     pub(crate) threshold: Option<u8>,
     #[pyo3(get, set)]
@@ -55,6 +60,7 @@ impl PySpriteEntry {
             surface_size: None,
             sampled,
             pose: None,
+            drawn_size: None,
             threshold,
             was_alive: false,
         }
@@ -64,6 +70,13 @@ impl PySpriteEntry {
     fn set_surface(&mut self, surface: Py<PyAny>) {
         self.surface = surface;
         self.surface_size = None;
+        self.drawn_size = None;
+    }
+
+    #[setter]
+    fn set_pose(&mut self, pose: Option<(f64, f64, f64, f64)>) {
+        self.pose = pose;
+        self.drawn_size = None;
     }
 
     /// The node holds the stage, which holds the sprite as its data: a cycle the garbage
@@ -202,8 +215,9 @@ pub(crate) struct Checked<'py> {
     h: i64,
     angle: f64,
     scale: f64,
-    /// The pygame transform the node is drawn with, `None` for `transform="none"`.
-    renderer: Option<ph::PygameTransform>,
+    /// The pygame transform the node is drawn with, planned for its art, and the size of
+    /// the surface it draws; `None` for `transform="none"` or a pose the node already has.
+    planned: Option<ph::PlannedRenderer>,
 }
 
 /// Reads `sprites` (each once) for a World whose entries are `entries` (sprite to
@@ -268,8 +282,9 @@ pub(crate) fn read_and_pose<'py>(
         checked.push(sprite_checked);
     }
     for c in &checked {
-        pose(py, c)?;
+        mark_alive(py, c)?;
     }
+    pose_all(py, &checked)?;
     Ok(Some(checked))
 }
 
@@ -281,27 +296,18 @@ fn check<'py>(
     entry: Bound<'py, PySpriteEntry>,
 ) -> Option<Checked<'py>> {
     let surface = sprite.getattr(reading.image).ok()?;
-    let kept_size = {
+    let (kept_size, kept_pose) = {
         let kept = entry.try_borrow().ok()?;
         if !surface.is(&kept.surface) || (reading.drawn != Drawn::AsItIs && !kept.sampled) {
             return None;
         }
-        kept.surface_size
+        (kept.surface_size, kept.pose.zip(kept.drawn_size))
     };
-    let rect = sprite.getattr(intern!(py, "rect")).ok()?;
-    let whole = |name: &Bound<'py, PyString>| -> Option<i64> {
-        let v = rect.getattr(name).ok()?;
-        v.is_exact_instance_of::<PyInt>()
-            .then(|| v.extract::<i64>().ok())?
-    };
-    let x = whole(intern!(py, "x"))?;
-    let y = whole(intern!(py, "y"))?;
+    let [x, y, w, h] = rect_ints(&sprite.getattr(intern!(py, "rect")).ok()?)?;
     // Past pygame's C ints the Python read refuses (`_BLIT_LIMIT`).
     if x.unsigned_abs().max(y.unsigned_abs()) >= 1 << 31 {
         return None;
     }
-    let w = whole(intern!(py, "width"))?;
-    let h = whole(intern!(py, "height"))?;
     let angle = match reading.angle {
         Some(name) => finite(&sprite.getattr(name).ok()?)?,
         None => 0.0,
@@ -322,23 +328,20 @@ fn check<'py>(
             size
         }
     };
-    // The node's renderer (the imported pygame's flavour), made once: its size check is the
-    // Python read's (`pygame_output_size`), since pygame's sizes do not depend on the flavour.
-    let renderer = match reading.drawn {
-        Drawn::AsItIs => None,
-        drawn => Some(transform_from(py, drawn.name(), angle, scale, (false, false), None).ok()?),
-    };
-    let want = match renderer {
-        None => (aw, ah),
-        Some(t) => {
-            // One plan: `output_size` is (0, 0) for what `check` refuses but a side past
-            // pygame's limit, which is looked at here; only an empty surface is checked
-            // again (it may be a refused transform).
-            let size = t.output_size(aw, ah);
-            if size.0.max(size.1) > ph::PYGAME_MAX_SIDE || (size == (0, 0) && t.check(aw, ah).is_err()) {
-                return None;
-            }
-            size
+    // As the node is given it: x and y as floats.
+    let pose = (x as f64, y as f64, angle, scale);
+    let (planned, want) = match (reading.drawn, kept_pose) {
+        (Drawn::AsItIs, _) => (None, (aw, ah)),
+        // The node has this pose (and so its renderer) already: the size it was planned to.
+        (_, Some((kept, size))) if kept == pose => (None, size),
+        // The node's renderer (the imported pygame's flavour), planned once for the size
+        // check and the node: pygame's sizes do not depend on the flavour, so the check is
+        // the Python read's (`pygame_output_size`). A transform pygame cannot compute
+        // (semantics 4.9) is left to the Python read, which refuses it.
+        (drawn, _) => {
+            let t = transform_from(py, drawn.name(), angle, scale, (false, false), None).ok()?;
+            let planned = ph::PlannedRenderer::new(ph::BitmapRenderer::Pygame(t), aw, ah).ok()?;
+            (Some(planned), planned.size())
         }
     };
     if (w, h) != (i64::from(want.0), i64::from(want.1)) {
@@ -353,11 +356,16 @@ fn check<'py>(
         h,
         angle,
         scale,
-        renderer,
+        planned,
     })
 }
 
 impl Checked<'_> {
+    /// The pose its node is given: the rect's corner (as floats), the angle and the scale.
+    fn pose(&self) -> (f64, f64, f64, f64) {
+        (self.x as f64, self.y as f64, self.angle, self.scale)
+    }
+
     /// The sprite's `_SpriteRead`.
     fn read(&self) -> PySpriteRead {
         PySpriteRead {
@@ -371,6 +379,43 @@ impl Checked<'_> {
             scale: self.scale,
         }
     }
+}
+
+/// pygame's `Rect` type (pygame's or pygame-ce's: the one imported), found once.
+static RECT: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+/// `slice(None)`, made once.
+static WHOLE: PyOnceLock<Py<PySlice>> = PyOnceLock::new();
+
+/// A rect's `(x, y, width, height)` when each is an `int` (what the Python read takes
+/// without converting or refusing). A `pygame.Rect` (that very type, whose `rect[:]` is
+/// `[x, y, width, height]`) is read in one call; anything else by its four attributes,
+/// as the Python read reads it (half a sprite's read went to those four lookups).
+fn rect_ints(rect: &Bound<'_, PyAny>) -> Option<[i64; 4]> {
+    let py = rect.py();
+    let int =
+        |v: Bound<'_, PyAny>| -> Option<i64> { v.is_exact_instance_of::<PyInt>().then(|| v.extract().ok())? };
+    let is_rect = RECT
+        .import(py, "pygame", "Rect")
+        .is_ok_and(|t| rect.get_type().is(t));
+    if is_rect {
+        let whole = WHOLE.get_or_init(py, || PySlice::full(py).unbind()).bind(py);
+        let items = rect.get_item(whole).ok()?;
+        let items = items.cast::<PyList>().ok()?;
+        if items.len() != 4 {
+            return None;
+        }
+        let mut out = [0; 4];
+        for (o, v) in out.iter_mut().zip(items.iter()) {
+            *o = int(v)?;
+        }
+        return Some(out);
+    }
+    let x = int(rect.getattr(intern!(py, "x")).ok()?)?;
+    let y = int(rect.getattr(intern!(py, "y")).ok()?)?;
+    let w = int(rect.getattr(intern!(py, "width")).ok()?)?;
+    let h = int(rect.getattr(intern!(py, "height")).ok()?)?;
+    Some([x, y, w, h])
 }
 
 /// A finite int or float that is not a bool, as a float (what the Python read accepts
@@ -389,9 +434,8 @@ fn finite(v: &Bound<'_, PyAny>) -> Option<f64> {
     number.is_finite().then_some(number)
 }
 
-/// Marks a sprite seen alive and poses its node when the pose changed, as the Python read
-/// does.
-fn pose<'py>(py: Python<'py>, c: &Checked<'py>) -> PyResult<()> {
+/// Marks a sprite seen alive (in a group), as the Python read does.
+fn mark_alive<'py>(py: Python<'py>, c: &Checked<'py>) -> PyResult<()> {
     // No borrow of the entry is held while Python code (the sprite's `alive`) runs.
     if !c.entry.try_borrow()?.was_alive
         && c.sprite.hasattr(intern!(py, "alive"))?
@@ -399,25 +443,56 @@ fn pose<'py>(py: Python<'py>, c: &Checked<'py>) -> PyResult<()> {
     {
         c.entry.try_borrow_mut()?.was_alive = true;
     }
-    // As the node was given it: x and y as floats.
-    let pose = (c.x as f64, c.y as f64, c.angle, c.scale);
-    let node = {
-        let entry = c.entry.try_borrow()?;
-        if entry.pose == Some(pose) {
-            return Ok(());
-        }
-        entry.node.clone_ref(py)
-    };
-    let node = node.get();
-    {
-        let mut stage = node.stage.bind(py).get().write()?;
-        stage.set_position(node.id, pose.0, pose.1).or_raise()?;
-        if let Some(t) = c.renderer {
-            stage
-                .set_bitmap_renderer(node.id, Some(ph::BitmapRenderer::Pygame(t)))
-                .or_raise()?;
+    Ok(())
+}
+
+/// Poses the nodes whose pose changed, as the Python read does, under one lock of the
+/// stage for them all (a World's nodes are all on its stage; a node on another stage is
+/// posed under that one's lock, after). No Python code runs meanwhile.
+fn pose_all<'py>(py: Python<'py>, checked: &[Checked<'py>]) -> PyResult<()> {
+    let changed = |c: &Checked<'py>| -> PyResult<bool> { Ok(c.entry.try_borrow()?.pose != Some(c.pose())) };
+    let mut first = None;
+    for c in checked {
+        if changed(c)? {
+            first = Some(c.entry.try_borrow()?.node.get().stage.clone_ref(py));
+            break;
         }
     }
-    c.entry.try_borrow_mut()?.pose = Some(pose);
+    let Some(main) = first else {
+        return Ok(());
+    };
+    let main = main.bind(py);
+    let mut elsewhere = Vec::new();
+    {
+        let mut stage = main.get().write()?;
+        for c in checked {
+            if !changed(c)? {
+                continue;
+            }
+            if c.entry.try_borrow()?.node.get().stage.is(main) {
+                pose_node(&mut stage, c)?;
+            } else {
+                elsewhere.push(c);
+            }
+        }
+    }
+    for c in elsewhere {
+        let on = c.entry.try_borrow()?.node.get().stage.clone_ref(py);
+        pose_node(&mut *on.bind(py).get().write()?, c)?;
+    }
+    Ok(())
+}
+
+/// Places the sprite's node at its rect's corner and gives it its planned renderer.
+fn pose_node(stage: &mut ph::Stage, c: &Checked<'_>) -> PyResult<()> {
+    let mut entry = c.entry.try_borrow_mut()?;
+    let pose = c.pose();
+    let id = entry.node.get().id;
+    stage.set_position(id, pose.0, pose.1).or_raise()?;
+    if let Some(planned) = &c.planned {
+        stage.set_planned_renderer(id, planned).or_raise()?;
+    }
+    entry.pose = Some(pose);
+    entry.drawn_size = c.planned.map(|p| p.size());
     Ok(())
 }

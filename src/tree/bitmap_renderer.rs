@@ -8,13 +8,18 @@ use crate::{Bitmap, Error, NodeId, Result, Stage};
 /// The renderer with its surface's size and texel map for `bitmap`, or the error naming the
 /// value pygame cannot take.
 fn rendered(renderer: BitmapRenderer, bitmap: &Bitmap) -> Result<Rendered> {
+    rendered_for_size(renderer, (bitmap.width(), bitmap.height()))
+}
+
+/// [`rendered`] for a bitmap of `(width, height)` texels.
+pub(super) fn rendered_for_size(renderer: BitmapRenderer, (width, height): (u32, u32)) -> Result<Rendered> {
     let BitmapRenderer::Pygame(t) = renderer;
-    let plan = t.checked_plan(bitmap.width(), bitmap.height())?;
+    let plan = t.checked_plan(width, height)?;
     Ok(Rendered {
         renderer,
         size: plan.size(),
         hull_map: plan.texels_to_pixels(),
-        source: (bitmap.width(), bitmap.height()),
+        source: (width, height),
     })
 }
 

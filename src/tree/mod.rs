@@ -6,6 +6,7 @@
 //!   tolerance, alpha, colour transform).
 //! - [`content`]: what nodes draw; [`frames`]: animated nodes; [`bitmap_renderer`]: a
 //!   bitmap node drawn by another renderer (pygame's `rotate`, `rotozoom`);
+//!   [`planned_renderer`]: such a renderer worked out once for a bitmap size, then set;
 //!   [`bitmap_edit`]: painting into and erasing from a bitmap node's pixels.
 //! - [`spaces`]: matrices and colour transforms between nodes, points between spaces.
 //! - [`display_list`]: a container's children edited as Flash's `DisplayObjectContainer` does.
@@ -27,6 +28,7 @@ pub(crate) mod display_list;
 pub(crate) mod frames;
 pub(crate) mod links;
 pub(crate) mod node;
+pub(crate) mod planned_renderer;
 pub(crate) mod properties;
 pub(crate) mod spaces;
 pub(crate) mod stage;
