@@ -278,7 +278,7 @@ fn within_box(b: TexelBox, (u, v): (i64, i64)) -> bool {
 
 /// Whether the centre `(u, v)` (fixed point) lies in the octagon `b`.
 #[inline(always)]
-pub(super) fn within_octagon(b: TexelOctagon, (u, v): (i64, i64)) -> bool {
+fn within_octagon(b: TexelOctagon, (u, v): (i64, i64)) -> bool {
     let (s, d) = (u + v, u - v);
     within_box([b[0], b[1], b[2], b[3]], (u, v)) && b[4] <= s && s < b[5] && b[6] <= d && d < b[7]
 }

@@ -262,7 +262,6 @@ fn deciding(lines: &[Line], n: i64, lower: bool) -> ([usize; MAX_SIDES], usize) 
 
 #[cfg(test)]
 mod tests {
-    use super::super::bitmap_bits::within_octagon;
     use super::super::row_steps::{BoxSteps, OctagonSteps};
     use super::super::test_rng::Rng;
     use super::*;
@@ -416,7 +415,17 @@ mod tests {
                     let brute = (0..n)
                         .filter(|&k| {
                             let c = (p.0 + k * col0.0, p.1 + k * col0.1);
-                            let o = |b: &[i64; 8], c: (i64, i64)| within_octagon(*b, c);
+                            // The octagon's eight bounds, each tested (half-open).
+                            let o = |b: &[i64; 8], (u, v): (i64, i64)| {
+                                b[0] <= u
+                                    && u < b[2]
+                                    && b[1] <= v
+                                    && v < b[3]
+                                    && b[4] <= u + v
+                                    && u + v < b[5]
+                                    && b[6] <= u - v
+                                    && u - v < b[7]
+                            };
                             let d = (q.0 + k * bcol0.0, q.1 + k * bcol0.1);
                             o(&a, c)
                                 && (!with_b || o(&b, d))

@@ -22,6 +22,7 @@ mod interop;
 mod methods;
 mod motion;
 mod outline;
+mod planned_renderer;
 mod properties;
 mod pygame_bits;
 mod pygame_renderer;
