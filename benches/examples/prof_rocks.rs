@@ -5,7 +5,8 @@
 //! at tolerance 127, on one thread (`parallel`: on the default pool). With `snap`, poses
 //! are snapped to whole degrees and pixels (`exact` for the poses themselves). Prints the
 //! median time per frame: `prof_rocks [sprites] [frames] [snap|exact] [parallel|serial] [aliased]`
-//! (`aliased`: `anti_alias(false)`).
+//! (`aliased`: `anti_alias(false)`), and a sixth argument `touching` asks `touching_among`
+//! (which pairs touch, yes or no) in place of `contacts_among`.
 use pixelhit::{Bitmap, CollisionOptions, Stage};
 use pixelhit_benches::scenes::Rng;
 
@@ -61,6 +62,7 @@ fn main() {
         ]);
     }
     let aliased = arg(5).as_deref() == Some("aliased");
+    let touching = arg(6).as_deref() == Some("touching");
     let opts = CollisionOptions::default()
         .tolerance(127)
         .parallel(parallel)
@@ -79,7 +81,10 @@ fn main() {
             stage.set_transform(s, x, y, a, 1.0, 1.0).unwrap();
         }
         let t = std::time::Instant::now();
-        contacts += stage.contacts_among(&sprites, world, &opts).unwrap().len();
+        contacts += match touching {
+            true => stage.touching_among(&sprites, world, &opts).unwrap().len(),
+            false => stage.contacts_among(&sprites, world, &opts).unwrap().len(),
+        };
         times.push(t.elapsed());
     }
     times.sort();

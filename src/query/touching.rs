@@ -125,8 +125,12 @@ impl Stage {
         let opts = &(*opts).details(false);
         let (objects, boxes, pairs) = self.close_pairs_among(objects, parent, opts, "touching pairs")?;
         let revision = self.revision();
-        let one = |&(i, j): &(usize, usize), memos: Memos<'_>| -> Result<Option<(NodeId, NodeId)>> {
-            let memos = memos.targets;
+        let one = |&(i, j): &(usize, usize),
+                   Memos {
+                       targets: memos,
+                       kernels,
+                   }: Memos<'_>|
+         -> Result<Option<(NodeId, NodeId)>> {
             let (a, b) = (objects[i], objects[j]);
             // Answers kept in this frame (by `contacts_among` or by this query) are read.
             let key = kept_answer_key(a, b, parent, opts);
@@ -137,10 +141,13 @@ impl Stage {
             let request = PairRequest::new(a, b, parent, opts)
                 .rejecting_near_misses()
                 .with_memo(memos.0, memos.1);
-            // Two made masks answer at once, rectangle and count too (`made_masks.rs`);
-            // by bands, the row scan reads them.
+            // Two made masks answer at once, rectangle and count too (`made_masks.rs`), and
+            // so do two targets of one mask or kernel item each, read from their memos
+            // (`memo_answer.rs`), as in `contacts_among`; by bands, the row scan reads them.
             if !by_bands()
-                && let Some(answer) = self.made_masks_answer(&request)
+                && let Some(answer) = self
+                    .made_masks_answer(&request)
+                    .or_else(|| self.memo_answer(&request, memos, (&kernels[i], &kernels[j])))
             {
                 self.cache.keep_pair(revision, key, answer);
                 return Ok(answer.0.map(|_| (a, b)));
