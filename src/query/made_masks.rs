@@ -100,32 +100,45 @@ pub(crate) mod tests {
         Bitmap::from_rgba8(w, h, rgba).unwrap()
     }
 
+    /// A container in `s` holding a random polygon fill (3 to 6 points, alpha 0.3 to 1).
+    pub(crate) fn polygon_fill(stage: &mut Stage, s: NodeId, rng: &mut Rng) -> NodeId {
+        let pts: Vec<(f64, f64)> = (0..3 + rng.below(4))
+            .map(|_| (rng.range(-9.0, 9.0), rng.range(-9.0, 9.0)))
+            .collect();
+        let g = Graphic::fill(Path::polygon(&pts), FillRule::NonZero, rng.range(0.3, 1.0)).unwrap();
+        let c = stage.add_container(s).unwrap();
+        stage.add_graphic(c, g).unwrap();
+        c
+    }
+
+    /// `item` masked by a 10 px square, a child of the sprite `s`.
+    pub(crate) fn square_mask(stage: &mut Stage, s: NodeId, item: NodeId) {
+        let mask = stage.add_container(s).unwrap();
+        let square = Graphic::fill(Path::rect(-5.0, -5.0, 10.0, 10.0), FillRule::NonZero, 1.0).unwrap();
+        stage.add_graphic(mask, square).unwrap();
+        stage.set_mask(item, Some(mask)).unwrap();
+    }
+
+    /// The sprite `s` given a random alpha multiplier (0.2 to 1).
+    pub(crate) fn fade(stage: &mut Stage, s: NodeId, rng: &mut Rng) {
+        let ct = ColorTransform {
+            alpha_multiplier: rng.range(0.2, 1.0),
+            ..ColorTransform::IDENTITY
+        };
+        stage.set_color_transform(s, ct).unwrap();
+    }
+
     fn sprite(stage: &mut Stage, world: NodeId, rng: &mut Rng) -> NodeId {
         let s = stage.add_container(world).unwrap();
         let item = match rng.below(3) {
-            0 => {
-                let pts: Vec<(f64, f64)> = (0..3 + rng.below(4))
-                    .map(|_| (rng.range(-9.0, 9.0), rng.range(-9.0, 9.0)))
-                    .collect();
-                let g = Graphic::fill(Path::polygon(&pts), FillRule::NonZero, rng.range(0.3, 1.0)).unwrap();
-                let c = stage.add_container(s).unwrap();
-                stage.add_graphic(c, g).unwrap();
-                c
-            }
+            0 => polygon_fill(stage, s, rng),
             _ => stage.add_bitmap(s, blob(rng), rng.below(2) == 0).unwrap(),
         };
         if rng.below(8) == 0 {
-            let mask = stage.add_container(s).unwrap();
-            let square = Graphic::fill(Path::rect(-5.0, -5.0, 10.0, 10.0), FillRule::NonZero, 1.0).unwrap();
-            stage.add_graphic(mask, square).unwrap();
-            stage.set_mask(item, Some(mask)).unwrap();
+            square_mask(stage, s, item);
         }
         if rng.below(6) == 0 {
-            let ct = ColorTransform {
-                alpha_multiplier: rng.range(0.2, 1.0),
-                ..ColorTransform::IDENTITY
-            };
-            stage.set_color_transform(s, ct).unwrap();
+            fade(stage, s, rng);
         }
         stage
             .set_transform(

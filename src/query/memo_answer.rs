@@ -159,22 +159,14 @@ mod tests {
 
     use super::{ANSWERED, KERNEL_READS, KERNELS};
     use crate::query::budget_tests::Rng;
-    use crate::query::made_masks::tests::blob;
+    use crate::query::made_masks::tests::{blob, fade, polygon_fill, square_mask};
     use crate::query::target_memo::tests::every_pair_alone;
     use crate::raster::WORK_BUDGET_FOR_TESTS;
-    use crate::{CollisionOptions, ColorTransform, FillRule, Graphic, NodeId, Path, Stage};
+    use crate::{CollisionOptions, NodeId, Stage};
 
     fn item(stage: &mut Stage, s: NodeId, rng: &mut Rng) -> NodeId {
         let item = match rng.below(3) {
-            0 => {
-                let pts: Vec<(f64, f64)> = (0..3 + rng.below(4))
-                    .map(|_| (rng.range(-9.0, 9.0), rng.range(-9.0, 9.0)))
-                    .collect();
-                let g = Graphic::fill(Path::polygon(&pts), FillRule::NonZero, rng.range(0.3, 1.0)).unwrap();
-                let c = stage.add_container(s).unwrap();
-                stage.add_graphic(c, g).unwrap();
-                c
-            }
+            0 => polygon_fill(stage, s, rng),
             _ => {
                 let b = stage.add_bitmap(s, blob(rng), rng.below(4) == 0).unwrap();
                 stage
@@ -198,17 +190,10 @@ mod tests {
             item(stage, s, rng);
         }
         if rng.below(10) == 0 {
-            let mask = stage.add_container(s).unwrap();
-            let square = Graphic::fill(Path::rect(-5.0, -5.0, 10.0, 10.0), FillRule::NonZero, 1.0).unwrap();
-            stage.add_graphic(mask, square).unwrap();
-            stage.set_mask(first, Some(mask)).unwrap();
+            square_mask(stage, s, first);
         }
         if rng.below(6) == 0 {
-            let ct = ColorTransform {
-                alpha_multiplier: rng.range(0.2, 1.0),
-                ..ColorTransform::IDENTITY
-            };
-            stage.set_color_transform(s, ct).unwrap();
+            fade(stage, s, rng);
         }
         if rng.below(8) == 0 {
             stage
